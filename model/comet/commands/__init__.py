@@ -1,0 +1,1 @@
+"""Sub-commands of the ``comet`` command line, one module each."""

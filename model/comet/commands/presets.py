@@ -1,0 +1,32 @@
+"""``comet presets``: list every preset with a description and its sources."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from comet.presets import PRESETS
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "presets",
+        help="list the presets (games) with their sources",
+        description="List every preset: its name, a one-line description and the seed passages it rests on.",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="comet presets")
+    table.add_column("preset")
+    table.add_column("description")
+    table.add_column("sources")
+    for name in sorted(PRESETS):
+        pr = PRESETS[name]
+        table.add_row(name, pr.description, ", ".join(pr.sources))
+    Console().print(table)
+    return 0

@@ -1,0 +1,423 @@
+"""The rules of play: deal, legal actions, transition, settlement.
+
+Plain functions over immutable ``DealState`` values.  Each function names the
+rule ids of ``spec/rules.md`` it implements with ``@rule``; the readings of the
+rulings in ``spec/rulings.md`` come from ``state.rules`` (a ``Ruleset``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from comet.cards import KING, Card, Pack, black_pack, card_text, rank_of, rank_text, red_pack
+from comet.errors import IllegalAction, RecordError
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState, Payment
+from comet.trace import rule
+
+# --------------------------------------------------------------------- packs and deal
+
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
+
+
+@rule("R-PLAYERS")
+def check_players(players: int) -> None:
+    """The standard game is for two to five players."""
+    if players not in PLAYER_COUNTS:
+        raise RecordError("players", f"Comet is played by 2 to 5 players, not {players}")
+
+
+@rule("R-PACK-ALTERNATE")
+def packs_in_rotation(rules: Ruleset) -> tuple[Pack, ...]:
+    """The packs taken in turn, one per deal (RUL-PACKS)."""
+    if rules.packs == "black_only":
+        return (black_pack(),)
+    return (black_pack(), red_pack())
+
+
+def pack_named(name: str) -> Pack:
+    for p in (black_pack(), red_pack()):
+        if p.name == name:
+            return p
+    raise RecordError("pack", f"unknown pack {name!r}")
+
+
+@rule("R-DEAL-SIZES")
+def deal_sizes(rules: Ruleset, players: int, pack_size: int = 48) -> tuple[int, int]:
+    """(cards per player, cards in the dead hand) (RUL-DEAL-SIZES)."""
+    check_players(players)
+    if rules.deal_sizes == "table":
+        return DEAL_TABLE[players]
+    each = pack_size // players
+    return each, pack_size - each * players
+
+
+@rule("R-DEAL-ORDER")
+def distribute(
+    rules: Ruleset, order: Sequence[Card], players: int, dealer: int, hand_size: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """Deal ``order`` (top card first) clockwise from the dealer's left (RUL-DEAL-ORDER)."""
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    dealt = players * hand_size
+    for i, c in enumerate(order[:dealt]):
+        if rules.deal_order == "round_robin":
+            seat = (dealer + 1 + i % players) % players
+        else:
+            seat = (dealer + 1 + i // hand_size) % players
+        hands[seat].append(c)
+    return tuple(tuple(sorted(h)) for h in hands), tuple(sorted(order[dealt:]))
+
+
+@rule("R-DEAD-HAND", "R-LEAD-FIRST")
+def start_deal(
+    rules: Ruleset,
+    pack: Pack,
+    players: int,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    comet_value: int = 2,
+) -> DealState:
+    """The state before the first action: the dealer's left neighbour is to move."""
+    if not 0 <= dealer < players:
+        raise RecordError("dealer", f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+    if comet_value < 0:
+        raise RecordError("field", f"comet_value must not be negative, not {comet_value}")
+    return DealState(
+        rules=rules,
+        players=players,
+        dealer=dealer,
+        pack=pack.name,
+        wild=pack.wild,
+        comet_value=comet_value,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        dead=tuple(sorted(dead)),
+        played=(),
+        run=(),
+        to_move=(dealer + 1) % players,
+        turn_played=False,
+        last_player=-1,
+        turn=0,
+        steps=0,
+        payments=(),
+    )
+
+
+def shuffled_deal(
+    rules: Ruleset, players: int, dealer: int, seed: int, pack: Pack | None = None, comet_value: int = 2
+) -> DealState:
+    """Shuffle ``pack`` (default: the first pack in rotation) with ``seed`` and deal it."""
+    check_players(players)
+    p = pack if pack is not None else packs_in_rotation(rules)[0]
+    order = list(p.cards)
+    random.Random(seed).shuffle(order)
+    size, _ = deal_sizes(rules, players, len(p.cards))
+    hands, dead = distribute(rules, order, players, dealer, size)
+    return start_deal(rules, p, players, dealer, hands, dead, comet_value)
+
+
+def explicit_deal(
+    rules: Ruleset,
+    players: int,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    dead: Sequence[Card],
+    comet_value: int = 2,
+) -> DealState:
+    """A deal given card by card; checks it is exactly one pack with the right deal sizes."""
+    check_players(players)
+    if len(hands) != players:
+        raise RecordError("hand-size", f"expected {players} hands, got {len(hands)}")
+    everything = Counter([c for h in hands for c in h] + list(dead))
+    pack = next((p for p in packs_in_rotation(rules) if p.counts() == everything), None)
+    if pack is None:
+        names = " or ".join(p.name for p in packs_in_rotation(rules))
+        raise RecordError(
+            "pack", f"the hands and dead hand are not exactly one {names} pack{pack_diff(everything, rules)}"
+        )
+    size, dead_size = deal_sizes(rules, players, len(pack.cards))
+    for seat, h in enumerate(hands):
+        if len(h) != size:
+            raise RecordError("hand-size", f"seat {seat} holds {len(h)} cards; {players} players get {size} each")
+    if len(dead) != dead_size:
+        raise RecordError("hand-size", f"the dead hand holds {len(dead)} cards; it should hold {dead_size}")
+    return start_deal(rules, pack, players, dealer, hands, dead, comet_value)
+
+
+def pack_diff(have: Counter[Card], rules: Ruleset) -> str:
+    """A short description of how ``have`` differs from the nearest pack."""
+    best = min(packs_in_rotation(rules), key=lambda p: sum(((p.counts() - have) + (have - p.counts())).values()))
+    extra = sorted((have - best.counts()).elements())
+    missing = sorted((best.counts() - have).elements())
+    parts = []
+    if extra:
+        parts.append("extra: " + " ".join(card_text(c) for c in extra))
+    if missing:
+        parts.append("missing: " + " ".join(card_text(c) for c in missing))
+    return f" ({best.name} pack; {'; '.join(parts)})" if parts else ""
+
+
+# --------------------------------------------------------------------- legal actions
+
+
+def lowest_rank(state: DealState) -> int:
+    return 2
+
+
+_NATURALS: dict[tuple[str, tuple[Card, ...]], Counter[int]] = {}
+
+
+def natural_count(state: DealState, rank: int) -> int:
+    """How many natural (non-wild) cards of ``rank`` the deal's pack holds."""
+    key = (state.pack, state.wild)
+    counts = _NATURALS.get(key)
+    if counts is None:
+        every = state.played + state.dead + tuple(x for h in state.hands for x in h)
+        counts = Counter(rank_of(c) for c in every if c not in state.wild)
+        _NATURALS[key] = counts
+    return counts[rank]
+
+
+@rule("R-FOUR-OF-A-KIND", "R-THREE-NINES")
+def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ...] | None:
+    """All the natural cards of ``rank`` if the hand holds every one of them (four, or the three 9s)."""
+    mine = tuple(c for c in hand if rank_of(c) == rank and c not in state.wild)
+    if len(mine) >= 3 and len(mine) == natural_count(state, rank):
+        return mine
+    return None
+
+
+@rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-COMET-WILD", "R-COMET-OPTIONAL", "R-TURN-END")
+def legal_actions(state: DealState) -> tuple[Action, ...]:
+    """Every legal action of the player to move, in canonical (sorted) order, no duplicates."""
+    if state.terminal:
+        return ()
+    rules = state.rules
+    hand = state.hands[state.to_move]
+    need = state.need
+    naturals = sorted({c for c in hand if c not in state.wild})
+    wilds = sorted({c for c in hand if c in state.wild})
+    acts: list[Action] = []
+    if need == 0:
+        # R-LEAD-ANY: a new run starts with any card.
+        acts.extend(Action((c,)) for c in naturals)
+        if rules.quartet_on_lead:
+            for r in sorted({rank_of(c) for c in naturals}):
+                q = quartet(state, hand, r)
+                if q is not None:
+                    acts.append(Action(q))
+        if rules.comet_lead == "any_rank":
+            acts.extend(Action((w,), r) for w in wilds for r in range(lowest_rank(state), KING + 1))
+        can_decline = rules.new_run == "may" and state.turn_played
+        if not acts or can_decline:
+            acts.append(PASS)
+    else:
+        matching = [c for c in naturals if rank_of(c) == need]
+        acts.extend(Action((c,)) for c in matching)
+        q = quartet(state, hand, need)
+        if q is not None:
+            acts.append(Action(q))
+        if wilds and not (rules.comet_requires_missing and matching):
+            ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
+            acts.extend(Action((w,), r) for w in wilds for r in ranks)
+        # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
+        # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
+        if not matching or (rules.may_stop_early and state.turn_played):
+            acts.append(PASS)
+    return tuple(sorted(set(acts)))
+
+
+def why_illegal(state: DealState, action: Action) -> IllegalAction:
+    """The rule an action breaks, with a plain explanation (the action is known to be illegal)."""
+    text = str(action)
+    if state.terminal:
+        return IllegalAction("R-END-OUT", "the deal is over: no further actions", text)
+    hand = Counter(state.hands[state.to_move])
+    need = state.need
+    if action.is_pass:
+        if need == 0:
+            if state.turn_played:
+                return IllegalAction(
+                    "R-NEW-RUN", "after a stop the player must start a new run (ruling new_run=must)", text
+                )
+            return IllegalAction("R-PLAY-MUST", "the player must start a new run with any card", text)
+        if state.turn_played:
+            return IllegalAction(
+                "R-PLAY-MUST", f"the player holds a {rank_text(need)} and must go on as far as able", text
+            )
+        return IllegalAction("R-PLAY-MUST", f"the player holds a {rank_text(need)} and must play it", text)
+    if Counter(action.cards) - hand:
+        return IllegalAction(
+            "R-PLAY-HELD", f"the player to move does not hold {' '.join(card_text(c) for c in action.cards)}", text
+        )
+    wild = [c for c in action.cards if c in state.wild]
+    if wild:
+        if len(action.cards) > 1:
+            return IllegalAction("R-COMET-WILD", "the Comet is played on its own", text)
+        if not action.as_rank:
+            return IllegalAction("R-COMET-WILD", "say which rank the Comet stands for: 'play CARD as RANK'", text)
+        if not lowest_rank(state) <= action.as_rank <= KING:
+            return IllegalAction("R-COMET-WILD", f"the Comet cannot stand for rank {action.as_rank}", text)
+        if need == 0:
+            return IllegalAction("R-COMET-WILD", "the Comet may not start a run (ruling comet_lead=forbidden)", text)
+        if action.as_rank != need:
+            return IllegalAction(
+                "R-COMET-WILD",
+                f"the Comet must stand for the rank needed, {rank_text(need)} (ruling comet_as=needed_rank)",
+                text,
+            )
+        return IllegalAction(
+            "R-COMET-WILD", f"the player holds a natural {rank_text(need)} (ruling comet_requires_missing=true)", text
+        )
+    if action.as_rank:
+        return IllegalAction("R-COMET-WILD", "only the Comet may stand for another rank", text)
+    ranks = {rank_of(c) for c in action.cards}
+    if len(action.cards) > 1:
+        if len(ranks) > 1 or quartet(state, state.hands[state.to_move], next(iter(ranks))) is None:
+            return IllegalAction(
+                "R-FOUR-OF-A-KIND",
+                "several cards go down together only as all four of a rank (or the three natural 9s)",
+                text,
+            )
+        if need == 0:
+            return IllegalAction(
+                "R-FOUR-OF-A-KIND", "four of a kind may not start a run (ruling quartet_on_lead=false)", text
+            )
+    r = next(iter(ranks))
+    if need and r != need:
+        return IllegalAction("R-PLAY-CONTINUE", f"the run needs a {rank_text(need)}, not a {rank_text(r)}", text)
+    return IllegalAction("R-PLAY-CONTINUE", "not a legal play here", text)
+
+
+# --------------------------------------------------------------------- transition
+
+
+def is_legal(state: DealState, action: Action) -> bool:
+    return action in legal_actions(state)
+
+
+def apply(state: DealState, action: Action) -> DealState:
+    """The state after the player to move takes ``action``; IllegalAction if it is not legal."""
+    if action not in legal_actions(state):
+        raise why_illegal(state, action)
+    if action.is_pass:
+        return end_turn(state)
+    return play(state, action)
+
+
+@rule("R-TURN-END", "R-STOP-STUCK")
+def end_turn(state: DealState) -> DealState:
+    """'Without' or 'pass': the turn passes left; back at the last player to play, a new run starts."""
+    nxt = (state.to_move + 1) % state.players
+    run = () if nxt == state.last_player else state.run
+    return _replace(state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1)
+
+
+@rule("R-STOP-KING", "R-COMET-STOP", "R-END-OUT", "R-COMET-BONUS")
+def play(state: DealState, action: Action) -> DealState:
+    """Put ``action.cards`` on the pile; stops (King, Comet) end the run; an empty hand ends the deal."""
+    seat = state.to_move
+    hand = list(state.hands[seat])
+    for c in action.cards:
+        hand.remove(c)
+    hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    rank = action.rank
+    is_wild = bool(action.as_rank)
+    out = not hand
+    payments = state.payments
+    if is_wild:
+        payments = payments + comet_bonus(state, seat, out, action.as_rank)
+    stop = rank == KING or is_wild
+    run = () if stop else state.run + (rank,)
+    return _replace(
+        state,
+        hands=hands,
+        played=state.played + action.cards,
+        run=run,
+        turn_played=True,
+        last_player=seat,
+        steps=state.steps + 1,
+        payments=payments,
+        winner=seat if out else -1,
+        out_wild_as=action.as_rank if (out and is_wild) else 0,
+    )
+
+
+@rule("R-COMET-BONUS", "R-SETTLE-COMET-LAST")
+def comet_bonus(state: DealState, seat: int, last_card: bool, as_rank: int) -> tuple[Payment, ...]:
+    """Every other player pays the Comet's value to whoever plays it (RUL-COMET-BONUS-LAST)."""
+    amount = state.comet_value
+    if last_card and state.rules.comet_bonus_last == "multiplied":
+        amount *= going_out_multiplier(as_rank)
+    return tuple(Payment(p, seat, amount, "R-COMET-BONUS") for p in range(state.players) if p != seat and amount)
+
+
+def going_out_multiplier(wild_as: int) -> int:
+    """x2 when the last card is the Comet, x4 when it stood for a 9."""
+    return 4 if wild_as == 9 else 2
+
+
+def _replace(state: DealState, **changes: object) -> DealState:
+    from dataclasses import replace
+
+    return replace(state, **changes)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------- settlement
+
+
+@rule("R-SETTLE-POINTS")
+def card_points(c: Card) -> int:
+    """2 to 10 count their number; Jack, Queen and King 10 each; the Comet 9."""
+    return min(rank_of(c), 10)
+
+
+@rule("R-SETTLE-POINTS", "R-SETTLE-CAUGHT", "R-SETTLE-COMET-LAST")
+def settlement(state: DealState) -> tuple[Payment, ...]:
+    """What each loser pays the winner for the cards left in hand (empty while the deal goes on)."""
+    if state.winner < 0:
+        return ()
+    out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
+    pays: list[Payment] = []
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner or not hand:
+            continue
+        points = sum(card_points(c) for c in hand)
+        caught = 2 if any(c in state.wild for c in hand) else 1
+        amount = points * caught * out_mult
+        if amount:
+            pays.append(Payment(seat, state.winner, amount, "R-SETTLE-POINTS"))
+    return tuple(pays)
+
+
+def returns(state: DealState) -> tuple[int, ...]:
+    """Net chips per seat for the deal: payments during play plus the settlement."""
+    net = list(state.chips())
+    for p in settlement(state):
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    return tuple(net)
+
+
+def replay(start: DealState, actions: Iterable[Action]) -> DealState:
+    """Apply ``actions`` in order from ``start``."""
+    s = start
+    for a in actions:
+        s = apply(s, a)
+    return s
+
+
+def step_bound(state: DealState) -> int:
+    """An upper bound on the number of actions in a deal (see spec/rules.md, R-END-OUT).
+
+    Every play removes at least one card; every turn ends with one pass except
+    the last; between two plays at most ``players`` passes occur (a full round
+    returns the lead to the last player, who must play unless they hold only
+    the Comet and may not lead it, and then the next player must).
+    """
+    cards = sum(len(h) for h in state.hands) + len(state.played)
+    return cards + (cards + 1) * (2 * state.players)

@@ -1,0 +1,186 @@
+"""A whole game: many deals, the deal passing left, packs in turn, the Comet's value
+carried between deals, chip balances, and the winner."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from comet.cards import rank_of
+from comet.engine import (
+    apply,
+    check_players,
+    deal_sizes,
+    distribute,
+    legal_actions,
+    packs_in_rotation,
+    settlement,
+    start_deal,
+)
+from comet.errors import RecordError
+from comet.policy import Policy, simple_policy
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState, Payment
+from comet.trace import rule
+
+BASE_COMET_VALUE = 2
+COMET_STEP = 2
+MAX_EXTRA_ROUNDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Between deals: who deals next, balances, the Comet values carried over."""
+
+    rules: Ruleset
+    players: int
+    deals: int
+    dealer: int
+    deal_index: int
+    balances: tuple[int, ...]
+    comet_values: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...] = ()
+    extra_rounds: int = 0
+
+
+@rule("R-GAME-DEALS", "R-GAME-CHIPS")
+def new_game(rules: Ruleset, players: int, deals: int, first_dealer: int = 0) -> GameState:
+    """A game of ``deals`` deals; everyone starts with the same chips (RUL-STARTING-CHIPS)."""
+    check_players(players)
+    if deals < 1:
+        raise RecordError("field", f"a game needs at least one deal, not {deals}")
+    if rules.deal_count == "multiple_of_players" and deals % players:
+        raise RecordError("field", f"the number of deals must be a multiple of the players ({players}); {deals} is not")
+    if not 0 <= first_dealer < players:
+        raise RecordError("dealer", f"dealer must be a seat from 0 to {players - 1}")
+    n_values = 1 if rules.escalation == "shared" else len(packs_in_rotation(rules))
+    return GameState(
+        rules=rules,
+        players=players,
+        deals=deals,
+        dealer=first_dealer,
+        deal_index=0,
+        balances=(rules.starting_chips,) * players,
+        comet_values=(BASE_COMET_VALUE,) * n_values,
+    )
+
+
+@rule("R-DEAL-DEALER")
+def draw_first_dealer(rules: Ruleset, players: int, rng: random.Random) -> int:
+    """Everyone draws a card; the lowest deals (ties: RUL-FIRST-DEALER)."""
+    candidates = list(range(players))
+    pack = list(packs_in_rotation(rules)[0].cards)
+    while True:
+        drawn = rng.sample(pack, len(candidates))
+        low = min(rank_of(c) for c in drawn)
+        tied = [seat for seat, c in zip(candidates, drawn, strict=True) if rank_of(c) == low]
+        if len(tied) == 1 or rules.first_dealer_tie == "lowest_seat":
+            return tied[0]
+        candidates = tied
+
+
+def pack_index(game: GameState) -> int:
+    return game.deal_index % len(packs_in_rotation(game.rules))
+
+
+@rule("R-COMET-ESCALATE")
+def comet_value_for(game: GameState, comet_dealt: bool) -> int:
+    """The Comet's value in the next deal (RUL-ESCALATION-PACKS, RUL-ESCALATION-RESET)."""
+    idx = 0 if game.rules.escalation == "shared" else pack_index(game)
+    value = game.comet_values[idx]
+    if comet_dealt and game.rules.comet_reset == "same_deal":
+        return BASE_COMET_VALUE
+    return value
+
+
+def next_deal(game: GameState, seed: int) -> DealState:
+    """Shuffle the pack whose turn it is with ``seed`` and deal it."""
+    pack = packs_in_rotation(game.rules)[pack_index(game)]
+    order = list(pack.cards)
+    random.Random(seed).shuffle(order)
+    size, _ = deal_sizes(game.rules, game.players, len(pack.cards))
+    hands, dead = distribute(game.rules, order, game.players, game.dealer, size)
+    dealt = not any(c in pack.wild for c in dead)
+    return start_deal(game.rules, pack, game.players, game.dealer, hands, dead, comet_value_for(game, dealt))
+
+
+def deal_payments(final: DealState) -> tuple[Payment, ...]:
+    return final.payments + settlement(final)
+
+
+@rule("R-COMET-ESCALATE", "R-GAME-WINNER")
+def finish_deal(game: GameState, final: DealState) -> GameState:
+    """Pay the deal (RUL-INSOLVENCY), carry the Comet's value, pass the deal to the left."""
+    if not final.terminal:
+        raise ValueError("the deal is not over")
+    balances = list(game.balances)
+    for p in deal_payments(final):
+        amount = p.amount
+        if game.rules.insolvency == "pay_what_you_have":
+            amount = max(0, min(amount, balances[p.payer]))
+        balances[p.payer] -= amount
+        balances[p.payee] += amount
+    net = tuple(b - a for a, b in zip(game.balances, balances, strict=True))
+    idx = 0 if game.rules.escalation == "shared" else pack_index(game)
+    in_dead = any(c in final.wild for c in final.dead)
+    values = list(game.comet_values)
+    values[idx] = final.comet_value + COMET_STEP if in_dead else BASE_COMET_VALUE
+    g = replace(
+        game,
+        dealer=(game.dealer + 1) % game.players,
+        deal_index=game.deal_index + 1,
+        balances=tuple(balances),
+        comet_values=tuple(values),
+        history=(*game.history, net),
+    )
+    if (
+        g.deal_index == g.deals
+        and g.rules.game_tie == "extra_round"
+        and len(winners(g)) > 1
+        and g.extra_rounds < MAX_EXTRA_ROUNDS
+    ):
+        g = replace(g, deals=g.deals + g.players, extra_rounds=g.extra_rounds + 1)
+    return g
+
+
+def game_over(game: GameState) -> bool:
+    return game.deal_index >= game.deals
+
+
+@rule("R-GAME-WINNER")
+def winners(game: GameState) -> tuple[int, ...]:
+    """The seats with the most chips (several when tied, RUL-GAME-TIE)."""
+    best = max(game.balances)
+    return tuple(i for i, b in enumerate(game.balances) if b == best)
+
+
+def play_deal(start: DealState, policy: Policy = simple_policy) -> tuple[DealState, tuple[Action, ...]]:
+    """Play a deal to its end with ``policy``; returns the final state and the actions."""
+    s = start
+    actions: list[Action] = []
+    while not s.terminal:
+        a = policy(s, legal_actions(s))
+        actions.append(a)
+        s = apply(s, a)
+    return s, tuple(actions)
+
+
+def play_game(
+    rules: Ruleset,
+    players: int,
+    deals: int,
+    seed: int,
+    policy: Policy = simple_policy,
+    on_deal: Callable[[DealState, tuple[Action, ...], GameState], None] | None = None,
+) -> GameState:
+    """Play a whole seeded game (first dealer drawn, then one seed per deal)."""
+    rng = random.Random(seed)
+    game = new_game(rules, players, deals, draw_first_dealer(rules, players, rng))
+    while not game_over(game):
+        start = next_deal(game, rng.getrandbits(64))
+        final, actions = play_deal(start, policy)
+        game = finish_deal(game, final)
+        if on_deal is not None:
+            on_deal(start, actions, game)
+    return game

@@ -1,0 +1,113 @@
+"""Text forms: action notation of deal records, and narration in the sources' words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from comet.cards import KING, card_text, parse_card, parse_rank, rank_of, spoken_rank
+from comet.engine import apply, returns, settlement
+from comet.errors import RecordError
+from comet.state import PASS, Action, DealState
+
+NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil", "Frida", "Gustav", "Hanna")
+
+
+def seat_name(seat: int) -> str:
+    return NAMES[seat] if 0 <= seat < len(NAMES) else f"Seat {seat}"
+
+
+def parse_action(text: str) -> Action:
+    """Parse ``pass``, ``play CARD``, ``play CARD as RANK`` or ``play C1 C2 C3 C4``.
+
+    Raises ``RecordError`` (kind ``action-syntax`` or ``card``) with a plain message.
+    """
+    if not isinstance(text, str):
+        raise RecordError("action-syntax", f"an action must be a string, not {text!r}")
+    words = text.split()
+    if words == ["pass"]:
+        return PASS
+    if not words or words[0] != "play" or len(words) < 2:
+        raise RecordError(
+            "action-syntax",
+            f"cannot read action {text!r}: expected 'pass', 'play CARD', 'play CARD as RANK' or 'play C1 C2 C3 C4'",
+        )
+    as_rank = 0
+    cards_words = words[1:]
+    if "as" in cards_words:
+        i = cards_words.index("as")
+        if i != len(cards_words) - 2 or i != 1:
+            raise RecordError("action-syntax", f"cannot read action {text!r}: 'as RANK' follows exactly one card")
+        try:
+            as_rank = parse_rank(cards_words[2])
+        except ValueError as e:
+            raise RecordError("action-syntax", f"cannot read action {text!r}: {e}") from None
+        cards_words = cards_words[:1]
+    try:
+        cards = tuple(sorted(parse_card(w) for w in cards_words))
+    except ValueError as e:
+        raise RecordError("card", f"cannot read action {text!r}: {e}") from None
+    return Action(cards, as_rank)
+
+
+def format_action(action: Action) -> str:
+    return str(action)
+
+
+def _spoken(action: Action, wild: Sequence[int]) -> str:
+    if action.as_rank:
+        return f"Comet as {spoken_rank(action.as_rank)}"
+    r = rank_of(action.cards[0])
+    if len(action.cards) == 1:
+        return spoken_rank(r)
+    words = {3: "three", 4: "four"}.get(len(action.cards), str(len(action.cards)))
+    return f"{words} {spoken_rank(r)}s"
+
+
+def _join(words: Sequence[str]) -> str:
+    return ", ".join(words).replace(" –, ", " – ")
+
+
+def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
+    """One line per turn in the sources' words ("5, 6, 7, without 8"), then the settlement."""
+    lines = [
+        f"{seat_name(start.dealer)} deals the {start.pack} pack to {start.players} players; "
+        f"the Comet is worth {start.comet_value}."
+    ]
+    for seat, hand in enumerate(start.hands):
+        lines.append(f"  {seat_name(seat)}: {' '.join(card_text(c) for c in hand)}")
+    lines.append(f"  dead hand: {' '.join(card_text(c) for c in start.dead)}")
+    s = start
+    words: list[str] = []
+    for a in actions:
+        mover = s.to_move
+        nxt = apply(s, a)
+        if a.is_pass:
+            if s.turn_played:
+                words.append(f"without {spoken_rank(s.need)}" if s.need else "without")
+            else:
+                words.append("pass")
+            lines.append(f"{seat_name(mover)}: {_join(words)}.")
+            words = []
+            if nxt.last_player == nxt.to_move and not nxt.run and s.run:
+                lines.append(f"  (all the others passed: {seat_name(nxt.to_move)} starts a new run)")
+        else:
+            token = _spoken(a, s.wild)
+            if a.as_rank:
+                paid = sum(p.amount for p in nxt.payments[len(s.payments) :])
+                token += f" (collects {paid})"
+            if not nxt.run and (a.as_rank or a.rank == KING) and not nxt.terminal:
+                token += " –"
+            words.append(token)
+            if nxt.terminal:
+                lines.append(f"{seat_name(mover)}: {_join(words)}, out!")
+                words = []
+        s = nxt
+    if words:
+        lines.append(f"{seat_name(s.to_move)}: {_join(words)} …")
+    if s.terminal:
+        for p in settlement(s):
+            left = " ".join(card_text(c) for c in s.hands[p.payer])
+            lines.append(f"  {seat_name(p.payer)} holds {left} and pays {seat_name(p.payee)} {p.amount}")
+        net = returns(s)
+        lines.append("Net for the deal: " + ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(net)))
+    return lines

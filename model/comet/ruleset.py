@@ -1,0 +1,127 @@
+"""The ``Ruleset``: one typed field per ruling of ``spec/rulings.md``.
+
+Each field selects one reading of one ruling; the field's docstring-comment
+names the ruling id.  A ``Ruleset`` is frozen and hashable, so it can sit inside
+a state value.  ``Ruleset.with_overrides`` turns ``FIELD=VALUE`` strings (from
+the command line or a record's ``rulings`` object) into a new ruleset and
+rejects unknown fields or readings with a plain message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+VariantName = Literal["standard", "two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Every ruling's reading.  Defaults are the ``standard`` preset's."""
+
+    # Which game family the engine plays (a preset sets it; not a ruling).
+    variant: VariantName = "standard"
+    # RUL-DEAL-SIZES: the deal table of 002, or as many cards as go round evenly.
+    deal_sizes: Literal["table", "even"] = "table"
+    # RUL-DEAL-ORDER: one card at a time clockwise, or each player's cards in one block.
+    deal_order: Literal["round_robin", "blocks"] = "round_robin"
+    # RUL-PACKS: alternate the black and red packs, or play every deal with the black pack.
+    packs: Literal["alternate", "black_only"] = "alternate"
+    # RUL-MUST-CONTINUE: must a player go on as far as able, or may they stop after one card?
+    may_stop_early: bool = False
+    # RUL-NEW-RUN: after a stop, must the player start a new run, or may they pass it on?
+    new_run: Literal["must", "may"] = "must"
+    # RUL-QUARTET-LEAD: may four of a kind (or the three natural 9s) be played as a lead?
+    quartet_on_lead: bool = False
+    # RUL-COMET-LEAD: may the Comet be led, standing for any rank?
+    comet_lead: Literal["any_rank", "forbidden"] = "any_rank"
+    # RUL-COMET-RANK: when continuing, must the Comet stand for the needed rank?
+    comet_as: Literal["needed_rank", "any_rank"] = "needed_rank"
+    # RUL-COMET-HOLDING: may the Comet replace a rank the player holds?
+    comet_requires_missing: bool = False
+    # RUL-COMET-BONUS-LAST: is the Comet bonus itself doubled/quadrupled when it is the last card?
+    comet_bonus_last: Literal["multiplied", "plain"] = "multiplied"
+    # RUL-ESCALATION-PACKS: one Comet value for both packs, or one per pack.
+    escalation: Literal["shared", "per_pack"] = "shared"
+    # RUL-ESCALATION-RESET: the escalated value applies in the deal the Comet is dealt, or not.
+    comet_reset: Literal["next_deal", "same_deal"] = "next_deal"
+    # RUL-INSOLVENCY: may balances go negative, or does a player pay only what they have?
+    insolvency: Literal["debt", "pay_what_you_have"] = "debt"
+    # RUL-STARTING-CHIPS: chips each player starts a game with (000: about 50; 002: e.g. 100).
+    starting_chips: int = 50
+    # RUL-GAME-LENGTH: must the number of deals be a multiple of the number of players?
+    deal_count: Literal["multiple_of_players", "any"] = "multiple_of_players"
+    # RUL-GAME-TIE: tied leaders share the win, or play further rounds (at most 3).
+    game_tie: Literal["share", "extra_round"] = "share"
+    # RUL-FIRST-DEALER: a tie for the lowest drawn card is redrawn, or goes to the lowest seat.
+    first_dealer_tie: Literal["redraw", "lowest_seat"] = "redraw"
+    # RUL-OPERA-*: the Opera option (variants).
+    opera: bool = False
+
+    def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
+        """A copy with ``overrides`` applied; values may be typed or strings.
+
+        Raises ``ValueError`` naming the field and the allowed readings.
+        """
+        changes: dict[str, object] = {}
+        for name, raw in overrides.items():
+            changes[name] = coerce_field(name, raw)
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def differences(self, other: Ruleset) -> dict[str, object]:
+        """Fields whose value differs from ``other``, with this ruleset's value."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(other, f.name)
+        }
+
+
+RULING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "variant")
+
+
+def field_readings(name: str) -> tuple[object, ...] | None:
+    """The finite set of readings of a field, or None for an integer field."""
+    hints = typing.get_type_hints(Ruleset)
+    if name not in hints:
+        raise ValueError(f"unknown ruling {name!r}; known: {', '.join(RULING_FIELDS)}")
+    tp = hints[name]
+    if tp is bool:
+        return (False, True)
+    if typing.get_origin(tp) is Literal:
+        return typing.get_args(tp)
+    return None
+
+
+def coerce_field(name: str, raw: object) -> object:
+    """Parse ``raw`` as a reading of field ``name``; ValueError with a plain message."""
+    if name == "variant":
+        raise ValueError("'variant' is chosen by the preset, not overridden as a ruling")
+    readings = field_readings(name)
+    if readings is None:
+        if isinstance(raw, bool):
+            raise ValueError(f"ruling {name!r} takes a whole number, not {raw!r}")
+        if isinstance(raw, int):
+            value = raw
+        else:
+            try:
+                value = int(str(raw))
+            except ValueError:
+                raise ValueError(f"ruling {name!r} takes a whole number, not {raw!r}") from None
+        if value < 0:
+            raise ValueError(f"ruling {name!r} must not be negative")
+        return value
+    if isinstance(raw, str) and (False in readings):
+        low = raw.strip().lower()
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+    for r in readings:
+        if raw == r and type(raw) is type(r):
+            return r
+    shown = ", ".join(str(r).lower() if isinstance(r, bool) else str(r) for r in readings)
+    raise ValueError(f"ruling {name!r} has no reading {raw!r}; choose one of: {shown}")

@@ -1,0 +1,100 @@
+"""Immutable values: actions, payments and the state of one deal.
+
+The state is deliberately flat and integer-valued (cards are ints, hands are
+sorted tuples) so that the symbolic encoding in ``comet_proofs`` can mirror it
+field by field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from comet.cards import Card, card_text, rank_of, rank_text
+from comet.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Action:
+    """Play ``cards`` (empty tuple: pass).  ``as_rank`` is the rank a wild card stands for."""
+
+    cards: tuple[Card, ...] = ()
+    as_rank: int = 0
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.cards
+
+    @property
+    def rank(self) -> int:
+        """The rank this play puts on the run (0 for a pass)."""
+        if self.as_rank:
+            return self.as_rank
+        return rank_of(self.cards[0]) if self.cards else 0
+
+    def __str__(self) -> str:
+        if not self.cards:
+            return "pass"
+        text = "play " + " ".join(card_text(c) for c in self.cards)
+        if self.as_rank:
+            text += " as " + rank_text(self.as_rank)
+        return text
+
+
+PASS = Action()
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """``amount`` chips (or points) from ``payer`` to ``payee`` under rule ``rule``."""
+
+    payer: int
+    payee: int
+    amount: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """Everything needed to continue a deal; equal states behave identically.
+
+    ``run`` holds the ranks of the current run (empty: the player to move
+    starts a new run).  ``last_player`` is the last seat that played a card
+    (-1 before the first play).  ``winner`` is -1 while the deal goes on.
+    """
+
+    rules: Ruleset
+    players: int
+    dealer: int
+    pack: str
+    wild: tuple[Card, ...]
+    comet_value: int
+    hands: tuple[tuple[Card, ...], ...]
+    dead: tuple[Card, ...]
+    played: tuple[Card, ...]
+    run: tuple[int, ...]
+    to_move: int
+    turn_played: bool
+    last_player: int
+    turn: int
+    steps: int
+    payments: tuple[Payment, ...]
+    winner: int = -1
+    out_wild_as: int = 0
+    drawn: bool = False
+
+    @property
+    def terminal(self) -> bool:
+        return self.winner >= 0 or self.drawn
+
+    @property
+    def need(self) -> int:
+        """The rank that continues the run, or 0 when a new run is to be started."""
+        return self.run[-1] + 1 if self.run else 0
+
+    def chips(self) -> tuple[int, ...]:
+        """Net chips moved so far this deal, per seat (zero-sum)."""
+        net = [0] * self.players
+        for p in self.payments:
+            net[p.payer] -= p.amount
+            net[p.payee] += p.amount
+        return tuple(net)
