@@ -164,7 +164,9 @@ def pack_diff(have: Counter[Card], rules: Ruleset) -> str:
 # --------------------------------------------------------------------- legal actions
 
 
+@rule("R-RANK-ORDER")
 def lowest_rank(state: DealState) -> int:
+    """Ranks run 2 (lowest) to King; the King is the top of every run."""
     return 2
 
 
@@ -191,7 +193,16 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
     return None
 
 
-@rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-COMET-WILD", "R-COMET-OPTIONAL", "R-TURN-END")
+@rule(
+    "R-LEAD-ANY",
+    "R-PLAY-HELD",
+    "R-PLAY-CONTINUE",
+    "R-PLAY-MUST",
+    "R-NEW-RUN",
+    "R-COMET-WILD",
+    "R-COMET-OPTIONAL",
+    "R-TURN-END",
+)
 def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every legal action of the player to move, in canonical (sorted) order, no duplicates."""
     if state.terminal:
