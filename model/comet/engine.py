@@ -288,7 +288,7 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
         return IllegalAction("R-COMET-WILD", "only the Comet may stand for another rank", text)
     ranks = {rank_of(c) for c in action.cards}
     if len(action.cards) > 1:
-        if len(ranks) > 1 or quartet(state, state.hands[state.to_move], next(iter(ranks))) is None:
+        if len(ranks) > 1 or quartet(state, state.hands[state.to_move], next(iter(ranks))) != action.cards:
             return IllegalAction(
                 "R-FOUR-OF-A-KIND",
                 "several cards go down together only as all four of a rank (or the three natural 9s)",
