@@ -1,0 +1,53 @@
+"""``comet vectors``: write the conformance vectors (spec/vectors.md) to a directory."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from comet.errors import RecordError
+from comet.presets import preset
+from comet.vectors import Reading, all_readings, write_vectors
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "vectors",
+        help="write conformance test vectors for every preset and ruling reading",
+        description="Write replay cases, ITF traces, illegal-action and malformed-record cases and golden "
+        "narrated deals for every preset and every reading of every deal-level ruling into OUT_DIR "
+        "(layout: spec/vectors.md).  Deterministic: the same version writes byte-identical files.",
+    )
+    p.add_argument("out_dir", metavar="OUT_DIR", help="directory to write (created if missing)")
+    p.add_argument(
+        "--preset",
+        action="append",
+        default=None,
+        metavar="P",
+        help="only this preset (repeatable; default: every preset)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    presets = args.preset
+    if presets is not None:
+        for name in presets:
+            preset(name)
+    out = Path(args.out_dir)
+    if out.exists() and not out.is_dir():
+        raise RecordError("io", f"{out} exists and is not a directory")
+    total = len(all_readings(presets))
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("writing vectors", total=total)
+
+        def step(reading: Reading) -> None:
+            progress.update(task, advance=1, description=f"{reading.preset} {reading.name}")
+
+        written = write_vectors(out, presets, step)
+    print(f"wrote {len(written)} files for {total} readings to {out}")
+    return 0

@@ -1,0 +1,316 @@
+"""Deal records: parse, validate and serialise them, and replay one to a verdict.
+
+A deal record is one JSON object (the contract is ``spec/record.md``, the
+schema ``spec/schemas/record.json``)::
+
+    {"variant": "standard", "rulings": {}, "players": 3, "dealer": 2, "comet_value": 2,
+     "hands": [[...], [...], [...]], "dead": [...], "actions": ["play 5H", "pass", ...]}
+
+Reading a record never raises anything but ``RecordError`` (with a ``kind``
+that conformance vectors name); checking which pack the cards form and whether
+the deal sizes are right is left to the engine (``explicit_deal``), so new
+presets work here unchanged.  ``replay_record`` turns a record into a
+``Verdict``: legal with the final state, or illegal at one action with the rule
+id the engine gives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from comet.cards import card_text, parse_card, rank_text
+from comet.engine import apply, explicit_deal, legal_actions, returns, settlement
+from comet.errors import IllegalAction, RecordError
+from comet.notation import narrate, parse_action, seat_name
+from comet.presets import preset
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState, Payment
+
+#: The fields a record may hold; the first group is required.
+REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
+OPTIONAL_FIELDS = ("rulings", "comet_value")
+DEFAULT_COMET_VALUE = 2
+#: Guards against hostile input; far above any real deal.
+MAX_ACTIONS = 10_000
+MAX_TEXT = 1_000_000
+
+CARD_RE = re.compile(r"(?:10|[2-9AJQK])[CDHS]")
+RANK_RE = r"(?:10|[2-9AJQK])"
+ACTION_RE = re.compile(rf"pass|play {CARD_RE.pattern}(?: {CARD_RE.pattern})*(?: as {RANK_RE})?")
+
+JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
+JsonObject: TypeAlias = dict[str, JsonValue]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A parsed record: card codes already read, actions already parsed (not yet checked for legality)."""
+
+    variant: str
+    rulings: tuple[tuple[str, str | int | bool], ...]
+    players: int
+    dealer: int
+    comet_value: int
+    hands: tuple[tuple[int, ...], ...]
+    dead: tuple[int, ...]
+    actions: tuple[Action, ...]
+    action_texts: tuple[str, ...]
+
+    def ruleset(self) -> Ruleset:
+        """The preset's ruleset with this record's rulings applied (RecordError kind ``ruling``)."""
+        base = preset(self.variant).rules
+        try:
+            return base.with_overrides(dict(self.rulings))
+        except ValueError as e:
+            raise RecordError("ruling", str(e)) from None
+
+    def start(self) -> DealState:
+        """The state before the first action; the engine checks pack, deal sizes and dealer."""
+        return explicit_deal(self.ruleset(), self.players, self.dealer, self.hands, self.dead, self.comet_value)
+
+    def with_actions(self, actions: Sequence[Action]) -> DealRecord:
+        return DealRecord(
+            self.variant,
+            self.rulings,
+            self.players,
+            self.dealer,
+            self.comet_value,
+            self.hands,
+            self.dead,
+            tuple(actions),
+            tuple(str(a) for a in actions),
+        )
+
+    def to_json(self) -> JsonObject:
+        """The record as a JSON object in canonical form (field order of the contract)."""
+        return {
+            "variant": self.variant,
+            "rulings": {k: v for k, v in self.rulings},
+            "players": self.players,
+            "dealer": self.dealer,
+            "comet_value": self.comet_value,
+            "hands": [[card_text(c) for c in h] for h in self.hands],
+            "dead": [card_text(c) for c in self.dead],
+            "actions": list(self.action_texts),
+        }
+
+
+def record_from_state(start: DealState, variant: str, actions: Sequence[Action] = ()) -> DealRecord:
+    """A record for a deal that starts in ``start`` (rulings: those differing from the preset)."""
+    diff = start.rules.differences(preset(variant).rules)
+    rulings: list[tuple[str, str | int | bool]] = []
+    for name in sorted(diff):
+        value = diff[name]
+        if isinstance(value, bool | int | str):
+            rulings.append((name, value))
+    return DealRecord(
+        variant,
+        tuple(rulings),
+        start.players,
+        start.dealer,
+        start.comet_value,
+        start.hands,
+        start.dead,
+        tuple(actions),
+        tuple(str(a) for a in actions),
+    )
+
+
+# --------------------------------------------------------------------- reading
+
+
+def _int_field(obj: Mapping[str, object], name: str, kind: str) -> int:
+    value = obj[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(kind, f"{name!r} must be a whole number, not {_show(value)}")
+    return value
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value) if _is_jsonable(value) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def parse_card_code(text: object, where: str) -> int:
+    """A card code in its exact form (``5H``, ``10C``, ``AS``); RecordError kind ``card`` otherwise."""
+    if not isinstance(text, str) or not CARD_RE.fullmatch(text):
+        raise RecordError(
+            "card", f"{where}: unknown card {_show(text)}: expected a rank 2..10, J, Q, K or A then C, D, H or S"
+        )
+    return parse_card(text)
+
+
+def parse_action_text(text: object, index: int) -> Action:
+    """One action in its exact form; RecordError kind ``action-syntax`` (or ``card``) otherwise."""
+    if not isinstance(text, str):
+        raise RecordError("action-syntax", f"action {index} must be a string, not {_show(text)}")
+    if not ACTION_RE.fullmatch(text):
+        raise RecordError(
+            "action-syntax",
+            f"action {index} {_show(text)}: expected 'pass', 'play CARD', 'play CARD as RANK' or 'play C1 C2 C3 C4'"
+            " (single spaces, upper-case card codes)",
+        )
+    return parse_action(text)
+
+
+def parse_record(obj: object) -> DealRecord:
+    """Read a decoded JSON value as a deal record; RecordError (with a kind) for anything malformed."""
+    if not isinstance(obj, dict):
+        raise RecordError("field", f"a record is a JSON object, not {_show(obj)}")
+    for name in REQUIRED_FIELDS:
+        if name not in obj:
+            raise RecordError("field", f"the record has no {name!r} field")
+    unknown = sorted(str(k) for k in obj if k not in REQUIRED_FIELDS + OPTIONAL_FIELDS)
+    if unknown:
+        raise RecordError("field", f"unknown field(s) {', '.join(map(repr, unknown))}")
+    variant = obj["variant"]
+    if not isinstance(variant, str):
+        raise RecordError("variant", f"'variant' must be a preset name, not {_show(variant)}")
+    preset(variant)  # RecordError kind "variant" if unknown
+    rulings_raw = obj.get("rulings", {})
+    if not isinstance(rulings_raw, dict):
+        raise RecordError("ruling", f"'rulings' must be an object of name: reading, not {_show(rulings_raw)}")
+    rulings: list[tuple[str, str | int | bool]] = []
+    for name in sorted(rulings_raw):
+        value = rulings_raw[name]
+        if not isinstance(value, str | int | bool):
+            raise RecordError(
+                "ruling", f"ruling {name!r}: a reading is a string, number or boolean, not {_show(value)}"
+            )
+        rulings.append((str(name), value))
+    players = _int_field(obj, "players", "players")
+    dealer = _int_field(obj, "dealer", "dealer")
+    comet_value = DEFAULT_COMET_VALUE
+    if "comet_value" in obj:
+        comet_value = _int_field(obj, "comet_value", "field")
+        if comet_value < 0:
+            raise RecordError("field", f"'comet_value' must not be negative, not {comet_value}")
+    hands_raw = obj["hands"]
+    if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
+        raise RecordError("field", "'hands' must be a list of lists of card codes, one per seat")
+    hands = tuple(
+        tuple(parse_card_code(c, f"hands[{seat}][{i}]") for i, c in enumerate(h)) for seat, h in enumerate(hands_raw)
+    )
+    dead_raw = obj["dead"]
+    if not isinstance(dead_raw, list):
+        raise RecordError("field", "'dead' must be a list of card codes")
+    dead = tuple(parse_card_code(c, f"dead[{i}]") for i, c in enumerate(dead_raw))
+    actions_raw = obj["actions"]
+    if not isinstance(actions_raw, list):
+        raise RecordError("field", "'actions' must be a list of action strings")
+    if len(actions_raw) > MAX_ACTIONS:
+        raise RecordError("field", f"'actions' holds {len(actions_raw)} actions; at most {MAX_ACTIONS} are read")
+    actions = tuple(parse_action_text(a, i) for i, a in enumerate(actions_raw))
+    texts = tuple(str(a) for a in actions_raw)
+    return DealRecord(variant, tuple(rulings), players, dealer, comet_value, hands, dead, actions, texts)
+
+
+def loads_record(text: str) -> DealRecord:
+    """Parse record text (JSON); RecordError kind ``json`` if it is not JSON at all."""
+    if len(text) > MAX_TEXT:
+        raise RecordError("json", f"the record is {len(text)} characters long; at most {MAX_TEXT} are read")
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise RecordError("json", f"not JSON: {e}") from None
+    return parse_record(obj)
+
+
+def dumps_json(value: object) -> str:
+    """Canonical JSON text: sorted keys, compact, ASCII; byte-identical for equal values."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+# --------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of replaying a record.  ``error`` is set iff an action was illegal."""
+
+    record: DealRecord
+    start: DealState
+    final: DealState
+    applied: int
+    error: IllegalAction | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.error is None
+
+    def payments(self) -> tuple[Payment, ...]:
+        """Payments made during play, then the settlement (empty while the deal goes on)."""
+        return self.final.payments + settlement(self.final)
+
+    def to_json(self) -> JsonObject:
+        """The replay output of ``spec/schemas/replay-output.json``."""
+        if self.error is not None:
+            return {
+                "legal": False,
+                "error": {
+                    "index": self.applied,
+                    "action": self.record.action_texts[self.applied],
+                    "rule": self.error.rule,
+                    "message": self.error.message,
+                },
+                "applied": self.applied,
+            }
+        return state_summary(self.final)
+
+
+def state_summary(s: DealState) -> JsonObject:
+    """The JSON description of a state reached legally (replay output and oracle responses)."""
+    winner: JsonValue = s.winner if s.winner >= 0 else None
+    pays = s.payments + settlement(s)
+    return {
+        "legal": True,
+        "finished": s.terminal,
+        "winner": winner,
+        "drawn": s.drawn,
+        "chips": list(returns(s)),
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "rule": p.rule} for p in pays],
+        "deck": s.pack,
+        "to_move": None if s.terminal else s.to_move,
+        "hands": [[card_text(c) for c in h] for h in s.hands],
+        "dead": [card_text(c) for c in s.dead],
+        "run": [rank_text(r) for r in s.run],
+        "applied": s.steps,
+        "legal_actions": [str(a) for a in legal_actions(s)],
+    }
+
+
+def replay_record(rec: DealRecord) -> Verdict:
+    """Apply the record's actions in order; stop at the first illegal one."""
+    start = rec.start()
+    s = start
+    for i, a in enumerate(rec.actions):
+        try:
+            s = apply(s, a)
+        except IllegalAction as e:
+            return Verdict(rec, start, s, i, e)
+    return Verdict(rec, start, s, len(rec.actions))
+
+
+def explain_lines(verdict: Verdict) -> list[str]:
+    """The deal narrated for a person (``comet replay --explain``), up to the first illegal action."""
+    rec = verdict.record
+    lines = narrate(verdict.start, rec.actions[: verdict.applied])
+    err = verdict.error
+    if err is not None:
+        text = rec.action_texts[verdict.applied]
+        lines.append(f"Action {verdict.applied} {text!r} is illegal: {err.rule}: {err.message}")
+    elif not verdict.final.terminal:
+        lines.append(f"The deal goes on; {seat_name(verdict.final.to_move)} is to move.")
+    return lines
