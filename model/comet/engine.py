@@ -232,6 +232,8 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         q = quartet(state, hand, need)
         if q is not None:
             acts.append(Action(q))
+            if rules.comet_in_quartet and len(q) == 3:  # RUL-COMET-QUARTET: three natural 9s + Comet
+                acts.extend(Action(tuple(sorted(q + (w,))), need) for w in wilds)
         if wilds and not (rules.comet_requires_missing and matching):
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
             acts.extend(Action((w,), r) for w in wilds for r in ranks)

@@ -124,6 +124,8 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
     net = tuple(b - a for a, b in zip(game.balances, balances, strict=True))
     idx = 0 if game.rules.escalation == "shared" else pack_index(game)
     in_dead = any(c in final.wild for c in final.dead)
+    if game.rules.escalate_on == "not_played":  # RUL-ESCALATION-TRIGGER
+        in_dead = not any(c in final.wild for c in final.played)
     values = list(game.comet_values)
     values[idx] = final.comet_value + COMET_STEP if in_dead else BASE_COMET_VALUE
     g = replace(

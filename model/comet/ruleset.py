@@ -58,6 +58,10 @@ class Ruleset:
     game_tie: Literal["share", "extra_round"] = "share"
     # RUL-FIRST-DEALER: a tie for the lowest drawn card is redrawn, or goes to the lowest seat.
     first_dealer_tie: Literal["redraw", "lowest_seat"] = "redraw"
+    # RUL-ESCALATION-TRIGGER: the Comet's value rises when it ended in the dead hand, or whenever it was not played.
+    escalate_on: Literal["dead_hand", "not_played"] = "dead_hand"
+    # RUL-COMET-QUARTET: may the Comet go down together with the three natural 9s, as four 9s?
+    comet_in_quartet: bool = False
     # RUL-OPERA-*: the Opera option (variants).
     opera: bool = False
 
