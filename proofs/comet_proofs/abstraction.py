@@ -1,0 +1,119 @@
+"""From the model's ``DealState`` to the encoding's ``AbstractState``, and both back to words.
+
+``abstract`` keeps exactly what the rules of the standard game look at: per seat
+and rank the natural cards held, where the Comet is, what has been played and
+what is dead, the rank the run needs, whose turn it is, who played last, whether
+the mover has played this turn, the chips moved, the winner, what the Comet
+stood for when it was the last card, the step count and the Comet's value.
+"""
+
+from __future__ import annotations
+
+from comet.cards import cards_text, rank_of, rank_text
+from comet.state import DealState
+
+from comet_proofs.encoding import (
+    COMET,
+    COMET_DEAD,
+    COMET_PLAYED,
+    NATURAL,
+    PASS,
+    QUARTET,
+    RANKS,
+    AbstractState,
+)
+
+
+def abstract(state: DealState) -> AbstractState:
+    """The abstract state of a standard-game deal; ValueError for states outside the encoding."""
+    if state.rules.variant != "standard":
+        raise ValueError(f"the encoding covers the standard game, not variant {state.rules.variant!r}")
+    if len(state.wild) != 1:
+        raise ValueError(f"the standard packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
+    if state.drawn:
+        raise ValueError("a drawn deal does not occur in the standard game")
+    wild = state.wild[0]
+
+    def counts(cards: tuple[int, ...]) -> tuple[int, ...]:
+        for c in cards:
+            if c != wild and rank_of(c) not in RANKS:
+                raise ValueError(f"card of rank {rank_text(rank_of(c))} is not in a standard pack")
+        return tuple(sum(1 for c in cards if c != wild and rank_of(c) == r) for r in RANKS)
+
+    places = [seat for seat, h in enumerate(state.hands) if wild in h]
+    places += [COMET_DEAD] * state.dead.count(wild) + [COMET_PLAYED] * state.played.count(wild)
+    if len(places) != 1 or any(h.count(wild) > 1 for h in state.hands):
+        raise ValueError(f"the Comet must be in exactly one place, found {len(places)}")
+    return AbstractState(
+        players=state.players,
+        hands=tuple(counts(h) for h in state.hands),
+        comet=places[0],
+        played=counts(state.played),
+        dead=counts(state.dead),
+        need=state.need,
+        to_move=state.to_move,
+        last_player=state.last_player,
+        turn_played=state.turn_played,
+        chips=state.chips(),
+        winner=state.winner,
+        out_wild_as=state.out_wild_as,
+        steps=state.steps,
+        comet_value=state.comet_value,
+    )
+
+
+def ranks_text(row: tuple[int, ...]) -> str:
+    """Counts per rank as ranks (``2 2 5 K``); odd counts (over 4, negative) as ``rank x count``."""
+    words = []
+    for r, k in zip(RANKS, row, strict=True):
+        if 0 <= k <= 4:
+            words += [rank_text(r)] * k
+        else:
+            words.append(f"{rank_text(r)}x{k}")
+    return " ".join(words) or "-"
+
+
+def describe(a: AbstractState) -> str:
+    """An abstract state in card terms, one line per seat (suits are not part of the encoding)."""
+    lines = []
+    for p, row in enumerate(a.hands):
+        held = ranks_text(row) + (" + Comet" if a.comet == p else "")
+        marks = [m for m, on in (("to move", a.to_move == p), ("last to play", a.last_player == p)) if on]
+        if a.winner == p:
+            marks.append("WINNER")
+        lines.append(f"  seat {p}{' (' + ', '.join(marks) + ')' if marks else ''}: {held}")
+    lines.append(f"  dead: {ranks_text(a.dead)}{' + Comet' if a.comet == COMET_DEAD else ''}")
+    lines.append(f"  played: {ranks_text(a.played)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
+    run = "a new run is to be started" if a.need == 0 else f"the run needs a {rank_text(a.need)}"
+    lines.append(
+        f"  {run}; mover has {'' if a.turn_played else 'not '}played this turn; "
+        f"chips {' '.join(f'{c:+d}' for c in a.chips)} (sum {sum(a.chips):+d}); "
+        f"steps {a.steps}; Comet value {a.comet_value}"
+        + (f"; last card was the Comet as {rank_text(a.out_wild_as)}" if a.out_wild_as else "")
+    )
+    return "\n".join(lines)
+
+
+def describe_action(kind: int, rank: int) -> str:
+    if kind == PASS:
+        return "pass"
+    if kind == NATURAL:
+        return f"play a natural {rank_text(rank) if rank in RANKS else rank}"
+    if kind == QUARTET:
+        return f"play all the natural {rank_text(rank) if rank in RANKS else rank}s at once"
+    if kind == COMET:
+        return f"play the Comet as {rank_text(rank) if rank in RANKS else rank}"
+    return f"unknown action kind {kind} (rank {rank})"
+
+
+def describe_deal_state(state: DealState) -> str:
+    """A concrete model state with its real cards (for cross-check mismatches)."""
+    lines = [f"  rulings: {state.rules.differences(type(state.rules)()) or 'standard defaults'}"]
+    for p, h in enumerate(state.hands):
+        lines.append(f"  seat {p}{' (to move)' if p == state.to_move else ''}: {cards_text(h) or '-'}")
+    lines.append(f"  dead: {cards_text(state.dead) or '-'}; run: {' '.join(rank_text(r) for r in state.run) or '-'}")
+    lines.append(
+        f"  last player {state.last_player}; turn played {state.turn_played}; "
+        f"Comet {cards_text(state.wild)} worth {state.comet_value}; steps {state.steps}"
+    )
+    return "\n".join(lines)

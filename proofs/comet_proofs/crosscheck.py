@@ -1,0 +1,148 @@
+"""Cross-check the encoding against the model on sampled concrete states.
+
+For each sampled ``DealState`` s the set of abstract successors the encoding's
+``T(abstract(s), a, s')`` allows is enumerated with Z3 (blocking each found s'
+until unsat) and compared with ``{abstract(apply(s, a)) for a in legal_actions(s)}``.
+Both directions count: a model successor that T forbids, and an abstract
+successor T allows that no legal action reaches.  For finished deals the
+encoding's settlement is compared with ``engine.returns`` and every settlement
+payment must go to the winner; for every state the encoding's step bound is
+compared with ``engine.step_bound``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import z3
+from comet.cards import black_pack, red_pack
+from comet.engine import apply, legal_actions, returns, settlement, shuffled_deal, step_bound
+from comet.ruleset import Ruleset, field_readings
+from comet.state import DealState
+
+from comet_proofs.abstraction import abstract, describe, describe_deal_state
+from comet_proofs.encoding import PLAY_RULINGS, AbstractState, Readings, StandardEncoding, SymAction, SymState
+
+# Fields whose readings are varied when sampling (play rulings plus the deal-shape ones).
+SAMPLED_FIELDS: tuple[str, ...] = tuple(name for name, _ in PLAY_RULINGS) + ("deal_sizes", "deal_order")
+MAX_SUCCESSORS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCheckResult:
+    states: int
+    successors: int
+    mismatches: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def random_rules(rng: random.Random) -> Ruleset:
+    """The standard preset with a random reading of every ruling that shapes play or the deal."""
+    changes: dict[str, object] = {}
+    for name in SAMPLED_FIELDS:
+        readings = field_readings(name)
+        assert readings is not None
+        changes[name] = readings[rng.randrange(len(readings))]
+    return Ruleset().with_overrides(changes)
+
+
+def sample_states(players: Sequence[int], deals: int, seed: int, per_deal: int = 12) -> list[DealState]:
+    """States met in ``deals`` random deals per player count (random rulings, pack, Comet value,
+    uniformly random legal play), ``per_deal`` of them per deal plus the final state."""
+    rng = random.Random(seed)
+    out: list[DealState] = []
+    for n in players:
+        for _ in range(deals):
+            rules = random_rules(rng)
+            pack = black_pack() if rng.random() < 0.5 else red_pack()
+            s = shuffled_deal(rules, n, rng.randrange(n), rng.getrandbits(32), pack, rng.choice((0, 2, 4, 6)))
+            path = [s]
+            while not s.terminal:
+                acts = legal_actions(s)
+                s = apply(s, acts[rng.randrange(len(acts))])
+                path.append(s)
+            keep = sorted(rng.sample(range(len(path) - 1), min(per_deal, len(path) - 1)))
+            out.extend(path[i] for i in keep)
+            out.append(path[-1])
+    return out
+
+
+def encoded_successors(enc: StandardEncoding, state: DealState) -> tuple[set[AbstractState], bool]:
+    """The abstract successors T allows from ``abstract(state)`` (and whether the enumeration was cut short)."""
+    s = SymState.const(abstract(state))
+    s2 = SymState.fresh("next", state.players)
+    a = SymAction.fresh()
+    solver = z3.Solver()
+    solver.add(enc.transition(s, a, s2, Readings.of(state.rules)))
+    found: set[AbstractState] = set()
+    while solver.check() == z3.sat:
+        m = solver.model()
+        succ = s2.evaluate(m)
+        found.add(succ)
+        if len(found) > MAX_SUCCESSORS:
+            return found, True
+        solver.add(z3.Not(s2.equals(SymState.const(succ))))
+    return found, False
+
+
+def check_state(enc: StandardEncoding, state: DealState) -> tuple[int, str | None]:
+    """(number of model successors, a mismatch report or None)."""
+    before = abstract(state)
+    problems: list[str] = []
+    model_succ: dict[AbstractState, str] = {}
+    for act in legal_actions(state):
+        model_succ.setdefault(abstract(apply(state, act)), str(act))
+    allowed, cut = encoded_successors(enc, state)
+    if cut:
+        problems.append(f"T allows more than {MAX_SUCCESSORS} successors (a field is left unconstrained)")
+    for succ, act_text in model_succ.items():
+        if succ not in allowed:
+            problems.append(f"the model's '{act_text}' leads to a state T forbids:\n{describe(succ)}")
+    for succ in allowed:
+        if succ not in model_succ:
+            problems.append(f"T allows a successor no legal action reaches:\n{describe(succ)}")
+    sym = SymState.const(before)
+    for part, holds in enc.invariant_parts(sym).items():
+        if not z3.is_true(z3.simplify(holds)):
+            problems.append(f"the model's state breaks the encoded invariant '{part}'")
+    bound = z3.simplify(enc.step_bound(sym)).as_long()
+    if bound != step_bound(state):
+        problems.append(f"encoded step bound {bound} differs from engine.step_bound {step_bound(state)}")
+    if state.terminal:
+        enc_returns = tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym))
+        if enc_returns != returns(state):
+            problems.append(f"encoded deal returns {enc_returns} differ from engine.returns {returns(state)}")
+        stray = [p for p in settlement(state) if p.payee != state.winner or p.payer == state.winner]
+        if stray:
+            problems.append(f"settlement payments not from a loser to the winner: {stray}")
+    if not problems:
+        return len(model_succ), None
+    text = "state (model):\n" + describe_deal_state(state) + "\nabstracted:\n" + describe(before) + "\n"
+    return len(model_succ), text + "\n".join("- " + p for p in problems)
+
+
+def crosscheck(
+    enc: StandardEncoding,
+    states: Iterable[DealState],
+    progress: Callable[[], None] | None = None,
+    stop_after: int = 3,
+) -> CrossCheckResult:
+    """Check every state; stop after ``stop_after`` mismatching states."""
+    count = succ = 0
+    bad: list[str] = []
+    for state in states:
+        n, problem = check_state(enc, state)
+        count += 1
+        succ += n
+        if problem is not None:
+            bad.append(problem)
+            if len(bad) >= stop_after:
+                break
+        if progress is not None:
+            progress()
+    return CrossCheckResult(count, succ, tuple(bad))

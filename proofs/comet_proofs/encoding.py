@@ -1,0 +1,524 @@
+"""The symbolic encoding of one deal of the standard game.
+
+An abstract deal state is a handful of integers (see ``AbstractState``): for each
+seat the number of natural cards of each rank 2..King it holds, where the Comet
+is, the played and dead counts per rank, the needed rank of the run (0 when a new
+run is to be started), whose turn it is and so on.  Suits do not matter to the
+rules of the standard game except to tell the Comet apart, so this abstraction
+loses nothing the rules look at (the cross-check in ``crosscheck.py`` tests that
+claim on sampled states).
+
+``StandardEncoding`` builds Z3 formulas over symbolic abstract states:
+``legal(s, a, rd)`` mirrors ``comet.engine.legal_actions`` guard by guard,
+``effect(s, a, s2, rd)`` mirrors ``comet.engine.apply``, ``transition`` is their
+conjunction.  ``rd`` holds one Z3 Boolean per ruling that changes play, so a
+single proof covers every combination of readings.  Small overridable methods
+(``stops``, ``bonus_amount``, ``settlement_amount`` ...) are the seams a variant
+module (or a test planting a bug) replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+from comet.ruleset import Ruleset, field_readings
+
+RANKS: tuple[int, ...] = tuple(range(2, 14))
+KING = 13
+NINE = 9
+COMET_DEAD = -1
+COMET_PLAYED = -2
+
+# Action kinds of the symbolic action (kind, rank).
+PASS, NATURAL, QUARTET, COMET = 0, 1, 2, 3
+KIND_NAMES = {PASS: "pass", NATURAL: "natural", QUARTET: "four of a kind", COMET: "Comet"}
+
+# The rulings whose readings change the transition relation: (Ruleset field, the reading the Boolean stands for).
+PLAY_RULINGS: tuple[tuple[str, object], ...] = (
+    ("may_stop_early", True),
+    ("new_run", "may"),
+    ("quartet_on_lead", True),
+    ("comet_lead", "any_rank"),
+    ("comet_as", "any_rank"),
+    ("comet_requires_missing", True),
+    ("comet_bonus_last", "multiplied"),
+)
+# Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
+DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
+DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
+PACK_SIZE = 48
+
+
+def pack_count(rank: int) -> int:
+    """Natural cards of ``rank`` in either pack: four, but three natural 9s (the fourth 9 is the Comet)."""
+    return 3 if rank == NINE else 4
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractState:
+    """A concrete abstract state.  ``hands[p][i]`` counts seat p's natural cards of rank ``RANKS[i]``;
+    ``comet`` is the seat holding the Comet, ``COMET_DEAD`` or ``COMET_PLAYED``."""
+
+    players: int
+    hands: tuple[tuple[int, ...], ...]
+    comet: int
+    played: tuple[int, ...]
+    dead: tuple[int, ...]
+    need: int
+    to_move: int
+    last_player: int
+    turn_played: bool
+    chips: tuple[int, ...]
+    winner: int
+    out_wild_as: int
+    steps: int
+    comet_value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """One Z3 Boolean per ruling of ``PLAY_RULINGS`` + ``DEAL_RULINGS`` (true: the named reading)."""
+
+    flags: tuple[z3.BoolRef, ...]
+
+    @staticmethod
+    def fresh(prefix: str = "rd") -> Readings:
+        return Readings(tuple(z3.Bool(f"{prefix}.{name}") for name, _ in PLAY_RULINGS + DEAL_RULINGS))
+
+    @staticmethod
+    def of(rules: Ruleset) -> Readings:
+        return Readings(tuple(z3.BoolVal(getattr(rules, name) == value) for name, value in PLAY_RULINGS + DEAL_RULINGS))
+
+    def __getitem__(self, name: str) -> z3.BoolRef:
+        for (field, _), flag in zip(PLAY_RULINGS + DEAL_RULINGS, self.flags, strict=True):
+            if field == name:
+                return flag
+        raise KeyError(name)
+
+    def describe(self, model: z3.ModelRef) -> tuple[tuple[str, str], ...]:
+        """The readings a Z3 model picked, as (field, reading) pairs."""
+        out: list[tuple[str, str]] = []
+        for (field, value), flag in zip(PLAY_RULINGS + DEAL_RULINGS, self.flags, strict=True):
+            chosen = z3.is_true(model.eval(flag, model_completion=True))
+            out.append((field, reading_text(field, value, chosen)))
+        return tuple(out)
+
+
+def reading_text(field: str, value: object, chosen: bool) -> str:
+    """The reading of ``field`` a Boolean stands for when it is ``chosen`` (true), else the other one."""
+    if chosen:
+        picked = value
+    else:
+        others = [r for r in field_readings(field) or () if r != value]
+        picked = others[0] if len(others) == 1 else "?"
+    return str(picked).lower() if isinstance(picked, bool) else str(picked)
+
+
+@dataclass(frozen=True, slots=True)
+class SymState:
+    """A symbolic abstract state (Z3 terms, or constants for a concrete one)."""
+
+    players: int
+    hands: tuple[tuple[z3.ArithRef, ...], ...]
+    comet: z3.ArithRef
+    played: tuple[z3.ArithRef, ...]
+    dead: tuple[z3.ArithRef, ...]
+    need: z3.ArithRef
+    to_move: z3.ArithRef
+    last_player: z3.ArithRef
+    turn_played: z3.BoolRef
+    chips: tuple[z3.ArithRef, ...]
+    winner: z3.ArithRef
+    out_wild_as: z3.ArithRef
+    steps: z3.ArithRef
+    comet_value: z3.ArithRef
+
+    @staticmethod
+    def fresh(prefix: str, players: int) -> SymState:
+        def i(name: str) -> z3.ArithRef:
+            return z3.Int(f"{prefix}.{name}")
+
+        return SymState(
+            players=players,
+            hands=tuple(tuple(i(f"hand{p}.{r}") for r in RANKS) for p in range(players)),
+            comet=i("comet"),
+            played=tuple(i(f"played.{r}") for r in RANKS),
+            dead=tuple(i(f"dead.{r}") for r in RANKS),
+            need=i("need"),
+            to_move=i("to_move"),
+            last_player=i("last_player"),
+            turn_played=z3.Bool(f"{prefix}.turn_played"),
+            chips=tuple(i(f"chips{p}") for p in range(players)),
+            winner=i("winner"),
+            out_wild_as=i("out_wild_as"),
+            steps=i("steps"),
+            comet_value=i("comet_value"),
+        )
+
+    @staticmethod
+    def const(a: AbstractState) -> SymState:
+        v = z3.IntVal
+        return SymState(
+            players=a.players,
+            hands=tuple(tuple(v(x) for x in h) for h in a.hands),
+            comet=v(a.comet),
+            played=tuple(v(x) for x in a.played),
+            dead=tuple(v(x) for x in a.dead),
+            need=v(a.need),
+            to_move=v(a.to_move),
+            last_player=v(a.last_player),
+            turn_played=z3.BoolVal(a.turn_played),
+            chips=tuple(v(x) for x in a.chips),
+            winner=v(a.winner),
+            out_wild_as=v(a.out_wild_as),
+            steps=v(a.steps),
+            comet_value=v(a.comet_value),
+        )
+
+    def terms(self) -> list[z3.ExprRef]:
+        """Every term, in a fixed order (for equality and blocking clauses)."""
+        out: list[z3.ExprRef] = [x for h in self.hands for x in h]
+        out += [self.comet, *self.played, *self.dead, self.need, self.to_move, self.last_player]
+        out += [self.turn_played, *self.chips, self.winner, self.out_wild_as, self.steps, self.comet_value]
+        return out
+
+    def equals(self, other: SymState) -> z3.BoolRef:
+        return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True)])
+
+    def evaluate(self, model: z3.ModelRef) -> AbstractState:
+        def n(x: z3.ExprRef) -> int:
+            return int(model.eval(x, model_completion=True).as_long())
+
+        return AbstractState(
+            players=self.players,
+            hands=tuple(tuple(n(x) for x in h) for h in self.hands),
+            comet=n(self.comet),
+            played=tuple(n(x) for x in self.played),
+            dead=tuple(n(x) for x in self.dead),
+            need=n(self.need),
+            to_move=n(self.to_move),
+            last_player=n(self.last_player),
+            turn_played=z3.is_true(model.eval(self.turn_played, model_completion=True)),
+            chips=tuple(n(x) for x in self.chips),
+            winner=n(self.winner),
+            out_wild_as=n(self.out_wild_as),
+            steps=n(self.steps),
+            comet_value=n(self.comet_value),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SymAction:
+    kind: z3.ArithRef
+    rank: z3.ArithRef
+
+    @staticmethod
+    def fresh(prefix: str = "a") -> SymAction:
+        return SymAction(z3.Int(f"{prefix}.kind"), z3.Int(f"{prefix}.rank"))
+
+
+def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
+    """``seq[index]`` for a symbolic index known to be in range (an If-chain)."""
+    out = seq[-1]
+    for i in range(len(seq) - 2, -1, -1):
+        out = z3.If(index == i, seq[i], out)
+    return out
+
+
+def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef) -> z3.ArithRef:
+    """``row`` is indexed by ``RANKS``; the entry for a symbolic rank in 2..13."""
+    out: z3.ArithRef = row[-1]
+    for i in range(len(RANKS) - 2, -1, -1):
+        out = z3.If(rank == RANKS[i], row[i], out)
+    return out
+
+
+class StandardEncoding:
+    """The standard game's transition relation and invariants (subclass per variant)."""
+
+    name = "standard"
+
+    # ------------------------------------------------------------ derived quantities
+
+    def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
+        return z3.Sum(*s.hands[seat]) + z3.If(s.comet == seat, 1, 0)
+
+    def naturals_of_mover(self, s: SymState) -> z3.ArithRef:
+        return at([z3.Sum(*h) for h in s.hands], s.to_move)
+
+    def mover_count(self, s: SymState, rank: z3.ArithRef) -> z3.ArithRef:
+        """How many natural cards of ``rank`` the player to move holds."""
+        return at([rank_at(h, rank) for h in s.hands], s.to_move)
+
+    def terminal(self, s: SymState) -> z3.BoolRef:
+        return s.winner >= 0
+
+    def in_rank_range(self, r: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(r >= RANKS[0], r <= KING)
+
+    # ------------------------------------------------------------ invariants
+
+    def well_formed(self, s: SymState) -> z3.BoolRef:
+        n = s.players
+        parts = [x >= 0 for h in s.hands for x in h]
+        parts += [x >= 0 for x in s.played] + [x >= 0 for x in s.dead]
+        parts += [
+            s.comet >= COMET_PLAYED,
+            s.comet < n,
+            s.to_move >= 0,
+            s.to_move < n,
+            s.last_player >= -1,
+            s.last_player < n,
+            s.winner >= -1,
+            s.winner < n,
+            z3.Or(s.need == 0, z3.And(s.need >= 3, s.need <= KING)),
+            z3.Or(s.out_wild_as == 0, self.in_rank_range(s.out_wild_as)),
+            s.steps >= 0,
+            s.comet_value >= 0,
+        ]
+        return z3.And(parts)
+
+    def card_conservation(self, s: SymState) -> z3.BoolRef:
+        """Per rank: hands + played + dead = the pack's natural cards (the Comet is one variable, so one place)."""
+        return z3.And(
+            [
+                z3.Sum(*[s.hands[p][i] for p in range(s.players)]) + s.played[i] + s.dead[i] == pack_count(r)
+                for i, r in enumerate(RANKS)
+            ]
+        )
+
+    def chip_zero_sum(self, s: SymState) -> z3.BoolRef:
+        return z3.Sum(*s.chips) == 0
+
+    def turn_structure(self, s: SymState) -> z3.BoolRef:
+        """The bookkeeping facts the other proofs lean on (each inductive with the rest)."""
+        n = s.players
+        return z3.And(
+            # only the last player to play can be in the middle of a turn
+            z3.Implies(s.turn_played, s.last_player == s.to_move),
+            # a run in progress was begun by someone, and its last player is mid-turn if it is their move
+            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+            # while the deal goes on nobody's hand is empty; the winner's hand is
+            z3.Implies(s.winner < 0, z3.And([self.hand_size(s, p) > 0 for p in range(n)])),
+            z3.Implies(s.winner >= 0, z3.And(at([self.hand_size(s, p) for p in range(n)], s.winner) == 0)),
+            z3.Implies(s.out_wild_as > 0, z3.And(s.winner >= 0, s.comet == COMET_PLAYED)),
+        )
+
+    def pass_budget(self, s: SymState) -> z3.ArithRef:
+        """How many passes can still come before someone must play (at most players + 1)."""
+        n = s.players
+        dist = (s.last_player - s.to_move + n) % n  # seats until the turn is back with the last player
+        seats_to_last = z3.If(dist == 0, n, dist)
+        no_naturals = self.naturals_of_mover(s) == 0
+        return z3.If(s.need > 0, seats_to_last + 1, z3.If(s.turn_played, 2, z3.If(no_naturals, 1, 0)))
+
+    def cards_in_hands(self, s: SymState) -> z3.ArithRef:
+        return z3.Sum(*[self.hand_size(s, p) for p in range(s.players)])
+
+    def ranking(self, s: SymState) -> z3.ArithRef:
+        """Termination measure: cards in hands weigh more than any run of passes."""
+        return self.cards_in_hands(s) * (s.players + 2) + self.pass_budget(s)
+
+    def step_bound(self, s: SymState) -> z3.ArithRef:
+        """``comet.engine.step_bound``: cards = cards in hands + played (the Comet included)."""
+        cards = self.cards_in_hands(s) + z3.Sum(*s.played) + z3.If(s.comet == COMET_PLAYED, 1, 0)
+        return cards + (cards + 1) * (2 * s.players)
+
+    def within_step_bound(self, s: SymState) -> z3.BoolRef:
+        return s.steps + self.ranking(s) <= self.step_bound(s)
+
+    def invariant_parts(self, s: SymState) -> dict[str, z3.BoolRef]:
+        return {
+            "well-formed state": self.well_formed(s),
+            "card conservation": self.card_conservation(s),
+            "chip zero-sum": self.chip_zero_sum(s),
+            "turn structure": self.turn_structure(s),
+            "step bound (steps + ranking <= engine.step_bound)": self.within_step_bound(s),
+        }
+
+    def invariant(self, s: SymState) -> z3.BoolRef:
+        return z3.And(list(self.invariant_parts(s).values()))
+
+    # ------------------------------------------------------------ initial states
+
+    def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """Any freshly dealt deal: right hand and dead sizes (RUL-DEAL-SIZES either way), nothing played."""
+        n = s.players
+        table_size, table_dead = DEAL_TABLE[n]
+        even_size = PACK_SIZE // n
+        even_dead = PACK_SIZE - even_size * n
+        size = z3.If(rd["deal_sizes"], even_size, table_size)
+        dead_size = z3.If(rd["deal_sizes"], even_dead, table_dead)
+        parts = [x >= 0 for h in s.hands for x in h] + [x >= 0 for x in s.dead]
+        parts += [self.hand_size(s, p) == size for p in range(n)]
+        parts += [z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead_size]
+        parts += [x == 0 for x in s.played] + [x == 0 for x in s.chips]
+        parts += [
+            s.comet >= COMET_DEAD,
+            s.comet < n,
+            s.need == 0,
+            s.to_move >= 0,
+            s.to_move < n,
+            s.last_player == -1,
+            z3.Not(s.turn_played),
+            s.winner == -1,
+            s.out_wild_as == 0,
+            s.steps == 0,
+            s.comet_value >= 0,
+            self.card_conservation(s),
+        ]
+        return z3.And(parts)
+
+    # ------------------------------------------------------------ legal actions
+
+    def stops(self, rank: z3.ArithRef, kind: z3.ArithRef) -> z3.BoolRef:
+        """R-STOP-KING, R-COMET-STOP: a King or the Comet ends the run."""
+        return z3.Or(rank == KING, kind == COMET)
+
+    def quartet_available(self, s: SymState, rank: z3.ArithRef) -> z3.BoolRef:
+        """R-FOUR-OF-A-KIND, R-THREE-NINES: the mover holds every natural card of ``rank``."""
+        return self.mover_count(s, rank) == z3.If(rank == NINE, 3, 4)
+
+    def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
+        """``a`` is among ``legal_actions(s)`` (which is empty for a finished deal)."""
+        holds_comet = s.comet == s.to_move
+        need = s.need
+        lead = need == 0
+        # lead: R-LEAD-ANY, RUL-QUARTET-LEAD, RUL-COMET-LEAD, RUL-NEW-RUN
+        lead_natural = z3.And(a.kind == NATURAL, self.in_rank_range(a.rank), self.mover_count(s, a.rank) >= 1)
+        lead_quartet = z3.And(
+            a.kind == QUARTET, rd["quartet_on_lead"], self.in_rank_range(a.rank), self.quartet_available(s, a.rank)
+        )
+        lead_comet = z3.And(a.kind == COMET, rd["comet_lead"], holds_comet, self.in_rank_range(a.rank))
+        nothing_to_lead = z3.And(self.naturals_of_mover(s) == 0, z3.Not(z3.And(rd["comet_lead"], holds_comet)))
+        lead_pass = z3.And(a.kind == PASS, z3.Or(nothing_to_lead, z3.And(rd["new_run"], s.turn_played)))
+        # continue: R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-OPTIONAL, RUL-COMET-RANK, RUL-COMET-HOLDING, RUL-MUST-CONTINUE
+        matching = self.mover_count(s, need)
+        cont_natural = z3.And(a.kind == NATURAL, a.rank == need, matching >= 1)
+        cont_quartet = z3.And(a.kind == QUARTET, a.rank == need, self.quartet_available(s, need))
+        comet_rank_ok = z3.If(rd["comet_as"], self.in_rank_range(a.rank), a.rank == need)
+        cont_comet = z3.And(
+            a.kind == COMET, holds_comet, z3.Not(z3.And(rd["comet_requires_missing"], matching >= 1)), comet_rank_ok
+        )
+        cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, z3.And(rd["may_stop_early"], s.turn_played)))
+        pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
+        return z3.And(
+            z3.Not(self.terminal(s)),
+            pass_rank,
+            z3.If(
+                lead,
+                z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass),
+                z3.Or(cont_natural, cont_quartet, cont_comet, cont_pass),
+            ),
+        )
+
+    # ------------------------------------------------------------ effects
+
+    def bonus_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """R-COMET-BONUS, R-SETTLE-COMET-LAST, RUL-COMET-BONUS-LAST: what each other player pays."""
+        cv = s.comet_value
+        multiplied = z3.And(out, rd["comet_bonus_last"])
+        return z3.If(multiplied, z3.If(a.rank == NINE, 4 * cv, 2 * cv), cv)
+
+    def bonus_payee(self, s: SymState) -> z3.ArithRef:
+        return s.to_move
+
+    def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
+        """R-TURN-END, R-STOP-STUCK: the turn passes left; back at the last player a new run starts."""
+        n = s.players
+        nxt = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
+        keep = z3.And(
+            [x == y for h, h2 in zip(s.hands, s2.hands, strict=True) for x, y in zip(h, h2, strict=True)]
+            + [x == y for x, y in zip(s.played + s.dead + s.chips, s2.played + s2.dead + s2.chips, strict=True)]
+            + [
+                s2.comet == s.comet,
+                s2.last_player == s.last_player,
+                s2.winner == s.winner,
+                s2.out_wild_as == s.out_wild_as,
+                s2.comet_value == s.comet_value,
+            ]
+        )
+        return z3.And(
+            keep,
+            s2.to_move == nxt,
+            s2.need == z3.If(nxt == s.last_player, 0, s.need),
+            z3.Not(s2.turn_played),
+            s2.steps == s.steps + 1,
+        )
+
+    def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """R-PLAY-*, R-STOP-KING, R-COMET-STOP, R-END-OUT, R-COMET-BONUS: cards to the pile, stops, going out."""
+        n = s.players
+        parts: list[z3.BoolRef] = []
+        for p in range(n):
+            for i, r in enumerate(RANKS):
+                hit = z3.And(s.to_move == p, a.rank == r)
+                h = s.hands[p][i]
+                parts.append(
+                    s2.hands[p][i]
+                    == z3.If(z3.And(hit, a.kind == NATURAL), h - 1, z3.If(z3.And(hit, a.kind == QUARTET), 0, h))
+                )
+        for i, r in enumerate(RANKS):
+            mine = at([h[i] for h in s.hands], s.to_move)
+            gain = z3.If(a.rank == r, z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, mine, 0)), 0)
+            parts.append(s2.played[i] == s.played[i] + gain)
+            parts.append(s2.dead[i] == s.dead[i])
+        parts.append(s2.comet == z3.If(a.kind == COMET, COMET_PLAYED, s.comet))
+        out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
+        amount = z3.If(a.kind == COMET, self.bonus_amount(s, a, out, rd), 0)
+        payee = self.bonus_payee(s)
+        for p in range(n):
+            parts.append(s2.chips[p] == s.chips[p] + z3.If(payee == p, (n - 1) * amount, -amount))
+        parts += [
+            s2.need == z3.If(self.stops(a.rank, a.kind), 0, a.rank + 1),
+            s2.to_move == s.to_move,
+            s2.last_player == s.to_move,
+            s2.turn_played,
+            s2.winner == z3.If(out, s.to_move, -1),
+            s2.out_wild_as == z3.If(z3.And(out, a.kind == COMET), a.rank, 0),
+            s2.steps == s.steps + 1,
+            s2.comet_value == s.comet_value,
+        ]
+        return z3.And(parts)
+
+    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """T(s, a, s2): ``a`` is legal in ``s`` and ``apply(s, a)`` is ``s2``."""
+        effect = z3.If(a.kind == PASS, self.pass_effect(s, s2), self.play_effect(s, a, s2, rd))
+        return z3.And(self.legal(s, a, rd), effect)
+
+    def all_actions(self) -> list[tuple[int, int]]:
+        """Every concrete symbolic action (kind, rank)."""
+        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET) for r in RANKS]
+
+    # ------------------------------------------------------------ settlement
+
+    def card_points(self, rank: int) -> int:
+        return min(rank, 10)
+
+    def settlement_amount(self, s: SymState, seat: int) -> z3.ArithRef:
+        """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: what ``seat`` pays the winner."""
+        points = z3.Sum(*[s.hands[seat][i] * self.card_points(r) for i, r in enumerate(RANKS)])
+        points = points + z3.If(s.comet == seat, 9, 0)
+        caught = z3.If(s.comet == seat, 2 * points, points)
+        out = z3.If(s.out_wild_as == NINE, 4 * caught, z3.If(s.out_wild_as > 0, 2 * caught, caught))
+        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, out)
+
+    def deal_returns(self, s: SymState) -> tuple[z3.ArithRef, ...]:
+        """Net chips per seat for the deal: chips moved during play plus the settlement (``engine.returns``)."""
+        n = s.players
+        pays = [self.settlement_amount(s, p) for p in range(n)]
+        total = z3.Sum(*pays)
+        return tuple(s.chips[p] - pays[p] + z3.If(s.winner == p, total, 0) for p in range(n))
+
+
+ENCODINGS: dict[str, type[StandardEncoding]] = {"standard": StandardEncoding}
+
+
+def encoding_for(preset: str) -> StandardEncoding:
+    """The encoding of a preset's game; ValueError if the game has none yet."""
+    cls = ENCODINGS.get(preset)
+    if cls is None:
+        raise ValueError(f"no proofs for preset {preset!r} yet; proved: {', '.join(sorted(ENCODINGS))}")
+    return cls()

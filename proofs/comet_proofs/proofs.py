@@ -1,0 +1,210 @@
+"""The proof obligations over the encoding, and ``run_all`` for ``comet prove`` / ``comet verify``.
+
+Every obligation is a formula whose satisfiability would be a counterexample;
+``unsat`` proves it.  The readings of the rulings that change play are free Z3
+Booleans, so one proof covers every combination of readings (``"*"`` in
+``ProofResult.readings``).  Obligations per player count:
+
+- for each invariant part (well-formed state, card conservation, chip zero-sum,
+  turn structure, step bound): it holds in every initial deal, and
+  ``Inv(s) ∧ T(s, a, s') ⇒ part(s')`` (induction step over the whole invariant);
+- termination: ``Inv(s) ∧ T(s, a, s') ⇒ 0 <= ranking(s') < ranking(s)``;
+- no deadlock: ``Inv(s) ⇒ (∃a. legal(s, a)) ⇔ ¬terminal(s)``;
+- settlement zero-sum: in a finished deal every loser pays the winner a
+  non-negative amount and the deal's returns sum to zero;
+- game balances (RUL-INSOLVENCY, both readings): a payment keeps the sum of
+  balances and, when paying only what one has, keeps balances non-negative.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import z3
+
+from comet_proofs.abstraction import describe, describe_action
+from comet_proofs.encoding import (
+    DEAL_RULINGS,
+    PLAY_RULINGS,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+    encoding_for,
+)
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+TIMEOUT_MS = 120_000
+
+
+@dataclass(frozen=True, slots=True)
+class ProofResult:
+    """The outcome of one proof obligation.  ``readings`` maps each ruling the proof covers to the
+    reading assumed, ``"*"`` meaning every reading at once (a free Boolean in the formula)."""
+
+    name: str
+    preset: str
+    players: int
+    readings: tuple[tuple[str, str], ...]
+    proved: bool
+    seconds: float
+    counterexample: str | None
+
+
+ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLAY_RULINGS + DEAL_RULINGS)
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """One named proof: ``build`` returns the formulas whose joint satisfiability is a counterexample
+    and a function that renders a Z3 model as text."""
+
+    name: str
+    preset: str
+    players: int
+    build: Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]
+
+    def run(self) -> ProofResult:
+        start = time.perf_counter()
+        formulas, render = self.build()
+        solver = z3.Solver()
+        solver.set("timeout", TIMEOUT_MS)
+        solver.add(*formulas)
+        verdict = solver.check()
+        seconds = time.perf_counter() - start
+        if verdict == z3.unsat:
+            return ProofResult(self.name, self.preset, self.players, ALL_READINGS, True, seconds, None)
+        text = render(solver.model()) if verdict == z3.sat else f"Z3 gave no answer ({solver.reason_unknown()})"
+        return ProofResult(self.name, self.preset, self.players, ALL_READINGS, False, seconds, text)
+
+
+def _readings_line(rd: Readings, m: z3.ModelRef) -> str:
+    return "readings: " + ", ".join(f"{k}={v}" for k, v in rd.describe(m))
+
+
+def _step_render(rd: Readings, s: SymState, a: SymAction, s2: SymState, what: str) -> Callable[[z3.ModelRef], str]:
+    def render(m: z3.ModelRef) -> str:
+        kind = int(m.eval(a.kind, model_completion=True).as_long())
+        rank = int(m.eval(a.rank, model_completion=True).as_long())
+        return (
+            f"{what}\n{_readings_line(rd, m)}\nbefore:\n{describe(s.evaluate(m))}\n"
+            f"action: {describe_action(kind, rank)}\nafter:\n{describe(s2.evaluate(m))}"
+        )
+
+    return render
+
+
+def _state_render(rd: Readings, s: SymState, what: str) -> Callable[[z3.ModelRef], str]:
+    def render(m: z3.ModelRef) -> str:
+        return f"{what}\n{_readings_line(rd, m)}\nstate:\n{describe(s.evaluate(m))}"
+
+    return render
+
+
+def obligations(enc: StandardEncoding, players: int, preset: str | None = None) -> list[Obligation]:
+    """Every obligation for ``players`` seats over encoding ``enc``."""
+    name = preset or enc.name
+    out: list[Obligation] = []
+    parts = list(enc.invariant_parts(SymState.fresh("probe", players)))
+
+    def inductive(part: str) -> Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]:
+        def build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+            rd = Readings.fresh()
+            s, s2, a = SymState.fresh("s", players), SymState.fresh("t", players), SymAction.fresh()
+            init = SymState.fresh("i", players)
+            # One counterexample formula: either an initial deal breaks the part, or a step does.
+            base = z3.And(enc.initial(init, rd), z3.Not(enc.invariant_parts(init)[part]))
+            step = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(enc.invariant_parts(s2)[part]))
+            flag = z3.Bool("base_case")
+
+            def render(m: z3.ModelRef) -> str:
+                if z3.is_true(m.eval(flag, model_completion=True)):
+                    return _state_render(rd, init, f"an initial deal breaks {part}:")(m)
+                return _step_render(rd, s, a, s2, f"one step breaks {part}:")(m)
+
+            return [z3.If(flag, base, step)], render
+
+        return build
+
+    for part in parts:
+        out.append(Obligation(f"{part} (initial + inductive)", name, players, inductive(part)))
+
+    def ranking() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = Readings.fresh()
+        s, s2, a = SymState.fresh("s", players), SymState.fresh("t", players), SymAction.fresh()
+        decreases = z3.And(enc.ranking(s2) >= 0, enc.ranking(s2) < enc.ranking(s))
+        f = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(decreases))
+        return [f], _step_render(rd, s, a, s2, "the ranking function does not decrease:")
+
+    out.append(Obligation("termination (ranking decreases on every action)", name, players, ranking))
+
+    def deadlock() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = Readings.fresh()
+        s = SymState.fresh("s", players)
+        some = z3.Or([enc.legal(s, SymAction(z3.IntVal(k), z3.IntVal(r)), rd) for k, r in enc.all_actions()])
+        f = z3.And(enc.invariant(s), some == enc.terminal(s))
+        return [f], _state_render(rd, s, "a deal in progress without a legal action, or a finished one with one:")
+
+    out.append(Obligation("no deadlock (a legal action exactly while the deal goes on)", name, players, deadlock))
+
+    def settlement() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = Readings.fresh()
+        s = SymState.fresh("s", players)
+        ok = z3.And(
+            z3.Sum(*enc.deal_returns(s)) == 0,
+            *[enc.settlement_amount(s, p) >= 0 for p in range(players)],
+        )
+        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
+        return [f], _state_render(rd, s, "a finished deal whose settlement is not zero-sum:")
+
+    out.append(Obligation("settlement zero-sum (losers pay the winner)", name, players, settlement))
+
+    def balances() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        bal = [z3.Int(f"balance{p}") for p in range(players)]
+        payer, payee, amount = z3.Int("payer"), z3.Int("payee"), z3.Int("amount")
+        what_you_have = z3.Bool("pay_what_you_have")
+        # the payer's balance, read symbolically
+        payer_bal = bal[-1]
+        for i in range(players - 2, -1, -1):
+            payer_bal = z3.If(payer == i, bal[i], payer_bal)
+        capped = z3.If(amount < payer_bal, amount, payer_bal)  # game.finish_deal: max(0, min(amount, balance))
+        paid = z3.If(what_you_have, z3.If(capped < 0, 0, capped), amount)
+        new = [b - z3.If(payer == p, paid, 0) + z3.If(payee == p, paid, 0) for p, b in enumerate(bal)]
+        domain = z3.And(payer >= 0, payer < players, payee >= 0, payee < players, payer != payee, amount >= 0)
+        ok = z3.And(
+            z3.Sum(*new) == z3.Sum(*bal),
+            z3.Implies(z3.And(what_you_have, *[b >= 0 for b in bal]), z3.And([b >= 0 for b in new])),
+        )
+
+        def render(m: z3.ModelRef) -> str:
+            before = [m.eval(b, model_completion=True) for b in bal]
+            after = [m.eval(b, model_completion=True) for b in new]
+            return f"payment of {m.eval(amount)} from seat {m.eval(payer)} to {m.eval(payee)}: {before} -> {after}"
+
+        return [domain, z3.Not(ok)], render
+
+    out.append(Obligation("game balances conserved (RUL-INSOLVENCY, both readings)", name, players, balances))
+    return out
+
+
+def plan(preset: str = "standard", players: Sequence[int] | None = None) -> list[Obligation]:
+    """The obligations ``run_all`` runs, in order (for progress bars)."""
+    enc = encoding_for(preset)
+    counts = tuple(players) if players is not None else PLAYER_COUNTS
+    for n in counts:
+        if n not in PLAYER_COUNTS:
+            raise ValueError(f"the standard game is for 2 to 5 players, not {n}")
+    return [o for n in counts for o in obligations(enc, n, preset)]
+
+
+def prove(enc: StandardEncoding, players: int, only: Sequence[str] = ()) -> list[ProofResult]:
+    """Run the obligations of ``enc`` for ``players`` seats (those whose name starts with one of ``only``)."""
+    obs = obligations(enc, players)
+    return [o.run() for o in obs if not only or any(o.name.startswith(p) for p in only)]
+
+
+def run_all(preset: str = "standard", players: Sequence[int] | None = None) -> list[ProofResult]:
+    """Every proof for ``preset`` and the player counts (default 2..5); ValueError for an unknown preset."""
+    return [o.run() for o in plan(preset, players)]
