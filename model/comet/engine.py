@@ -16,6 +16,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
+from comet.variants.base import variant_of
 
 # --------------------------------------------------------------------- packs and deal
 
@@ -25,15 +26,22 @@ DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 
 
 @rule("R-PLAYERS")
-def check_players(players: int) -> None:
-    """The standard game is for two to five players."""
-    if players not in PLAYER_COUNTS:
-        raise RecordError("players", f"Comet is played by 2 to 5 players, not {players}")
+def check_players(players: int, rules: Ruleset | None = None) -> None:
+    """The standard game is for two to five players (a variant may allow other counts)."""
+    counts = PLAYER_COUNTS if rules is None else variant_of(rules).player_counts
+    if players not in counts:
+        game = "Comet" if rules is None or rules.variant == "standard" else f"the {rules.variant} game"
+        contiguous = counts == tuple(range(counts[0], counts[-1] + 1))
+        shown = f"{counts[0]} to {counts[-1]}" if contiguous else ", ".join(str(n) for n in counts)
+        raise RecordError("players", f"{game} is played by {shown} players, not {players}")
 
 
 @rule("R-PACK-ALTERNATE")
-def packs_in_rotation(rules: Ruleset) -> tuple[Pack, ...]:
-    """The packs taken in turn, one per deal (RUL-PACKS)."""
+def packs_in_rotation(rules: Ruleset, players: int | None = None) -> tuple[Pack, ...]:
+    """The packs taken in turn, one per deal (RUL-PACKS); a variant may supply its own."""
+    hook = variant_of(rules).packs
+    if hook is not None:
+        return hook(rules, players)
     if rules.packs == "black_only":
         return (black_pack(),)
     return (black_pack(), red_pack())
@@ -49,7 +57,10 @@ def pack_named(name: str) -> Pack:
 @rule("R-DEAL-SIZES")
 def deal_sizes(rules: Ruleset, players: int, pack_size: int = 48) -> tuple[int, int]:
     """(cards per player, cards in the dead hand) (RUL-DEAL-SIZES)."""
-    check_players(players)
+    check_players(players, rules)
+    hook = variant_of(rules).deal_sizes
+    if hook is not None:
+        return hook(rules, players, pack_size)
     if rules.deal_sizes == "table":
         return DEAL_TABLE[players]
     each = pack_size // players
@@ -80,9 +91,13 @@ def start_deal(
     dealer: int,
     hands: Sequence[Sequence[Card]],
     dead: Sequence[Card],
-    comet_value: int = 2,
+    comet_value: int | None = None,
 ) -> DealState:
-    """The state before the first action: the dealer's left neighbour is to move."""
+    """The state before the first action: the dealer's left neighbour is to move.
+
+    ``comet_value`` defaults to the variant's starting value of the wild card."""
+    if comet_value is None:
+        comet_value = variant_of(rules).comet_value
     if not 0 <= dealer < players:
         raise RecordError("dealer", f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
     if comet_value < 0:
@@ -108,11 +123,11 @@ def start_deal(
 
 
 def shuffled_deal(
-    rules: Ruleset, players: int, dealer: int, seed: int, pack: Pack | None = None, comet_value: int = 2
+    rules: Ruleset, players: int, dealer: int, seed: int, pack: Pack | None = None, comet_value: int | None = None
 ) -> DealState:
     """Shuffle ``pack`` (default: the first pack in rotation) with ``seed`` and deal it."""
-    check_players(players)
-    p = pack if pack is not None else packs_in_rotation(rules)[0]
+    check_players(players, rules)
+    p = pack if pack is not None else packs_in_rotation(rules, players)[0]
     order = list(p.cards)
     random.Random(seed).shuffle(order)
     size, _ = deal_sizes(rules, players, len(p.cards))
@@ -126,18 +141,19 @@ def explicit_deal(
     dealer: int,
     hands: Sequence[Sequence[Card]],
     dead: Sequence[Card],
-    comet_value: int = 2,
+    comet_value: int | None = None,
 ) -> DealState:
-    """A deal given card by card; checks it is exactly one pack with the right deal sizes."""
-    check_players(players)
+    """A deal given card by card; checks it is exactly one pack of the variant with its deal sizes."""
+    check_players(players, rules)
     if len(hands) != players:
         raise RecordError("hand-size", f"expected {players} hands, got {len(hands)}")
     everything = Counter([c for h in hands for c in h] + list(dead))
-    pack = next((p for p in packs_in_rotation(rules) if p.counts() == everything), None)
+    packs = packs_in_rotation(rules, players)
+    pack = next((p for p in packs if p.counts() == everything), None)
     if pack is None:
-        names = " or ".join(p.name for p in packs_in_rotation(rules))
+        names = " or ".join(p.name for p in packs)
         raise RecordError(
-            "pack", f"the hands and dead hand are not exactly one {names} pack{pack_diff(everything, rules)}"
+            "pack", f"the hands and dead hand are not exactly one {names} pack{pack_diff(everything, rules, players)}"
         )
     size, dead_size = deal_sizes(rules, players, len(pack.cards))
     for seat, h in enumerate(hands):
@@ -148,9 +164,9 @@ def explicit_deal(
     return start_deal(rules, pack, players, dealer, hands, dead, comet_value)
 
 
-def pack_diff(have: Counter[Card], rules: Ruleset) -> str:
+def pack_diff(have: Counter[Card], rules: Ruleset, players: int | None = None) -> str:
     """A short description of how ``have`` differs from the nearest pack."""
-    best = min(packs_in_rotation(rules), key=lambda p: sum(((p.counts() - have) + (have - p.counts())).values()))
+    best = min(packs_in_rotation(rules, players), key=lambda p: sum(((p.counts() - have) + (have - p.counts())).values()))
     extra = sorted((have - best.counts()).elements())
     missing = sorted((best.counts() - have).elements())
     parts = []
@@ -166,8 +182,8 @@ def pack_diff(have: Counter[Card], rules: Ruleset) -> str:
 
 @rule("R-RANK-ORDER")
 def lowest_rank(state: DealState) -> int:
-    """Ranks run 2 (lowest) to King; the King is the top of every run."""
-    return 2
+    """Ranks run 2 (lowest) to King; the King is the top of every run (a variant may make the Ace low)."""
+    return variant_of(state.rules).lowest_rank
 
 
 _NATURALS: dict[tuple[str, tuple[Card, ...]], Counter[int]] = {}
@@ -207,6 +223,9 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every legal action of the player to move, in canonical (sorted) order, no duplicates."""
     if state.terminal:
         return ()
+    hook = variant_of(state.rules).legal_actions
+    if hook is not None:
+        return hook(state)
     rules = state.rules
     hand = state.hands[state.to_move]
     need = state.need
@@ -249,6 +268,11 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
     text = str(action)
     if state.terminal:
         return IllegalAction("R-END-OUT", "the deal is over: no further actions", text)
+    v = variant_of(state.rules)
+    if v.why_illegal is not None:
+        return v.why_illegal(state, action)
+    if v.legal_actions is not None:
+        return IllegalAction("R-PLAY-CONTINUE", f"not a legal play in the {v.name} game here", text)
     hand = Counter(state.hands[state.to_move])
     need = state.need
     if action.is_pass:
@@ -317,9 +341,10 @@ def apply(state: DealState, action: Action) -> DealState:
     """The state after the player to move takes ``action``; IllegalAction if it is not legal."""
     if action not in legal_actions(state):
         raise why_illegal(state, action)
+    v = variant_of(state.rules)
     if action.is_pass:
-        return end_turn(state)
-    return play(state, action)
+        return end_turn(state) if v.end_turn is None else v.end_turn(state)
+    return play(state, action) if v.play is None else v.play(state, action)
 
 
 @rule("R-TURN-END", "R-STOP-STUCK")
@@ -327,7 +352,13 @@ def end_turn(state: DealState) -> DealState:
     """'Without' or 'pass': the turn passes left; back at the last player to play, a new run starts."""
     nxt = (state.to_move + 1) % state.players
     run = () if nxt == state.last_player else state.run
-    return _replace(state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1)
+    after = _replace(state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1)
+    hook = variant_of(state.rules).pass_payments
+    if hook is not None:
+        paid = hook(state, after)
+        if paid:
+            after = _replace(after, payments=after.payments + paid)
+    return after
 
 
 @rule("R-STOP-KING", "R-COMET-STOP", "R-END-OUT", "R-COMET-BONUS")
@@ -342,11 +373,14 @@ def play(state: DealState, action: Action) -> DealState:
     is_wild = bool(action.as_rank)
     out = not hand
     payments = state.payments
-    if is_wild:
+    hook = variant_of(state.rules).play_payments
+    if hook is not None:
+        payments = payments + hook(state, seat, action, out)
+    elif is_wild:
         payments = payments + comet_bonus(state, seat, out, action.as_rank)
     stop = rank == KING or is_wild
     run = () if stop else state.run + (rank,)
-    return _replace(
+    after = _replace(
         state,
         hands=hands,
         played=state.played + action.cards,
@@ -358,6 +392,11 @@ def play(state: DealState, action: Action) -> DealState:
         winner=seat if out else -1,
         out_wild_as=action.as_rank if (out and is_wild) else 0,
     )
+    if out and state.rules.opera:
+        from comet.variants.opera import opera_outcome
+
+        after = opera_outcome(after)
+    return after
 
 
 @rule("R-COMET-BONUS", "R-SETTLE-COMET-LAST")
@@ -389,17 +428,37 @@ def card_points(c: Card) -> int:
     return min(rank_of(c), 10)
 
 
+def points_in_hand(state: DealState, hand: Iterable[Card]) -> int:
+    """The value of ``hand`` left at the end of a deal, by the variant's card values."""
+    values = variant_of(state.rules).card_points or card_points
+    return sum(values(c) for c in hand)
+
+
 @rule("R-SETTLE-POINTS", "R-SETTLE-CAUGHT", "R-SETTLE-COMET-LAST")
 def settlement(state: DealState) -> tuple[Payment, ...]:
     """What each loser pays the winner for the cards left in hand (empty while the deal goes on)."""
     if state.winner < 0:
         return ()
+    hook = variant_of(state.rules).settlement
+    if hook is not None:
+        return hook(state)
+    return standard_settlement(state)
+
+
+def standard_settlement(state: DealState) -> tuple[Payment, ...]:
+    """The standard game's end-of-deal payments (also the base of two-player scoring)."""
+    if state.winner < 0:
+        return ()
     out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
+    if state.rules.opera:
+        from comet.variants.opera import opera_multiplier
+
+        out_mult = opera_multiplier(state, out_mult)
     pays: list[Payment] = []
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
             continue
-        points = sum(card_points(c) for c in hand)
+        points = points_in_hand(state, hand)
         caught = 2 if any(c in state.wild for c in hand) else 1
         amount = points * caught * out_mult
         if amount:
@@ -414,6 +473,14 @@ def returns(state: DealState) -> tuple[int, ...]:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
     return tuple(net)
+
+
+def deal_points(state: DealState) -> tuple[int, ...]:
+    """Points per seat scored in this deal (points games; all zero in chip games and while it goes on)."""
+    hook = variant_of(state.rules).points_of_deal
+    if hook is None or not state.terminal:
+        return (0,) * state.players
+    return hook(state)
 
 
 def replay(start: DealState, actions: Iterable[Action]) -> DealState:
@@ -432,5 +499,8 @@ def step_bound(state: DealState) -> int:
     returns the lead to the last player, who must play unless they hold only
     the Comet and may not lead it, and then the next player must).
     """
+    hook = variant_of(state.rules).step_bound
+    if hook is not None:
+        return hook(state)
     cards = sum(len(h) for h in state.hands) + len(state.played)
     return cards + (cards + 1) * (2 * state.players)

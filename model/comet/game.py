@@ -11,6 +11,7 @@ from comet.cards import rank_of
 from comet.engine import (
     apply,
     check_players,
+    deal_points,
     deal_sizes,
     distribute,
     legal_actions,
@@ -23,6 +24,7 @@ from comet.policy import Policy, simple_policy
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
+from comet.variants.base import variant_of
 
 BASE_COMET_VALUE = 2
 COMET_STEP = 2
@@ -44,25 +46,40 @@ class GameState:
     extra_rounds: int = 0
 
 
+def default_deals(rules: Ruleset, players: int) -> int:
+    """The number of deals when none is asked for: one round, the variant's own count, or
+    (in a game to a target score) the variant's safety bound on deals."""
+    v = variant_of(rules)
+    if v.game_end == "target":
+        return v.max_deals
+    return players if v.default_deals is None else v.default_deals(players)
+
+
 @rule("R-GAME-DEALS", "R-GAME-CHIPS")
-def new_game(rules: Ruleset, players: int, deals: int, first_dealer: int = 0) -> GameState:
-    """A game of ``deals`` deals; everyone starts with the same chips (RUL-STARTING-CHIPS)."""
-    check_players(players)
+def new_game(rules: Ruleset, players: int, deals: int | None = None, first_dealer: int = 0) -> GameState:
+    """A game of ``deals`` deals; everyone starts with the same chips (RUL-STARTING-CHIPS).
+
+    Points games start everyone at 0; in a game to a target score ``deals`` only bounds its length."""
+    check_players(players, rules)
+    v = variant_of(rules)
+    if deals is None:
+        deals = default_deals(rules, players)
     if deals < 1:
         raise RecordError("field", f"a game needs at least one deal, not {deals}")
-    if rules.deal_count == "multiple_of_players" and deals % players:
+    if v.game_end == "deals" and rules.deal_count == "multiple_of_players" and deals % players:
         raise RecordError("field", f"the number of deals must be a multiple of the players ({players}); {deals} is not")
     if not 0 <= first_dealer < players:
         raise RecordError("dealer", f"dealer must be a seat from 0 to {players - 1}")
-    n_values = 1 if rules.escalation == "shared" else len(packs_in_rotation(rules))
+    n_values = 1 if rules.escalation == "shared" else len(packs_in_rotation(rules, players))
+    start = rules.starting_chips if v.scoring == "chips" else 0
     return GameState(
         rules=rules,
         players=players,
         deals=deals,
         dealer=first_dealer,
         deal_index=0,
-        balances=(rules.starting_chips,) * players,
-        comet_values=(BASE_COMET_VALUE,) * n_values,
+        balances=(start,) * players,
+        comet_values=(v.comet_value,) * n_values,
     )
 
 
@@ -70,7 +87,7 @@ def new_game(rules: Ruleset, players: int, deals: int, first_dealer: int = 0) ->
 def draw_first_dealer(rules: Ruleset, players: int, rng: random.Random) -> int:
     """Everyone draws a card; the lowest deals (ties: RUL-FIRST-DEALER)."""
     candidates = list(range(players))
-    pack = list(packs_in_rotation(rules)[0].cards)
+    pack = list(packs_in_rotation(rules, players)[0].cards)
     while True:
         drawn = rng.sample(pack, len(candidates))
         low = min(rank_of(c) for c in drawn)
@@ -81,22 +98,25 @@ def draw_first_dealer(rules: Ruleset, players: int, rng: random.Random) -> int:
 
 
 def pack_index(game: GameState) -> int:
-    return game.deal_index % len(packs_in_rotation(game.rules))
+    return game.deal_index % len(packs_in_rotation(game.rules, game.players))
 
 
 @rule("R-COMET-ESCALATE")
 def comet_value_for(game: GameState, comet_dealt: bool) -> int:
     """The Comet's value in the next deal (RUL-ESCALATION-PACKS, RUL-ESCALATION-RESET)."""
+    v = variant_of(game.rules)
+    if not v.comet_escalates:
+        return v.comet_value
     idx = 0 if game.rules.escalation == "shared" else pack_index(game)
     value = game.comet_values[idx]
     if comet_dealt and game.rules.comet_reset == "same_deal":
-        return BASE_COMET_VALUE
+        return v.comet_value
     return value
 
 
 def next_deal(game: GameState, seed: int) -> DealState:
     """Shuffle the pack whose turn it is with ``seed`` and deal it."""
-    pack = packs_in_rotation(game.rules)[pack_index(game)]
+    pack = packs_in_rotation(game.rules, game.players)[pack_index(game)]
     order = list(pack.cards)
     random.Random(seed).shuffle(order)
     size, _ = deal_sizes(game.rules, game.players, len(pack.cards))
@@ -111,10 +131,15 @@ def deal_payments(final: DealState) -> tuple[Payment, ...]:
 
 @rule("R-COMET-ESCALATE", "R-GAME-WINNER")
 def finish_deal(game: GameState, final: DealState) -> GameState:
-    """Pay the deal (RUL-INSOLVENCY), carry the Comet's value, pass the deal to the left."""
+    """Pay the deal (RUL-INSOLVENCY), carry the Comet's value, pass the deal to the left.
+
+    In a points game the deal's points (``deal_points``) are added to the totals instead."""
     if not final.terminal:
         raise ValueError("the deal is not over")
+    v = variant_of(game.rules)
     balances = list(game.balances)
+    if v.scoring == "points":
+        balances = [b + d for b, d in zip(balances, deal_points(final), strict=True)]
     for p in deal_payments(final):
         amount = p.amount
         if game.rules.insolvency == "pay_what_you_have":
@@ -127,7 +152,7 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
     if game.rules.escalate_on == "not_played":  # RUL-ESCALATION-TRIGGER
         in_dead = not any(c in final.wild for c in final.played)
     values = list(game.comet_values)
-    values[idx] = final.comet_value + COMET_STEP if in_dead else BASE_COMET_VALUE
+    values[idx] = final.comet_value + COMET_STEP if in_dead and v.comet_escalates else v.comet_value
     g = replace(
         game,
         dealer=(game.dealer + 1) % game.players,
@@ -137,7 +162,8 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
         history=(*game.history, net),
     )
     if (
-        g.deal_index == g.deals
+        v.game_end == "deals"
+        and g.deal_index == g.deals
         and g.rules.game_tie == "extra_round"
         and len(winners(g)) > 1
         and g.extra_rounds < MAX_EXTRA_ROUNDS
@@ -147,13 +173,19 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
 
 
 def game_over(game: GameState) -> bool:
-    return game.deal_index >= game.deals
+    """A fixed number of deals played, or (target games) the variant's end condition reached."""
+    v = variant_of(game.rules)
+    if game.deal_index >= game.deals:
+        return True
+    if v.game_over is not None:
+        return v.game_over(game)
+    return v.game_end == "target" and max(game.balances) >= v.target
 
 
 @rule("R-GAME-WINNER")
 def winners(game: GameState) -> tuple[int, ...]:
-    """The seats with the most chips (several when tied, RUL-GAME-TIE)."""
-    best = max(game.balances)
+    """The seats with the most chips (several when tied, RUL-GAME-TIE); the fewest points where lowest wins."""
+    best = min(game.balances) if variant_of(game.rules).lower_wins else max(game.balances)
     return tuple(i for i, b in enumerate(game.balances) if b == best)
 
 
@@ -171,7 +203,7 @@ def play_deal(start: DealState, policy: Policy = simple_policy) -> tuple[DealSta
 def play_game(
     rules: Ruleset,
     players: int,
-    deals: int,
+    deals: int | None,
     seed: int,
     policy: Policy = simple_policy,
     on_deal: Callable[[DealState, tuple[Action, ...], GameState], None] | None = None,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from comet.cards import KING, card_text, parse_card, parse_rank, rank_of, spoken_rank
-from comet.engine import apply, returns, settlement
+from comet.engine import apply, deal_points, returns, settlement
 from comet.errors import RecordError
 from comet.state import PASS, Action, DealState
+from comet.variants.base import variant_of
 
 NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil", "Frida", "Gustav", "Hanna")
 
@@ -53,9 +54,9 @@ def format_action(action: Action) -> str:
     return str(action)
 
 
-def _spoken(action: Action, wild: Sequence[int]) -> str:
+def _spoken(action: Action, wild: Sequence[int], wild_name: str = "Comet") -> str:
     if action.as_rank:
-        return f"Comet as {spoken_rank(action.as_rank)}"
+        return f"{wild_name} as {spoken_rank(action.as_rank)}"
     r = rank_of(action.cards[0])
     if len(action.cards) == 1:
         return spoken_rank(r)
@@ -69,10 +70,9 @@ def _join(words: Sequence[str]) -> str:
 
 def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
     """One line per turn in the sources' words ("5, 6, 7, without 8"), then the settlement."""
-    lines = [
-        f"{seat_name(start.dealer)} deals the {start.pack} pack to {start.players} players; "
-        f"the Comet is worth {start.comet_value}."
-    ]
+    v = variant_of(start.rules)
+    worth = f"the {v.wild_name} is worth {start.comet_value}" if start.comet_value else f"the {v.wild_name} earns nothing"
+    lines = [f"{seat_name(start.dealer)} deals the {start.pack} pack to {start.players} players; {worth}."]
     for seat, hand in enumerate(start.hands):
         lines.append(f"  {seat_name(seat)}: {' '.join(card_text(c) for c in hand)}")
     lines.append(f"  dead hand: {' '.join(card_text(c) for c in start.dead)}")
@@ -91,15 +91,17 @@ def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
             if nxt.last_player == nxt.to_move and not nxt.run and s.run:
                 lines.append(f"  (all the others passed: {seat_name(nxt.to_move)} starts a new run)")
         else:
-            token = _spoken(a, s.wild)
-            if a.as_rank:
-                paid = sum(p.amount for p in nxt.payments[len(s.payments) :])
+            token = _spoken(a, s.wild, v.wild_name)
+            paid = sum(p.amount for p in nxt.payments[len(s.payments) :])
+            if paid:
                 token += f" (collects {paid})"
             if not nxt.run and (a.as_rank or a.rank == KING) and not nxt.terminal:
                 token += " –"
             words.append(token)
             if nxt.terminal:
                 lines.append(f"{seat_name(mover)}: {_join(words)}, out!")
+                if nxt.drawn:
+                    lines.append(f"  Opera: {seat_name(nxt.dealer)} could also have gone out at once: the deal is drawn.")
                 words = []
         s = nxt
     if words:
@@ -108,6 +110,10 @@ def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
         for p in settlement(s):
             left = " ".join(card_text(c) for c in s.hands[p.payer])
             lines.append(f"  {seat_name(p.payer)} holds {left} and pays {seat_name(p.payee)} {p.amount}")
+        if v.scoring == "points":
+            pts = deal_points(s)
+            lines.append("Points for the deal: " + ", ".join(f"{seat_name(i)} {p}" for i, p in enumerate(pts)))
         net = returns(s)
-        lines.append("Net for the deal: " + ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(net)))
+        if v.scoring == "chips" or any(net):
+            lines.append("Net for the deal: " + ", ".join(f"{seat_name(i)} {n:+d}" for i, n in enumerate(net)))
     return lines

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from comet.errors import RecordError
 from comet.ruleset import Ruleset
+from comet.variants.base import Scoring, Variant, variant_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +16,21 @@ class Preset:
     description: str
     sources: tuple[str, ...]
 
+    @property
+    def variant(self) -> Variant:
+        """The game family's data and hooks (``comet.variants``)."""
+        return variant_of(self.rules)
+
+    @property
+    def scoring(self) -> Scoring:
+        """``"chips"`` (zero-sum payments) or ``"points"`` (non-negative deal scores summed per game)."""
+        return self.variant.scoring
+
+    @property
+    def invariants(self) -> tuple[str, ...]:
+        """The invariant kinds that fit this preset, for fuzzing and ``comet prove``."""
+        return self.variant.invariants
+
 
 PRESETS: dict[str, Preset] = {
     "standard": Preset(
@@ -22,6 +38,12 @@ PRESETS: dict[str, Preset] = {
         Ruleset(),
         "The two-pack game for 2-5 players, chips, our default reading of every ruling",
         ("000:19", "002:1-30", "003:19"),
+    ),
+    "opera": Preset(
+        "opera",
+        Ruleset(opera=True),
+        "The standard game with Opera: going out in the first turn doubles; drawn if the dealer could too",
+        ("000:83", "002:31", "003:83"),
     ),
 }
 

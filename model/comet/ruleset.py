@@ -62,8 +62,12 @@ class Ruleset:
     escalate_on: Literal["dead_hand", "not_played"] = "dead_hand"
     # RUL-COMET-QUARTET: may the Comet go down together with the three natural 9s, as four 9s?
     comet_in_quartet: bool = False
-    # RUL-OPERA-*: the Opera option (variants).
+    # RUL-OPERA-*: the Opera option (variants; spec/rulings-variants.md).
     opera: bool = False
+    # RUL-OPERA-DRAW: is an Opera deal drawn when the dealer could also have gone out at once (000:83)?
+    opera_draw: Literal["dealer_could", "never"] = "dealer_could"
+    # RUL-OPERA-STACK: the Opera doubling multiplies the Comet's going-out multiplier, or only the higher counts.
+    opera_stack: Literal["multiply", "highest"] = "multiply"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.

@@ -24,9 +24,13 @@ def run(args: argparse.Namespace) -> int:
     table = Table(title="comet presets")
     table.add_column("preset")
     table.add_column("description")
+    table.add_column("players")
+    table.add_column("scoring")
     table.add_column("sources")
     for name in sorted(PRESETS):
         pr = PRESETS[name]
-        table.add_row(name, pr.description, ", ".join(pr.sources))
+        counts = pr.variant.player_counts
+        shown = f"{counts[0]}-{counts[-1]}" if counts == tuple(range(counts[0], counts[-1] + 1)) else str(counts)
+        table.add_row(name, pr.description, shown, pr.scoring, ", ".join(pr.sources))
     Console().print(table)
     return 0

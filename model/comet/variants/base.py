@@ -1,0 +1,121 @@
+"""The variant hook record and its registry (no engine imports here, so the engine can import it).
+
+A ``Variant`` is data plus optional hooks.  Every hook left ``None`` means "the
+standard engine's behaviour": the engine then calls its own module-level
+function, so the standard game runs exactly the code it always ran (and tests
+can still monkeypatch ``comet.engine`` functions).  The registry maps the
+``Ruleset.variant`` name to its ``Variant``; the module
+``comet.variants.<name>`` is imported on first use and registers itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from comet.cards import Card, Pack
+    from comet.errors import IllegalAction
+    from comet.game import GameState
+    from comet.ruleset import Ruleset, VariantName
+    from comet.state import Action, DealState, Payment
+
+Scoring = Literal["chips", "points"]
+GameEnd = Literal["deals", "target"]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One game family: its data and the hooks where its rules differ from the standard game.
+
+    Data
+      ``player_counts`` allowed numbers of players; ``default_players`` for the CLI;
+      ``scoring`` ``"chips"`` (payments between players, zero-sum) or ``"points"``
+      (each deal gives every seat a non-negative score, ``points_of_deal``);
+      ``lower_wins`` for penalty-point games (the lowest total wins);
+      ``lowest_rank`` 2, or 1 when the Ace is low; ``comet_value`` the wild card's
+      value in a first deal, ``comet_escalates`` whether it rises while in the dead
+      hand; ``wild_name`` what the sources call the wild card;
+      ``game_end`` ``"deals"`` (a fixed number of deals, ``default_deals(players)``)
+      or ``"target"`` (first to ``target`` points, ``max_deals`` a safety bound);
+      ``game_over(game)`` replaces the target test (a deal cap always applies).
+
+    Hooks (``None``: the standard engine function of the same role)
+      ``packs(rules, players)`` the packs in rotation;
+      ``deal_sizes(rules, players, pack_size)`` (cards each, cards in the dead hand);
+      ``legal_actions(state)``, ``why_illegal(state, action)``, ``play(state, action)``,
+      ``end_turn(state)`` replace the transition system wholesale (suit-following
+      games need this); finer hooks used by the standard ``play``/``end_turn``:
+      ``play_payments(state, seat, action, out)`` chips paid at once for a play,
+      ``pass_payments(before, after)`` chips paid when a pass ends a run;
+      ``settlement(state)`` chips paid when the deal ends;
+      ``points_of_deal(state)`` points per seat for a finished deal (points games);
+      ``card_points(card)`` a card's value left in hand; ``step_bound(state)``.
+    """
+
+    name: VariantName
+    player_counts: tuple[int, ...] = (2, 3, 4, 5)
+    default_players: int = 3
+    scoring: Scoring = "chips"
+    lower_wins: bool = False
+    lowest_rank: int = 2
+    comet_value: int = 2
+    comet_escalates: bool = True
+    wild_name: str = "Comet"
+    game_end: GameEnd = "deals"
+    target: int = 0
+    max_deals: int = 10_000
+    default_deals: Callable[[int], int] | None = None
+    game_over: Callable[[GameState], bool] | None = None
+    packs: Callable[[Ruleset, int | None], tuple[Pack, ...]] | None = None
+    deal_sizes: Callable[[Ruleset, int, int], tuple[int, int]] | None = None
+    legal_actions: Callable[[DealState], tuple[Action, ...]] | None = None
+    why_illegal: Callable[[DealState, Action], IllegalAction] | None = None
+    play: Callable[[DealState, Action], DealState] | None = None
+    end_turn: Callable[[DealState], DealState] | None = None
+    play_payments: Callable[[DealState, int, Action, bool], tuple[Payment, ...]] | None = None
+    pass_payments: Callable[[DealState, DealState], tuple[Payment, ...]] | None = None
+    settlement: Callable[[DealState], tuple[Payment, ...]] | None = None
+    points_of_deal: Callable[[DealState], tuple[int, ...]] | None = None
+    card_points: Callable[[Card], int] | None = None
+    step_bound: Callable[[DealState], int] | None = None
+
+    @property
+    def invariants(self) -> tuple[str, ...]:
+        """The invariant kinds that fit this variant (for fuzzing and ``comet prove``)."""
+        common = ("card_conservation", "termination", "legal_action_exists")
+        if self.scoring == "chips":
+            return (*common, "chips_zero_sum")
+        return (*common, "points_non_negative", "game_total_is_sum_of_deals")
+
+
+REGISTRY: dict[str, Variant] = {}
+
+
+def register(v: Variant) -> Variant:
+    """Add ``v`` to the registry (called at import time by each ``comet.variants.<name>`` module)."""
+    REGISTRY[v.name] = v
+    return v
+
+
+def variant_named(name: str) -> Variant:
+    """The variant called ``name``, importing ``comet.variants.<name>`` on first use."""
+    v = REGISTRY.get(name)
+    if v is None:
+        try:
+            importlib.import_module(f"comet.variants.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"comet.variants.{name}":
+                raise
+            raise ValueError(f"variant {name!r} is not implemented yet") from None
+        v = REGISTRY.get(name)
+        if v is None:
+            raise ValueError(f"module comet.variants.{name} did not register a variant")
+    return v
+
+
+def variant_of(rules: Ruleset) -> Variant:
+    """The variant that ``rules`` plays (``rules.variant``)."""
+    return variant_named(rules.variant)

@@ -1,0 +1,89 @@
+"""The Opera option (000:83, 002:31): a first player who goes out in the very first turn.
+
+Opera is a ``Ruleset`` flag, not a game family, so it stacks with any variant
+whose deal ends by a player going out (standard, two_player, old_comet).  The
+engine calls ``opera_outcome`` when a play empties a hand, and the settlement
+calls ``opera_multiplier``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from comet.state import DealState
+from comet.trace import rule
+
+
+def first_seat(state: DealState) -> int:
+    """The player to the dealer's left, who has the first turn."""
+    return (state.dealer + 1) % state.players
+
+
+@rule("R-OPERA-FIRST-TURN")
+def is_opera(state: DealState) -> bool:
+    """The first player went out without a single pass having been made (their very first turn)."""
+    return state.rules.opera and not state.drawn and state.winner == first_seat(state) and state.turn == 0
+
+
+@rule("R-OPERA-DRAW")
+def dealer_could_go_out(state: DealState) -> bool:
+    """Could the dealer, leading with the hand dealt, have played it all in one turn?
+
+    Searches every sequence of plays (no passes) the dealer could make from a new
+    run, with the same legal-action rules (Opera switched off inside the search).
+    """
+    from comet.engine import apply, legal_actions
+
+    seat = state.dealer
+    probe = replace(
+        state,
+        rules=replace(state.rules, opera=False),
+        to_move=seat,
+        run=(),
+        turn_played=False,
+        last_player=-1,
+        turn=0,
+        winner=-1,
+        drawn=False,
+        out_wild_as=0,
+        payments=(),
+    )
+    seen: dict[tuple[tuple[int, ...], tuple[int, ...], bool], bool] = {}
+
+    def search(s: DealState) -> bool:
+        key = (s.hands[seat], s.run, s.turn_played)
+        if key in seen:
+            return seen[key]
+        seen[key] = False
+        found = False
+        for a in legal_actions(s):
+            if a.is_pass:
+                continue
+            nxt = apply(s, a)
+            if nxt.winner == seat or (nxt.to_move == seat and not nxt.terminal and search(nxt)):
+                found = True
+                break
+        seen[key] = found
+        return found
+
+    return bool(probe.hands[seat]) and search(probe)
+
+
+@rule("R-OPERA-DRAW")
+def opera_outcome(after: DealState) -> DealState:
+    """The state after a play that emptied a hand: drawn if Opera applies and the dealer could also have gone out."""
+    if not is_opera(after) or after.rules.opera_draw == "never":
+        return after
+    if dealer_could_go_out(after):
+        return replace(after, winner=-1, drawn=True)
+    return after
+
+
+@rule("R-OPERA-DOUBLE")
+def opera_multiplier(state: DealState, out_mult: int) -> int:
+    """The settlement multiplier with Opera: x2 on top of the Comet's x2/x4 (RUL-OPERA-STACK)."""
+    if not is_opera(state):
+        return out_mult
+    if state.rules.opera_stack == "multiply":
+        return out_mult * 2
+    return max(out_mult, 2)
