@@ -219,3 +219,25 @@ def test_gate_reports_unknown_presets_and_uncovered_fields() -> None:
 def test_presets_are_rulesets() -> None:
     # check_readings compares defaults against PRESETS[p].rules; make sure that is what they hold.
     assert all(isinstance(p.rules, Ruleset) for p in PRESETS.values())
+
+
+def test_gate_catches_a_rule_whose_marker_is_removed_from_the_real_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plant a bug: drop R-PLAY-MUST's @rule marker; the gate names the rule and where the spec defines it."""
+    import comet.trace
+
+    broken = {k: v for k, v in IMPLEMENTATIONS.items() if k != "R-PLAY-MUST"}
+    monkeypatch.setattr(comet.trace, "IMPLEMENTATIONS", broken)
+    problems = check_implemented(SECTIONS, comet.trace.IMPLEMENTATIONS)
+    line = next(s.line for s in SECTIONS if s.id == "R-PLAY-MUST")
+    assert problems == [
+        f"spec/rules.md:{line}: R-PLAY-MUST is implemented by no @rule('R-PLAY-MUST') function in model/"
+    ]
+
+
+def test_gate_catches_a_rule_no_test_cites() -> None:
+    """Plant a bug: remove every mention of R-THREE-NINES from the test texts."""
+    texts = {k: v.replace("R-THREE-NINES", "R-XXX") for k, v in gate_test_texts().items()}
+    problems = check_tested(SECTIONS, texts)
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "R-THREE-NINES is cited by no test in tests/ (name it in a test name, docstring or comment)"
+    ]

@@ -1,0 +1,384 @@
+"""Each ruling of spec/rulings.md matters: a concrete deal where its readings part ways.
+
+One test (or a few) per ruling id ``RUL-…``; every test plays the same position
+under each reading and asserts the results differ in the way the ruling's
+**Example.** says.  Start-of-deal positions are built with
+``comet.engine.explicit_deal`` from full hand-made hands; mid-deal and end-of-deal
+positions with ``builders.position``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+from builders import cards, position
+from comet.cards import Card, Pack, black_pack, parse_card, rank_of
+from comet.engine import apply, deal_sizes, distribute, explicit_deal, legal_actions, returns, settlement
+from comet.errors import IllegalAction, RecordError
+from comet.game import (
+    GameState,
+    comet_value_for,
+    draw_first_dealer,
+    finish_deal,
+    new_game,
+    next_deal,
+    play_deal,
+    winners,
+)
+from comet.notation import parse_action
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState
+
+STD = Ruleset()
+COMET_BLACK = parse_card("9D")
+
+
+def rules(**overrides: object) -> Ruleset:
+    return STD.with_overrides(overrides)
+
+
+def full_deal(
+    ruleset: Ruleset,
+    mover: str,
+    *,
+    players: int = 2,
+    avoid: Sequence[int] = (),
+    dead: str = "",
+    pack: Pack | None = None,
+) -> DealState:
+    """A fresh deal via ``explicit_deal``: seat 0 (left of the dealer) holds ``mover`` plus filler.
+
+    The filler for seat 0 is drawn from the rest of the pack, highest first, leaving out
+    the Comet and the ranks in ``avoid``; ``dead`` cards go to the dead hand; the other
+    seats and the rest of the dead hand get what is left.
+    """
+    p = pack if pack is not None else black_pack()
+    size, dead_size = deal_sizes(ruleset, players, len(p.cards))
+    hand = list(cards(mover))
+    dead_cards = list(cards(dead))
+    rest = Counter(p.cards) - Counter(hand) - Counter(dead_cards)
+    for c in sorted(rest.elements(), reverse=True):
+        if len(hand) == size:
+            break
+        if c in p.wild or rank_of(c) in avoid:
+            continue
+        hand.append(c)
+        rest[c] -= 1
+    remaining = sorted((rest - Counter()).elements())
+    dead_fill = dead_size - len(dead_cards)
+    dead_cards += remaining[:dead_fill]
+    remaining = remaining[dead_fill:]
+    others = [remaining[i * size : (i + 1) * size] for i in range(players - 1)]
+    return explicit_deal(ruleset, players, players - 1, [hand, *others], dead_cards)
+
+
+def legal_texts(state: DealState) -> set[str]:
+    return {str(a) for a in legal_actions(state)}
+
+
+def play(state: DealState, *texts: str) -> DealState:
+    for t in texts:
+        state = apply(state, parse_action(t))
+    return state
+
+
+# ------------------------------------------------------------------ 1. packs and deal
+
+
+def test_rul_deal_sizes_table_against_even() -> None:
+    """RUL-DEAL-SIZES (R-DEAL-SIZES, R-DEAD-HAND): three players get 12 + 12 dead, or 16 and no dead hand."""
+    assert deal_sizes(rules(deal_sizes="table"), 3) == (12, 12)
+    assert deal_sizes(rules(deal_sizes="even"), 3) == (16, 0)
+    table_deal = full_deal(STD, "5C", players=3)
+    assert len(table_deal.dead) == 12
+    with pytest.raises(RecordError, match="3 players get 16 each"):
+        explicit_deal(rules(deal_sizes="even"), 3, 2, table_deal.hands, table_deal.dead)
+    even = full_deal(rules(deal_sizes="even"), "5C", players=3)
+    assert even.dead == () and any(COMET_BLACK in h for h in even.hands)
+
+
+def test_rul_deal_order_round_robin_against_blocks() -> None:
+    """RUL-DEAL-ORDER (R-DEAL-ORDER): the sorted black pack dealt by seat 1 to two players."""
+    order = black_pack().cards
+    rr, rr_dead = distribute(rules(deal_order="round_robin"), order, 2, 1, 18)
+    bl, bl_dead = distribute(rules(deal_order="blocks"), order, 2, 1, 18)
+    assert sorted(Counter(rank_of(c) for c in rr[0]).items()) == [(r, 2) for r in range(2, 11)]
+    assert Counter(rank_of(c) for c in bl[0]) == Counter({2: 4, 3: 4, 4: 4, 5: 4, 6: 2})
+    assert rr_dead == bl_dead == order[36:]
+
+
+def test_rul_packs_alternate_against_black_only() -> None:
+    """RUL-PACKS (R-PACK-ALTERNATE, R-PACK-RED): in deal 2 the 9D is natural (red pack) or the Comet (black)."""
+    for reading, pack, wild in (("alternate", "red", "9C"), ("black_only", "black", "9D")):
+        r = rules(packs=reading)
+        game = new_game(r, 2, 2)
+        final, _ = play_deal(next_deal(game, seed=1))
+        game = finish_deal(game, final)
+        second = next_deal(game, seed=2)
+        assert (second.pack, second.wild) == (pack, (parse_card(wild),))
+
+
+# ------------------------------------------------------------------ 2. play
+
+
+def test_rul_must_continue() -> None:
+    """RUL-MUST-CONTINUE (R-PLAY-MUST): Anna leads 5C holding 6S and 7C; may she say 'without 6'?"""
+    for may, can_stop in ((False, False), (True, True)):
+        s = play(full_deal(rules(may_stop_early=may), "5C 6S 7C", avoid=(5, 6, 7, 8)), "play 5C")
+        assert ("pass" in legal_texts(s)) is can_stop
+        assert "play 6S" in legal_texts(s)
+    # Under the default the pass is refused with the rule it breaks.
+    s = play(full_deal(STD, "5C 6S 7C", avoid=(5, 6, 7, 8)), "play 5C")
+    with pytest.raises(IllegalAction) as e:
+        apply(s, PASS)
+    assert e.value.rule == "R-PLAY-MUST"
+
+
+def test_rul_new_run_after_a_king() -> None:
+    """RUL-NEW-RUN (R-STOP-KING, R-NEW-RUN): after leading a King, must Anna lead again?"""
+    must = play(full_deal(rules(new_run="must"), "KC 2C 3S"), "play KC")
+    may = play(full_deal(rules(new_run="may"), "KC 2C 3S"), "play KC")
+    assert must.need == may.need == 0 and must.to_move == may.to_move == 0
+    assert "pass" not in legal_texts(must)
+    assert "pass" in legal_texts(may)
+    # Under 'may' the left neighbour then has to start the new run.
+    after = apply(may, PASS)
+    assert after.to_move == 1 and after.need == 0 and PASS not in legal_actions(after)
+
+
+def test_rul_new_run_stuck_leader_leads_in_both_readings() -> None:
+    """RUL-NEW-RUN (R-STOP-STUCK): the player a stuck run returns to must lead under both readings."""
+    for reading in ("must", "may"):
+        s = position(["5C 7C", "2S"], run=(3, 4), rules=rules(new_run=reading), to_move=1, last_player=0)
+        s = apply(s, PASS)  # seat 1 passes; the run is stuck and back with seat 0
+        assert s.to_move == 0 and s.need == 0
+        assert PASS not in legal_actions(s)
+
+
+def test_rul_quartet_lead() -> None:
+    """RUL-QUARTET-LEAD (R-FOUR-OF-A-KIND, R-LEAD-ANY): may Anna lead all four 5s?"""
+    four = "play 5C 5C 5S 5S"
+    off = full_deal(rules(quartet_on_lead=False), "5C 5C 5S 5S 6C", avoid=(5, 7))
+    on = full_deal(rules(quartet_on_lead=True), "5C 5C 5S 5S 6C", avoid=(5, 7))
+    assert four not in legal_texts(off) and "play 5C" in legal_texts(off)
+    assert four in legal_texts(on)
+    assert play(on, four, "play 6C").need == 7
+    stuck = play(off, "play 5C", "play 6C", "pass")
+    assert sum(1 for c in stuck.hands[0] if rank_of(c) == 5) == 3
+
+
+# ------------------------------------------------------------------ 3. the Comet
+
+
+def test_rul_comet_lead_offers_the_comet_on_a_lead() -> None:
+    """RUL-COMET-LEAD (R-COMET-WILD, R-LEAD-ANY): the Comet among Anna's opening plays, or not."""
+    anyr = full_deal(rules(comet_lead="any_rank"), "9D 5C")
+    forb = full_deal(rules(comet_lead="forbidden"), "9D 5C")
+    assert {f"play 9D as {r}" for r in ("2", "9", "K")} <= legal_texts(anyr)
+    assert not any("9D" in t for t in legal_texts(forb))
+
+
+def test_rul_comet_lead_only_the_comet_left() -> None:
+    """RUL-COMET-LEAD (R-END-OUT, R-SETTLE-COMET-LAST): Ben must lead holding only the Comet."""
+    base = position(["5C", "9D", "KS"], dealer=0, to_move=1, last_player=1)
+    out = apply(replace(base, rules=rules(comet_lead="any_rank")), parse_action("play 9D as 9"))
+    assert out.terminal and out.winner == 1
+    assert returns(out) == (-(2 * 4) - 5 * 4, 8 + 8 + 20 + 40, -(2 * 4) - 10 * 4)
+    forb = replace(base, rules=rules(comet_lead="forbidden"))
+    assert legal_actions(forb) == (PASS,)
+    nxt = apply(forb, PASS)
+    assert nxt.to_move == 2 and nxt.need == 0 and PASS not in legal_actions(nxt)
+
+
+def test_rul_comet_rank_as_last_card() -> None:
+    """RUL-COMET-RANK (R-COMET-WILD, R-SETTLE-COMET-LAST): the Comet on 'without 6' as a 6 or as a 9."""
+    base = position(["9D", "KS 2C"], run=(4, 5))
+    needed = replace(base, rules=rules(comet_as="needed_rank"))
+    anyr = replace(base, rules=rules(comet_as="any_rank"))
+    assert legal_texts(needed) == {"pass", "play 9D as 6"}
+    assert "play 9D as 9" in legal_texts(anyr)
+    with pytest.raises(IllegalAction) as e:
+        apply(needed, parse_action("play 9D as 9"))
+    assert e.value.rule == "R-COMET-WILD"
+    as_six = apply(needed, parse_action("play 9D as 6"))
+    as_nine = apply(anyr, parse_action("play 9D as 9"))
+    assert [p.amount for p in settlement(as_six)] == [12 * 2]
+    assert [p.amount for p in settlement(as_nine)] == [12 * 4]
+
+
+def test_rul_comet_holding() -> None:
+    """RUL-COMET-HOLDING (R-COMET-WILD, R-PLAY-MUST): Carla holds 6S and the Comet on 'without 6'."""
+    base = position(["6S 9D 2C", "KS"], run=(4, 5))
+    free = replace(base, rules=rules(comet_requires_missing=False))
+    strict = replace(base, rules=rules(comet_requires_missing=True))
+    assert "play 9D as 6" in legal_texts(free)
+    assert legal_texts(strict) == {"play 6S"}
+    played = apply(free, parse_action("play 9D as 6"))
+    assert played.chips() == (2, -2) and played.need == 0
+
+
+def test_rul_comet_quartet_last_four_cards() -> None:
+    """RUL-COMET-QUARTET (R-THREE-NINES, R-COMET-BONUS, R-SETTLE-COMET-LAST): 9C 9S 9S + Comet on 'without 9'."""
+    base = position(["9C 9S 9S 9D", "KS 2C"], run=(7, 8))
+    four = "play 9C 9D 9S 9S as 9"
+    off = replace(base, rules=rules(comet_in_quartet=False))
+    on = replace(base, rules=rules(comet_in_quartet=True))
+    assert four not in legal_texts(off)
+    assert four in legal_texts(on)
+    with pytest.raises(IllegalAction) as e:
+        apply(off, Action(cards("9C 9S 9S 9D"), 9))
+    assert e.value.rule == "R-COMET-WILD"
+    # Default: three 9s together, then the Comet as the 10 -> out, double.
+    a = apply(apply(off, Action(cards("9C 9S 9S"))), Action((COMET_BLACK,), 10))
+    # Other reading: all four as 9s -> out with the Comet as a 9, quadruple.
+    b = apply(on, Action(cards("9C 9S 9S 9D"), 9))
+    assert a.terminal and b.terminal
+    assert returns(a) == (2 * 2 + 12 * 2, -(2 * 2) - 12 * 2)
+    assert returns(b) == (2 * 4 + 12 * 4, -(2 * 4) - 12 * 4)
+
+
+def test_rul_comet_bonus_last() -> None:
+    """RUL-COMET-BONUS-LAST (R-COMET-BONUS, R-SETTLE-COMET-LAST): Anna goes out with the Comet as a 9."""
+    base = position(["9D", "5C", "KS"], run=(7, 8))
+    for reading, bonus in (("multiplied", 8), ("plain", 2)):
+        s = apply(replace(base, rules=rules(comet_bonus_last=reading)), parse_action("play 9D as 9"))
+        assert [(p.payer, p.amount) for p in s.payments] == [(1, bonus), (2, bonus)]
+        assert [(p.payer, p.amount) for p in settlement(s)] == [(1, 5 * 4), (2, 10 * 4)]
+    escalated = apply(replace(base, comet_value=4), parse_action("play 9D as 9"))
+    assert {p.amount for p in escalated.payments} == {16}
+
+
+# ------------------------------------------------------------------ escalation of the Comet's value
+
+
+def _finished(ruleset: Ruleset, hands: Sequence[str], dead: str = "", comet_value: int = 2) -> DealState:
+    """A deal that ends at once: seat 0 plays its one card (a 2, leading) and goes out."""
+    s = position(hands, dead=dead, rules=ruleset, comet_value=comet_value)
+    s = apply(s, Action(cards(hands[0].split()[0])))
+    assert s.terminal and s.winner == 0
+    return s
+
+
+def test_rul_escalation_packs() -> None:
+    """RUL-ESCALATION-PACKS (R-COMET-ESCALATE): the black Comet in the dead hand; is the red one worth 4?"""
+    values = {}
+    for reading in ("shared", "per_pack"):
+        r = rules(escalation=reading)
+        game = new_game(r, 2, 4)
+        game = finish_deal(game, _finished(r, ["2C", "KS"], dead="9D"))
+        red = comet_value_for(game, comet_dealt=True)
+        game = finish_deal(game, _finished(r, ["2C", "KS"], dead="5C"))
+        black = comet_value_for(game, comet_dealt=True)
+        values[reading] = (red, black)
+    assert values == {"shared": (4, 2), "per_pack": (2, 4)}
+
+
+def test_rul_escalation_reset() -> None:
+    """RUL-ESCALATION-RESET (R-COMET-ESCALATE, R-COMET-BONUS): worth 4 after a dead-hand deal; dealt to Ben next."""
+    for reading, worth in (("next_deal", 4), ("same_deal", 2)):
+        r = rules(comet_reset=reading)
+        game = finish_deal(new_game(r, 2, 4), _finished(r, ["2C", "KS"], dead="9D"))
+        assert game.comet_values == (4,)
+        assert comet_value_for(game, comet_dealt=True) == worth
+        assert comet_value_for(game, comet_dealt=False) == 4
+        # A seeded second deal in which the Comet is dealt to a player carries that value.
+        seed = next(s for s in range(100) if not any(c in (parse_card("9C"),) for c in _dead(game, s)))
+        assert next_deal(game, seed).comet_value == worth
+
+
+def _dead(game: GameState, seed: int) -> tuple[Card, ...]:
+    return next_deal(game, seed).dead
+
+
+def test_rul_escalation_trigger() -> None:
+    """RUL-ESCALATION-TRIGGER (R-COMET-ESCALATE, R-SETTLE-CAUGHT): Ben is caught with the Comet."""
+    for reading, after in (("dead_hand", 2), ("not_played", 4)):
+        r = rules(escalate_on=reading)
+        final = _finished(r, ["2C", "9D KS"])
+        assert [p.amount for p in settlement(final)] == [(9 + 10) * 2]
+        assert finish_deal(new_game(r, 2, 2), final).comet_values == (after,)
+    # Both readings raise the value when the Comet lay in the dead hand, and reset it when it was played.
+    for reading in ("dead_hand", "not_played"):
+        r = rules(escalate_on=reading)
+        assert finish_deal(new_game(r, 2, 2), _finished(r, ["2C", "KS"], dead="9D")).comet_values == (4,)
+        played = position(["9D", "KS"], run=(7, 8), rules=r)
+        played = apply(played, parse_action("play 9D as 9"))
+        assert finish_deal(new_game(r, 2, 2), played).comet_values == (2,)
+
+
+# ------------------------------------------------------------------ 4. chips and the game
+
+
+def test_rul_insolvency() -> None:
+    """RUL-INSOLVENCY (R-SETTLE-POINTS, R-GAME-CHIPS): Ben has 5 chips and owes 20 for K, 7, 3."""
+    final = _finished(STD, ["2C", "KS 7C 3S"])
+    for reading, balances in (("debt", (25, -15)), ("pay_what_you_have", (10, 0))):
+        r = rules(insolvency=reading, starting_chips=5)
+        game = finish_deal(new_game(r, 2, 2), replace(final, rules=r))
+        assert game.balances == balances
+
+
+def test_rul_starting_chips() -> None:
+    """RUL-STARTING-CHIPS (R-GAME-CHIPS, R-SETTLE-CAUGHT): Carla caught with the Comet owes 60."""
+    final = _finished(STD, ["2C", "9D KS 9S 2S", "5C"])
+    assert {p.payer: p.amount for p in settlement(final)} == {1: (9 + 10 + 9 + 2) * 2, 2: 5}
+    for start, carla_pays in ((50, 50), (100, 60)):
+        r = rules(starting_chips=start, insolvency="pay_what_you_have")
+        game = new_game(r, 3, 3)
+        assert game.balances == (start,) * 3
+        after = finish_deal(game, replace(final, rules=r))
+        assert start - after.balances[1] == carla_pays
+
+
+def test_rul_game_length() -> None:
+    """RUL-GAME-LENGTH (R-GAME-DEALS): three players ask for four deals."""
+    with pytest.raises(RecordError, match="multiple of the players"):
+        new_game(rules(deal_count="multiple_of_players"), 3, 4)
+    assert new_game(rules(deal_count="any"), 3, 4).deals == 4
+
+
+def test_rul_game_tie() -> None:
+    """RUL-GAME-TIE (R-GAME-WINNER): after the last agreed deal Anna and Ben are level."""
+    for reading, deals, over in (("share", 2, True), ("extra_round", 4, False)):
+        r = rules(game_tie=reading)
+        final = _finished(r, ["2C", "KS"])  # Ben pays Anna 10
+        game = replace(new_game(r, 2, 2), deal_index=1, balances=(40, 60))
+        game = finish_deal(game, final)
+        assert game.balances == (50, 50) and winners(game) == (0, 1)
+        assert game.deals == deals and (game.deal_index >= game.deals) is over
+    tied = replace(new_game(STD, 2, 2), balances=(60, 60))
+    assert winners(tied) == (0, 1)
+
+
+def test_rul_first_dealer_tie() -> None:
+    """RUL-FIRST-DEALER (R-DEAL-DEALER): Anna draws 5, Ben and Carla 2; then Ben K, Carla 3."""
+    draws = [["5C", "2C", "2S"], ["KC", "3C"]]
+    lowest_seat = draw_first_dealer(rules(first_dealer_tie="lowest_seat"), 3, _ScriptedSeats(draws))
+    redraw = draw_first_dealer(rules(first_dealer_tie="redraw"), 3, _ScriptedSeats(draws))
+    assert (lowest_seat, redraw) == (1, 2)
+
+
+class _ScriptedSeats(random.Random):
+    """A Random whose ``sample`` returns scripted draws, one card per candidate seat in seat order."""
+
+    def __init__(self, draws: Sequence[Sequence[str]]) -> None:
+        super().__init__(0)
+        self.draws = [[parse_card(c) for c in d] for d in draws]
+
+    def sample(self, population: Sequence[Card], k: int, *, counts: object = None) -> list[Card]:  # type: ignore[override]
+        drawn = self.draws.pop(0)
+        assert len(drawn) == k
+        return drawn
+
+
+def test_rul_call_words_are_one_action() -> None:
+    """RUL-CALL-WORDS (R-TURN-END): 'without' and 'pass' are both the action pass; the narration tells them apart."""
+    s = position(["5C 6C 2C", "KS 2S"], rules=STD)
+    without = play(s, "play 5C", "play 6C")
+    assert without.turn_played and PASS in legal_actions(without)
+    stuck = apply(without, PASS)
+    assert not stuck.turn_played and legal_actions(stuck) == (PASS,)
