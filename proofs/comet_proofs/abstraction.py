@@ -16,6 +16,7 @@ from comet_proofs.encoding import (
     COMET,
     COMET_DEAD,
     COMET_PLAYED,
+    COMET_QUARTET,
     NATURAL,
     PASS,
     QUARTET,
@@ -101,6 +102,8 @@ def describe_action(kind: int, rank: int) -> str:
         return f"play a natural {rank_text(rank) if rank in RANKS else rank}"
     if kind == QUARTET:
         return f"play all the natural {rank_text(rank) if rank in RANKS else rank}s at once"
+    if kind == COMET_QUARTET:
+        return "play the three natural 9s and the Comet together"
     if kind == COMET:
         return f"play the Comet as {rank_text(rank) if rank in RANKS else rank}"
     return f"unknown action kind {kind} (rank {rank})"

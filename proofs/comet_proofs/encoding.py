@@ -32,8 +32,14 @@ COMET_DEAD = -1
 COMET_PLAYED = -2
 
 # Action kinds of the symbolic action (kind, rank).
-PASS, NATURAL, QUARTET, COMET = 0, 1, 2, 3
-KIND_NAMES = {PASS: "pass", NATURAL: "natural", QUARTET: "four of a kind", COMET: "Comet"}
+PASS, NATURAL, QUARTET, COMET, COMET_QUARTET = 0, 1, 2, 3, 4
+KIND_NAMES = {
+    PASS: "pass",
+    NATURAL: "natural",
+    QUARTET: "four of a kind",
+    COMET: "Comet",
+    COMET_QUARTET: "three natural 9s + Comet",
+}
 
 # The rulings whose readings change the transition relation: (Ruleset field, the reading the Boolean stands for).
 PLAY_RULINGS: tuple[tuple[str, object], ...] = (
@@ -44,6 +50,7 @@ PLAY_RULINGS: tuple[tuple[str, object], ...] = (
     ("comet_as", "any_rank"),
     ("comet_requires_missing", True),
     ("comet_bonus_last", "multiplied"),
+    ("comet_in_quartet", True),
 )
 # Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
 DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
@@ -375,7 +382,15 @@ class StandardEncoding:
 
     def stops(self, rank: z3.ArithRef, kind: z3.ArithRef) -> z3.BoolRef:
         """R-STOP-KING, R-COMET-STOP: a King or the Comet ends the run."""
-        return z3.Or(rank == KING, kind == COMET)
+        return z3.Or(rank == KING, self.wild_play(kind))
+
+    def wild_play(self, kind: z3.ArithRef) -> z3.BoolRef:
+        """The action puts the Comet down (alone, or with the three natural 9s)."""
+        return z3.Or(kind == COMET, kind == COMET_QUARTET)
+
+    def takes_all(self, kind: z3.ArithRef) -> z3.BoolRef:
+        """The action puts down every natural card of its rank."""
+        return z3.Or(kind == QUARTET, kind == COMET_QUARTET)
 
     def quartet_available(self, s: SymState, rank: z3.ArithRef) -> z3.BoolRef:
         """R-FOUR-OF-A-KIND, R-THREE-NINES: the mover holds every natural card of ``rank``."""
@@ -402,6 +417,15 @@ class StandardEncoding:
         cont_comet = z3.And(
             a.kind == COMET, holds_comet, z3.Not(z3.And(rd["comet_requires_missing"], matching >= 1)), comet_rank_ok
         )
+        # RUL-COMET-QUARTET: the three natural 9s and the Comet together, as four 9s
+        cont_comet_quartet = z3.And(
+            a.kind == COMET_QUARTET,
+            rd["comet_in_quartet"],
+            a.rank == need,
+            need == NINE,
+            holds_comet,
+            self.quartet_available(s, need),
+        )
         cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, z3.And(rd["may_stop_early"], s.turn_played)))
         pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
         return z3.And(
@@ -410,7 +434,7 @@ class StandardEncoding:
             z3.If(
                 lead,
                 z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass),
-                z3.Or(cont_natural, cont_quartet, cont_comet, cont_pass),
+                z3.Or(cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass),
             ),
         )
 
@@ -458,16 +482,16 @@ class StandardEncoding:
                 h = s.hands[p][i]
                 parts.append(
                     s2.hands[p][i]
-                    == z3.If(z3.And(hit, a.kind == NATURAL), h - 1, z3.If(z3.And(hit, a.kind == QUARTET), 0, h))
+                    == z3.If(z3.And(hit, a.kind == NATURAL), h - 1, z3.If(z3.And(hit, self.takes_all(a.kind)), 0, h))
                 )
         for i, r in enumerate(RANKS):
             mine = at([h[i] for h in s.hands], s.to_move)
-            gain = z3.If(a.rank == r, z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, mine, 0)), 0)
+            gain = z3.If(a.rank == r, z3.If(a.kind == NATURAL, 1, z3.If(self.takes_all(a.kind), mine, 0)), 0)
             parts.append(s2.played[i] == s.played[i] + gain)
             parts.append(s2.dead[i] == s.dead[i])
-        parts.append(s2.comet == z3.If(a.kind == COMET, COMET_PLAYED, s.comet))
+        parts.append(s2.comet == z3.If(self.wild_play(a.kind), COMET_PLAYED, s.comet))
         out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
-        amount = z3.If(a.kind == COMET, self.bonus_amount(s, a, out, rd), 0)
+        amount = z3.If(self.wild_play(a.kind), self.bonus_amount(s, a, out, rd), 0)
         payee = self.bonus_payee(s)
         for p in range(n):
             parts.append(s2.chips[p] == s.chips[p] + z3.If(payee == p, (n - 1) * amount, -amount))
@@ -477,7 +501,7 @@ class StandardEncoding:
             s2.last_player == s.to_move,
             s2.turn_played,
             s2.winner == z3.If(out, s.to_move, -1),
-            s2.out_wild_as == z3.If(z3.And(out, a.kind == COMET), a.rank, 0),
+            s2.out_wild_as == z3.If(z3.And(out, self.wild_play(a.kind)), a.rank, 0),
             s2.steps == s.steps + 1,
             s2.comet_value == s.comet_value,
         ]
@@ -490,7 +514,7 @@ class StandardEncoding:
 
     def all_actions(self) -> list[tuple[int, int]]:
         """Every concrete symbolic action (kind, rank)."""
-        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET) for r in RANKS]
+        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET, COMET_QUARTET) for r in RANKS]
 
     # ------------------------------------------------------------ settlement
 
