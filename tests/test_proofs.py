@@ -83,7 +83,7 @@ def failures(results: list[ProofResult]) -> list[ProofResult]:
 
 def test_run_all_proves_every_property_for_2_to_5_players() -> None:
     """R-END-OUT, R-TURN-END, R-COMET-BONUS, R-SETTLE-POINTS: every obligation is unsat for every
-    player count, with every ruling reading free (one formula covers all 2^8 combinations)."""
+    player count, with every ruling reading free (one formula covers all 2^9 combinations)."""
     results = run_all("standard")
     assert {r.players for r in results} == {2, 3, 4, 5}
     names = {r.name.split(" (")[0] for r in results}
