@@ -112,6 +112,9 @@ def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
             lines.append(f"  {seat_name(p.payer)} holds {left} and pays {seat_name(p.payee)} {p.amount}")
         if v.scoring == "points":
             pts = deal_points(s)
+            for seat, hand in enumerate(s.hands):
+                if hand:
+                    lines.append(f"  {seat_name(seat)} holds {' '.join(card_text(c) for c in hand)}")
             lines.append("Points for the deal: " + ", ".join(f"{seat_name(i)} {p}" for i, p in enumerate(pts)))
         net = returns(s)
         if v.scoring == "chips" or any(net):

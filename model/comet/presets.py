@@ -45,6 +45,12 @@ PRESETS: dict[str, Preset] = {
         "The standard game with Opera: going out in the first turn doubles; drawn if the dealer could too",
         ("000:83", "002:31", "003:83"),
     ),
+    "two_player": Preset(
+        "two_player",
+        Ruleset(variant="two_player"),
+        "Two players (Arnold, 2011): 18 cards each, points not chips, Comet unpaid, doubling, first to 121",
+        ("000:84", "003:84"),
+    ),
 }
 
 

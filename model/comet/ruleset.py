@@ -68,6 +68,34 @@ class Ruleset:
     opera_draw: Literal["dealer_could", "never"] = "dealer_could"
     # RUL-OPERA-STACK: the Opera doubling multiplies the Comet's going-out multiplier, or only the higher counts.
     opera_stack: Literal["multiply", "highest"] = "multiply"
+    # RUL-2P-END: two players: the game ends as soon as one reaches 121, or only once both have dealt equally.
+    two_player_end: Literal["first_to_target", "equal_deals"] = "first_to_target"
+    # RUL-COMMIT-H-FIVE: 000's Commit with five players: 10 each as the deck goes round, or 9 as 000 says.
+    commit_five: Literal["ten", "nine"] = "ten"
+    # RUL-COMMIT-H-REST: 000's undealt rest: hidden (runs just get stuck), or the cards below them are stops.
+    commit_rest: Literal["hidden", "stop_cards"] = "hidden"
+    # RUL-COMMIT-H-NINE-RUN: after 000's 9D both continuations stay open, or only for the next player.
+    commit_nine_branch: Literal["both_open", "next_player"] = "both_open"
+    # RUL-COMMIT-H-KINGS-HELD: a King left in hand: its holder pays each other player, or they pay the holder.
+    commit_king_payer: Literal["holder", "others"] = "holder"
+    # RUL-COMMIT-H-STAKE: chips each player puts into 000's pool for a deal.
+    commit_stake: int = 1
+    # RUL-COMMIT-C-REMOVED: the sevens/eights 002 removes: fixed cards, or any (every choice is a deck).
+    commit_removed: Literal["fixed", "any"] = "fixed"
+    # RUL-COMMIT-C-LOWEST: 002's "lowest card": any card of the lowest rank, or the lowest rank then suit.
+    commit_lowest: Literal["rank", "rank_then_suit"] = "rank"
+    # RUL-COMMIT-C-COMET: 002's Comet lets the run go on, or ends it (a stop, as in the standard game).
+    commit_comet: Literal["continues", "stop"] = "continues"
+    # RUL-COMMIT-C-TARGET: several at the top when 100 is reached: they share, or deals go on.
+    commit_tie: Literal["share", "play_on"] = "share"
+    # RUL-RED9-MANY: red nines held: x2 for each, or x2 for one and x4 for two or more.
+    red_nines_many: Literal["double_each", "cap_four"] = "double_each"
+    # RUL-RED9-LEAD: may a red nine lead (as any rank), or only when the hand holds nothing else?
+    red_nines_lead: Literal["any_rank", "last_resort"] = "any_rank"
+    # RUL-RED9-FIRST-PLAY: the first play of the hand: any number of cards of one rank, or all of them.
+    red_nines_first: Literal["any_number", "all"] = "any_number"
+    # RUL-RED9-OUT: going out on a red nine doubles the others' scores, or x4 when it stood for a 9.
+    red_nines_out: Literal["double", "like_comet"] = "double"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
