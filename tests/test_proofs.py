@@ -165,7 +165,7 @@ def comet_playable(s: DealState) -> bool:
 # ----------------------------------------------------------------- encoding vs model
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31), players=st.sampled_from([2, 3, 4, 5]))
 def test_encoding_successors_equal_model_successors(seed: int, players: int) -> None:
     """For sampled states (random rulings, pack, Comet value, random legal play), the abstract

@@ -29,6 +29,8 @@ def abstract(state: DealState) -> AbstractState:
     """The abstract state of a standard-game deal; ValueError for states outside the encoding."""
     if state.rules.variant != "standard":
         raise ValueError(f"the encoding covers the standard game, not variant {state.rules.variant!r}")
+    if state.rules.opera:
+        raise ValueError("the encoding has no Opera yet (a drawn deal, a first-turn doubling)")
     if len(state.wild) != 1:
         raise ValueError(f"the standard packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
     if state.drawn:
