@@ -89,7 +89,9 @@ def narrate(start: DealState, actions: Sequence[Action]) -> list[str]:
             lines.append(f"{seat_name(mover)}: {_join(words)}.")
             words = []
             if nxt.last_player == nxt.to_move and not nxt.run and s.run:
-                lines.append(f"  (all the others passed: {seat_name(nxt.to_move)} starts a new run)")
+                paid = sum(p.amount for p in nxt.payments[len(s.payments) :])
+                won = f", collecting {paid} for the last card" if paid else ""
+                lines.append(f"  (all the others passed: {seat_name(nxt.to_move)} starts a new run{won})")
         else:
             token = _spoken(a, s.wild, v.wild_name)
             paid = sum(p.amount for p in nxt.payments[len(s.payments) :])

@@ -51,6 +51,12 @@ PRESETS: dict[str, Preset] = {
         "Two players (Arnold, 2011): 18 cards each, points not chips, Comet unpaid, doubling, first to 121",
         ("000:84", "003:84"),
     ),
+    "old_comet": Preset(
+        "old_comet",
+        Ruleset(variant="old_comet"),
+        "Old Comet (1718): one 52-card deck, Ace low, the 9D manille; chips for Kings, stuck runs, the manille",
+        ("000:85", "003:85"),
+    ),
 }
 
 

@@ -70,6 +70,12 @@ class Ruleset:
     opera_stack: Literal["multiply", "highest"] = "multiply"
     # RUL-2P-END: two players: the game ends as soon as one reaches 121, or only once both have dealt equally.
     two_player_end: Literal["first_to_target", "equal_deals"] = "first_to_target"
+    # RUL-OLD-DEAL-SIZES: Old Comet: the standard table's hand sizes from 52 cards, or all cards evenly.
+    old_deal_sizes: Literal["table", "even"] = "table"
+    # RUL-OLD-CAUGHT: Old Comet: does the winner get the 10 chips as well as the 9 from a caught manille?
+    old_caught: Literal["ten_and_nine", "nine_only"] = "ten_and_nine"
+    # RUL-OLD-MANILLE-LAST: Old Comet: is the settlement doubled (x4 as a 9) when the manille is the last card?
+    old_manille_last: Literal["plain", "multiplied"] = "plain"
     # RUL-COMMIT-H-FIVE: 000's Commit with five players: 10 each as the deck goes round, or 9 as 000 says.
     commit_five: Literal["ten", "nine"] = "ten"
     # RUL-COMMIT-H-REST: 000's undealt rest: hidden (runs just get stuck), or the cards below them are stops.

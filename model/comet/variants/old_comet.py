@@ -1,0 +1,112 @@
+"""Old Comet (1718; 000:85, 003:85): one 52-card deck, Ace low, the 9D the only wild card (the manille).
+
+Play is the standard game's.  Chips move at once for a King, for the last
+card before everyone passes and for the manille (10 from each); the settlement
+is 1 chip per point left in hand (Ace 1), and a player caught with the manille
+pays 10 to each other player besides its 9 points to the winner.
+"""
+
+from __future__ import annotations
+
+from comet.cards import ACE, DIAMONDS, KING, Card, Pack, card, full_deck, rank_of
+from comet.engine import DEAL_TABLE, going_out_multiplier, points_in_hand
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState, Payment
+from comet.trace import rule
+from comet.variants.base import Variant, register
+
+MANILLE = card(9, DIAMONDS)
+MANILLE_BONUS = 10
+MANILLE_CAUGHT = 10
+KING_CHIPS = 1
+LAST_CARD_CHIPS = 1
+
+
+@rule("R-OLD-DECK")
+def old_deck(rules: Ruleset, players: int | None) -> tuple[Pack, ...]:
+    """One full 52-card deck, every deal; the 9D is its only wild card."""
+    return (full_deck("deck52", (MANILLE,)),)
+
+
+@rule("R-OLD-DEAL")
+def old_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int, int]:
+    """The standard table's hand sizes, the rest dead; or all cards evenly (RUL-OLD-DEAL-SIZES)."""
+    each = DEAL_TABLE[players][0] if rules.old_deal_sizes == "table" else pack_size // players
+    return each, pack_size - each * players
+
+
+@rule("R-OLD-ACE-LOW")
+def ace_low() -> int:
+    """The Ace is the lowest card: runs go Ace, 2, 3 … King."""
+    return ACE
+
+
+@rule("R-OLD-POINTS")
+def old_card_points(c: Card) -> int:
+    """Ace 1, 2 to 10 their number, Jack, Queen and King 10; the manille 9."""
+    return min(rank_of(c), 10)
+
+
+def _from_each(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[Payment, ...]:
+    return tuple(Payment(p, seat, amount, rule_id) for p in range(state.players) if p != seat and amount)
+
+
+@rule("R-OLD-KING", "R-OLD-MANILLE-PLAY")
+def old_play_payments(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
+    """A King played earns 1 chip from each other player (per King); the manille earns 10 from each."""
+    if action.as_rank:
+        return _from_each(state, seat, state.comet_value, "R-OLD-MANILLE-PLAY")
+    kings = sum(1 for c in action.cards if rank_of(c) == KING)
+    return _from_each(state, seat, KING_CHIPS * kings, "R-OLD-KING")
+
+
+@rule("R-OLD-LAST-CARD")
+def old_pass_payments(before: DealState, after: DealState) -> tuple[Payment, ...]:
+    """When everyone has passed after a run stuck, its last player collects 1 chip from each other player."""
+    if before.run and not after.run and after.to_move == before.last_player:
+        return _from_each(after, before.last_player, LAST_CARD_CHIPS, "R-OLD-LAST-CARD")
+    return ()
+
+
+@rule("R-OLD-SETTLE", "R-OLD-MANILLE-CAUGHT")
+def old_settlement(state: DealState) -> tuple[Payment, ...]:
+    """1 chip per point left (Ace 1, the manille 9) to the winner; the manille's holder also pays 10 to each other."""
+    if state.winner < 0:
+        return ()
+    mult = 1
+    if state.out_wild_as and state.rules.old_manille_last == "multiplied":
+        mult = going_out_multiplier(state.out_wild_as)
+    if state.rules.opera:
+        from comet.variants.opera import opera_multiplier
+
+        mult = opera_multiplier(state, mult)
+    pays: list[Payment] = []
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner or not hand:
+            continue
+        points = points_in_hand(state, hand) * mult
+        if points:
+            pays.append(Payment(seat, state.winner, points, "R-OLD-SETTLE"))
+        if any(c in state.wild for c in hand):
+            for other in range(state.players):
+                if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
+                    continue
+                pays.append(Payment(seat, other, MANILLE_CAUGHT, "R-OLD-MANILLE-CAUGHT"))
+    return tuple(pays)
+
+
+OLD_COMET = register(
+    Variant(
+        name="old_comet",
+        lowest_rank=ace_low(),
+        comet_value=MANILLE_BONUS,
+        comet_escalates=False,
+        wild_name="manille",
+        packs=old_deck,
+        deal_sizes=old_deal_sizes,
+        play_payments=old_play_payments,
+        pass_payments=old_pass_payments,
+        settlement=old_settlement,
+        card_points=old_card_points,
+    )
+)

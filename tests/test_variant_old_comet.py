@@ -1,0 +1,145 @@
+"""Old Comet (1718; 000:85, 003:85): R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R-OLD-LAST-CARD,
+R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from builders import cards, position
+from comet.cards import black_pack, card, full_deck
+from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, returns, settlement, shuffled_deal
+from comet.errors import RecordError
+from comet.notation import parse_action
+from comet.presets import PRESETS
+from comet.state import DealState
+from comet.variants import REGISTRY
+from comet.variants import old_comet as old
+
+OLD = PRESETS["old_comet"].rules
+DECK = old.old_deck(OLD, None)[0]
+
+
+def at(hands: list[str], **kw: object) -> DealState:
+    return position(hands, rules=kw.pop("rules", OLD), pack=DECK, comet_value=10, **kw)  # type: ignore[arg-type]
+
+
+def play(state: DealState, *texts: str) -> DealState:
+    for t in texts:
+        state = apply(state, parse_action(t))
+    return state
+
+
+def test_one_52_card_deck_with_the_9d_wild() -> None:
+    """R-OLD-DECK: 000:85 "one 52-card deck … the 9♦ is the only wild card"."""
+    assert Counter(DECK.cards) == Counter(full_deck().cards) and len(DECK.cards) == 52
+    assert DECK.wild == (card(9, 1),)
+
+
+@pytest.mark.parametrize(("players", "each", "dead"), [(2, 18, 16), (3, 12, 16), (4, 10, 12), (5, 9, 7)])
+def test_deal_sizes_follow_the_standard_table(players: int, each: int, dead: int) -> None:
+    """R-OLD-DEAL: RUL-OLD-DEAL-SIZES = table: the standard hand sizes, the rest of the 52 cards dead."""
+    assert deal_sizes(OLD, players, 52) == (each, dead)
+    s = shuffled_deal(OLD, players, 0, seed=players)
+    assert [len(h) for h in s.hands] == [each] * players and len(s.dead) == dead
+    assert s.comet_value == 10 and s.pack == "deck52"
+
+
+def test_even_deal_reading() -> None:
+    """R-OLD-DEAL: RUL-OLD-DEAL-SIZES = even: as many as go round (3 players: 17 each, 1 dead)."""
+    assert deal_sizes(replace(OLD, old_deal_sizes="even"), 3, 52) == (17, 1)
+    assert deal_sizes(replace(OLD, old_deal_sizes="even"), 4, 52) == (13, 0)
+
+
+def test_explicit_deal_wants_the_52_card_deck() -> None:
+    """R-OLD-DECK: a record of an Old Comet deal must be exactly one 52-card deck."""
+    pack = list(black_pack().cards)
+    with pytest.raises(RecordError, match="deck52"):
+        explicit_deal(OLD, 2, 1, [pack[:18], pack[18:36]], pack[36:])
+    deck = list(DECK.cards)
+    s = explicit_deal(OLD, 2, 1, [deck[:18], deck[18:36]], deck[36:])
+    assert s.wild == DECK.wild
+
+
+def test_ace_is_low_and_starts_a_run() -> None:
+    """R-OLD-ACE-LOW: "the Ace counts as 1 and is the lowest card": Ace, 2, 3 … and the manille may be an Ace."""
+    s = at(["AC 2C 3H", "AS KH", "9D 5C"], dealer=2)
+    assert parse_action("play AC") in legal_actions(s)
+    s = play(s, "play AC", "play 2C", "play 3H")
+    assert s.run == (1, 2, 3)
+    lead = at(["9D 5C", "AS KH", "7C"], dealer=2)
+    assert parse_action("play 9D as A") in legal_actions(lead)
+
+
+def test_playing_the_manille_earns_ten_from_each() -> None:
+    """R-OLD-MANILLE-PLAY: 000:85 "playing the 9♦ earns 10 chips from each"."""
+    s = at(["9D 7C", "KH 2C", "QS 3C"], run=(3, 4), to_move=0)
+    after = play(s, "play 9D as 5")
+    assert returns(after) == (20, -10, -10)
+
+
+def test_playing_a_king_earns_one_from_each() -> None:
+    """R-OLD-KING: 000:85 "Whoever plays a King … collects 1 chip from each player"."""
+    s = at(["KC 7C", "2H 2C", "QS 3C"], run=(11, 12), to_move=0)
+    assert returns(play(s, "play KC")) == (2, -1, -1)
+
+
+def test_last_card_before_everyone_passes_earns_one_from_each() -> None:
+    """R-OLD-LAST-CARD: Anna plays 5 "without 6"; Ben and Carla pass; Anna collects 1 from each."""
+    s = at(["5C 7C", "2H 2C", "QS 3C"], run=(3, 4), to_move=0)
+    s = play(s, "play 5C", "pass", "pass")
+    assert returns(s) == (0, 0, 0)  # Anna has passed the turn on, nobody else yet
+    s = play(s, "pass")
+    assert s.to_move == 0 and s.run == ()
+    assert returns(s) == (2, -1, -1)
+
+
+def test_settlement_and_caught_manille() -> None:
+    """R-OLD-SETTLE R-OLD-POINTS R-OLD-MANILLE-CAUGHT: Anna goes out; Ben (A, 7, K) pays 18; Carla (4, Q, 9D)
+    pays 4 + 10 + 9 = 23 to Anna and 10 to each other player (Anna and Ben)."""
+    s = at(["5C", "AC 7C KC", "4C QC 9D"], run=(3, 4), to_move=0)
+    final = play(s, "play 5C")
+    table: Counter[tuple[int, int]] = Counter()
+    for p in settlement(final):
+        table[(p.payer, p.payee)] += p.amount
+    assert table == {(1, 0): 18, (2, 0): 23 + 10, (2, 1): 10}
+    assert returns(final) == (18 + 23 + 10, -18 + 10, -43)
+
+
+def test_caught_manille_nine_only_reading() -> None:
+    """R-OLD-MANILLE-CAUGHT: RUL-OLD-CAUGHT = nine_only: the winner gets only the 9, the others the 10."""
+    s = at(["5C", "AC 7C KC", "4C QC 9D"], run=(3, 4), to_move=0, rules=replace(OLD, old_caught="nine_only"))
+    assert returns(play(s, "play 5C")) == (18 + 23, -18 + 10, -33)
+
+
+@pytest.mark.parametrize(("reading", "mult"), [("plain", 1), ("multiplied", 4)])
+def test_going_out_with_the_manille(reading: str, mult: int) -> None:
+    """R-OLD-SETTLE: RUL-OLD-MANILLE-LAST: plain 1718 payments, or the standard x4 for a 9."""
+    rules = replace(OLD, old_manille_last=reading)  # type: ignore[arg-type]
+    s = at(["9D", "AC 7C KC", "4C QC"], run=(7, 8), to_move=0, rules=rules)
+    final = play(s, "play 9D as 9")
+    assert returns(final) == (20 + 18 * mult + 14 * mult, -10 - 18 * mult, -10 - 14 * mult)
+
+
+def test_three_natural_nines_go_down_together() -> None:
+    """R-OLD-DECK: with the 9D wild, 9C 9H 9S are all the natural 9s (000:47 applies: "Play as above")."""
+    s = at(["9C 9H 9S 2C", "KH", "QS"], run=(7, 8), to_move=0)
+    assert parse_action("play 9C 9H 9S") in legal_actions(s)
+
+
+def test_a_missing_last_card_payment_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: an Old Comet without its pass hook pays nothing for the last card before all pass."""
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, pass_payments=None))
+    s = play(at(["5C 7C", "2H 2C", "QS 3C"], run=(3, 4), to_move=0), "play 5C", "pass", "pass", "pass")
+    want = (2, -1, -1)
+    assert returns(s) != want, "the planted bug went unnoticed"
+
+
+def test_a_manille_paying_the_standard_bonus_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: the standard Comet bonus (value x2 as last card) instead of the flat 10 of 000:85."""
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, play_payments=None))
+    s = at(["9D", "AC 7C KC", "4C QC"], run=(7, 8), to_move=0)
+    bonus = [p.amount for p in play(s, "play 9D as 9").payments]
+    assert bonus != [10, 10]
+    assert cards("9D") == DECK.wild
