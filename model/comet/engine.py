@@ -33,6 +33,8 @@ def check_players(players: int, rules: Ruleset | None = None) -> None:
         game = "Comet" if rules is None or rules.variant == "standard" else f"the {rules.variant} game"
         contiguous = counts == tuple(range(counts[0], counts[-1] + 1))
         shown = f"{counts[0]} to {counts[-1]}" if contiguous else ", ".join(str(n) for n in counts)
+        if len(counts) == 1:
+            shown = str(counts[0])
         raise RecordError("players", f"{game} is played by {shown} players, not {players}")
 
 
