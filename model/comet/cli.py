@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from comet.errors import RecordError
 
 # Order shown in ``comet --help``.
-COMMANDS = ("deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove")
+COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove")
 
 
 def build_parser() -> argparse.ArgumentParser:

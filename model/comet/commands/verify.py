@@ -1,0 +1,126 @@
+"""``comet verify``: the main job — every proof for every preset, then a short fuzz campaign
+over every preset, and one summary table.  Exit 0 only if everything proved and nothing failed."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from comet.presets import PRESETS, preset
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "verify",
+        help="run all proofs and a short fuzz campaign over every preset; print a summary table",
+        description="The main job: prove the invariants of every preset with Z3 (card conservation, "
+        "chip zero-sum or non-negative points, termination, no deadlock), then fuzz whole deals and "
+        "games of every preset under random readings of every ruling, and print one summary table. "
+        "Exit code 0 when every proof holds and the campaign found nothing, 1 otherwise.",
+    )
+    p.add_argument(
+        "--preset",
+        action="append",
+        default=None,
+        metavar="P",
+        help="limit to this preset (repeatable; default: every preset)",
+    )
+    p.add_argument("--seconds", type=float, default=60.0, metavar="S", help="fuzz budget in seconds (default 60)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the fuzz campaign (default 0)")
+    p.add_argument("--no-proofs", action="store_true", help="skip the proofs")
+    p.add_argument("--no-fuzz", action="store_true", help="skip the fuzz campaign")
+    p.set_defaults(run=run)
+
+
+@dataclass(frozen=True, slots=True)
+class ProofSummary:
+    proved: int
+    total: int
+    seconds: float
+    problems: tuple[str, ...]
+
+
+def prove_preset(name: str, advance: Any) -> ProofSummary:
+    """Run every proof obligation of ``name``; a preset without an encoding is a problem, not a pass."""
+    from comet_proofs import plan
+
+    t0 = time.monotonic()
+    try:
+        obligations = plan(name)
+    except (ValueError, KeyError) as err:
+        return ProofSummary(0, 0, time.monotonic() - t0, (f"{name}: no proofs: {err}",))
+    proved = 0
+    problems: list[str] = []
+    for ob in obligations:
+        advance(f"proving {name}, {ob.players} players: {ob.name}")
+        r = ob.run()
+        if r.proved:
+            proved += 1
+        else:
+            problems.append(f"{name}, {r.players} players, {r.name}:\n{r.counterexample or ''}")
+    return ProofSummary(proved, len(obligations), time.monotonic() - t0, tuple(problems))
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from comet.fuzz import run_campaign
+
+    names = args.preset or sorted(PRESETS)
+    for name in names:
+        preset(name)
+    if args.seconds <= 0:
+        raise ValueError("--seconds must be positive")
+    console = Console()
+    proofs: dict[str, ProofSummary] = {}
+    if not args.no_proofs:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task("proving", total=len(names))
+            for name in names:
+                proofs[name] = prove_preset(name, lambda text: bar.update(task, description=text))
+                bar.advance(task)
+    report = None
+    if not args.no_fuzz:
+        report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True)
+    table = Table(title="comet verify")
+    for col in ("preset", "proofs", "proof s", "fuzz deals", "games", "steps", "distinct states", "fuzz failures"):
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    fuzz_rows = {p.preset: p for p in report.presets} if report else {}
+    failed = False
+    for name in names:
+        pr = proofs.get(name)
+        fz = fuzz_rows.get(name)
+        if pr is not None and (pr.problems or pr.proved < pr.total):
+            failed = True
+        if fz is not None and fz.failures:
+            failed = True
+        proof_cell = "skipped" if pr is None else f"{pr.proved}/{pr.total}" if pr.total else "[red]none[/red]"
+        if pr is not None and pr.total and pr.proved == pr.total:
+            proof_cell = f"[green]{proof_cell}[/green]"
+        elif pr is not None and pr.total:
+            proof_cell = f"[red]{proof_cell}[/red]"
+        table.add_row(
+            name,
+            proof_cell,
+            "" if pr is None else f"{pr.seconds:.1f}",
+            "" if fz is None else str(fz.deals),
+            "" if fz is None else str(fz.games),
+            "" if fz is None else str(fz.steps),
+            "" if fz is None else str(fz.distinct_states),
+            "" if fz is None else (f"[red]{len(fz.failures)}[/red]" if fz.failures else "[green]0[/green]"),
+        )
+    console.print(table)
+    for pr in proofs.values():
+        for problem in pr.problems:
+            console.print(f"[red]proof problem[/red] {problem}", highlight=False)
+    if report is not None:
+        for f in report.failures:
+            console.print(f"[red]fuzz failure[/red] {f}", highlight=False, markup=False)
+        if report.never_hit:
+            console.print("rules never hit by this campaign (coverage gaps): " + ", ".join(report.never_hit))
+    console.print("[red]verify: FAILED[/red]" if failed else "[green]verify: all proofs hold, no fuzz failures[/green]")
+    return 1 if failed else 0
