@@ -33,7 +33,6 @@ from comet.state import Action, DealState, Payment
 #: The fields a record may hold; the first group is required.
 REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
 OPTIONAL_FIELDS = ("rulings", "comet_value")
-DEFAULT_COMET_VALUE = 2
 #: Guards against hostile input; far above any real deal.
 MAX_ACTIONS = 10_000
 MAX_TEXT = 1_000_000
@@ -54,7 +53,7 @@ class DealRecord:
     rulings: tuple[tuple[str, str | int | bool], ...]
     players: int
     dealer: int
-    comet_value: int
+    comet_value: int | None  # None: the variant's own value (2 in the standard game)
     hands: tuple[tuple[int, ...], ...]
     dead: tuple[int, ...]
     actions: tuple[Action, ...]
@@ -87,16 +86,18 @@ class DealRecord:
 
     def to_json(self) -> JsonObject:
         """The record as a JSON object in canonical form (field order of the contract)."""
-        return {
+        out: JsonObject = {
             "variant": self.variant,
             "rulings": {k: v for k, v in self.rulings},
             "players": self.players,
             "dealer": self.dealer,
-            "comet_value": self.comet_value,
-            "hands": [[card_text(c) for c in h] for h in self.hands],
-            "dead": [card_text(c) for c in self.dead],
-            "actions": list(self.action_texts),
         }
+        if self.comet_value is not None:
+            out["comet_value"] = self.comet_value
+        out["hands"] = [[card_text(c) for c in h] for h in self.hands]
+        out["dead"] = [card_text(c) for c in self.dead]
+        out["actions"] = list(self.action_texts)
+        return out
 
 
 def record_from_state(start: DealState, variant: str, actions: Sequence[Action] = ()) -> DealRecord:
@@ -192,7 +193,7 @@ def parse_record(obj: object) -> DealRecord:
         rulings.append((str(name), value))
     players = _int_field(obj, "players", "players")
     dealer = _int_field(obj, "dealer", "dealer")
-    comet_value = DEFAULT_COMET_VALUE
+    comet_value: int | None = None
     if "comet_value" in obj:
         comet_value = _int_field(obj, "comet_value", "field")
         if comet_value < 0:

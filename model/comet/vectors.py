@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,13 +68,54 @@ def reading_value_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+SPEC_DIR = Path(__file__).resolve().parent.parent.parent / "spec"
+_READING_LINE = re.compile(r"^- `(\w+) = ")
+_APPLIES = re.compile(r"^\*\*Applies to\.\*\*\s*(.*)$")
+
+
+def ruling_presets(spec_dir: Path = SPEC_DIR) -> dict[str, frozenset[str]] | None:
+    """Ruling field -> the presets it applies to, read from ``spec/rulings*.md`` (``**Applies to.**``,
+    default ``standard``); None when the spec is not beside the package (then every field applies)."""
+    files = sorted(spec_dir.glob("rulings*.md"))
+    if not files:
+        return None
+    out: dict[str, frozenset[str]] = {}
+    for path in files:
+        for section in re.split(r"^### ", path.read_text(encoding="utf-8"), flags=re.M)[1:]:
+            fields: set[str] = set()
+            applies = frozenset({"standard"})
+            for line in section.splitlines():
+                m = _READING_LINE.match(line)
+                if m:
+                    fields.add(m.group(1))
+                a = _APPLIES.match(line.strip())
+                if a:
+                    applies = frozenset(w.strip(" .`") for w in a.group(1).split(",") if w.strip(" .`"))
+            for field in fields:
+                out[field] = out.get(field, frozenset()) | applies
+    return out
+
+
+def undocumented_rulings() -> list[str]:
+    """Deal-level ruling fields with no reading line in spec/rulings*.md: they get no vectors until written up."""
+    applies = ruling_presets()
+    if applies is None:
+        return []
+    return [
+        f for f in RULING_FIELDS if f not in applies and f not in GAME_LEVEL_FIELDS and field_readings(f) is not None
+    ]
+
+
 def readings(preset_name: str) -> tuple[Reading, ...]:
-    """``default`` then every other reading of every deal-level ruling, in field order."""
+    """``default`` then every other reading of every deal-level ruling that applies to the preset."""
     base = preset(preset_name).rules
+    applies = ruling_presets()
     out = [Reading(preset_name, "default", base)]
     for field in RULING_FIELDS:
         if field in GAME_LEVEL_FIELDS:
             continue
+        if applies is not None and preset_name not in applies.get(field, frozenset()):
+            continue  # not for this preset (or not yet written up in spec/rulings*.md)
         values = field_readings(field)
         if values is None:
             continue
@@ -104,11 +146,13 @@ def case_deal(reading: Reading, index: int) -> tuple[DealState, tuple[Action, ..
     if not counts:
         raise RecordError("players", f"preset {reading.preset!r} deals to no player count from 1 to 8")
     players = counts[index % len(counts)]
-    packs = packs_in_rotation(reading.rules)
+    packs = packs_in_rotation(reading.rules, players)
     pack = packs[(index // len(counts)) % len(packs)]
     seed = 1000 + index
-    comet_value = 2 + 2 * (index % 3 == 2)
-    start = shuffled_deal(reading.rules, players, index % players, seed, pack, comet_value)
+    start = shuffled_deal(reading.rules, players, index % players, seed, pack)
+    if index % 3 == 2 and start.comet_value > 0:
+        # an escalated Comet (as after a deal with the Comet in the dead hand)
+        start = shuffled_deal(reading.rules, players, index % players, seed, pack, start.comet_value + 2)
     rng = random.Random(seed)
     policy = simple_policy if index % 2 == 0 else random_policy(rng)
     _, actions = play_deal(start, policy)
@@ -307,6 +351,7 @@ def write_vectors(
     summary: JsonObject = {
         "format": FORMAT_VERSION,
         "generator": "comet vectors",
+        "undocumented_rulings": [f for f in undocumented_rulings()],
         "presets": [name for name in (sorted(PRESETS) if presets is None else sorted(presets))],
         "files": index,
     }
