@@ -33,7 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)
-    except (RecordError, ValueError) as err:
+    except RecordError as err:
+        print(f"comet {args.command}: error: [{err.kind}] {err}", file=sys.stderr)
+        return 2
+    except ValueError as err:
         print(f"comet {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -35,17 +35,10 @@ def read_text(path: str) -> str:
         raise RecordError("io", f"cannot read {path}: {e}") from None
 
 
-def tagged(err: RecordError) -> RecordError:
-    """The same error with its kind in front, so the stderr line names the error class."""
-    return RecordError(err.kind, f"[{err.kind}] {err.message}")
-
-
 def run(args: argparse.Namespace) -> int:
-    try:
-        rec = loads_record(read_text(args.file))
-        verdict = replay_record(rec)
-    except RecordError as e:
-        raise tagged(e) from None
+    # A RecordError propagates to comet.cli.main, which prints "[kind] message" on one line, exit 2.
+    rec = loads_record(read_text(args.file))
+    verdict = replay_record(rec)
     if args.explain:
         for line in explain_lines(verdict):
             print(line)
