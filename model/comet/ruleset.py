@@ -10,6 +10,7 @@ rejects unknown fields or readings with a plain message.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -125,6 +126,7 @@ class Ruleset:
 RULING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "variant")
 
 
+@functools.cache
 def field_readings(name: str) -> tuple[object, ...] | None:
     """The finite set of readings of a field, or None for an integer field."""
     hints = typing.get_type_hints(Ruleset)
