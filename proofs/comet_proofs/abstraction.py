@@ -35,13 +35,22 @@ def abstract(state: DealState) -> AbstractState:
         raise ValueError(f"the standard packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
     if state.drawn:
         raise ValueError("a drawn deal does not occur in the standard game")
+    return counts_abstract(state)
+
+
+def counts_abstract(
+    state: DealState, ranks: tuple[int, ...] = RANKS, extra: tuple[tuple[str, int], ...] = ()
+) -> AbstractState:
+    """The counting abstraction of a deal with exactly one wild card (no checks of the variant)."""
+    if len(state.wild) != 1:
+        raise ValueError(f"the encoding needs exactly one wild card, this deal has {len(state.wild)}")
     wild = state.wild[0]
 
     def counts(cards: tuple[int, ...]) -> tuple[int, ...]:
         for c in cards:
-            if c != wild and rank_of(c) not in RANKS:
-                raise ValueError(f"card of rank {rank_text(rank_of(c))} is not in a standard pack")
-        return tuple(sum(1 for c in cards if c != wild and rank_of(c) == r) for r in RANKS)
+            if c != wild and rank_of(c) not in ranks:
+                raise ValueError(f"card of rank {rank_text(rank_of(c))} is not in the pack")
+        return tuple(sum(1 for c in cards if c != wild and rank_of(c) == r) for r in ranks)
 
     places = [seat for seat, h in enumerate(state.hands) if wild in h]
     places += [COMET_DEAD] * state.dead.count(wild) + [COMET_PLAYED] * state.played.count(wild)
@@ -62,13 +71,15 @@ def abstract(state: DealState) -> AbstractState:
         out_wild_as=state.out_wild_as,
         steps=state.steps,
         comet_value=state.comet_value,
+        ranks=ranks,
+        extra=extra,
     )
 
 
-def ranks_text(row: tuple[int, ...]) -> str:
+def ranks_text(row: tuple[int, ...], ranks: tuple[int, ...] = RANKS) -> str:
     """Counts per rank as ranks (``2 2 5 K``); odd counts (over 4, negative) as ``rank x count``."""
     words = []
-    for r, k in zip(RANKS, row, strict=True):
+    for r, k in zip(ranks, row, strict=True):
         if 0 <= k <= 4:
             words += [rank_text(r)] * k
         else:
@@ -80,19 +91,20 @@ def describe(a: AbstractState) -> str:
     """An abstract state in card terms, one line per seat (suits are not part of the encoding)."""
     lines = []
     for p, row in enumerate(a.hands):
-        held = ranks_text(row) + (" + Comet" if a.comet == p else "")
+        held = ranks_text(row, a.ranks) + (" + Comet" if a.comet == p else "")
         marks = [m for m, on in (("to move", a.to_move == p), ("last to play", a.last_player == p)) if on]
         if a.winner == p:
             marks.append("WINNER")
         lines.append(f"  seat {p}{' (' + ', '.join(marks) + ')' if marks else ''}: {held}")
-    lines.append(f"  dead: {ranks_text(a.dead)}{' + Comet' if a.comet == COMET_DEAD else ''}")
-    lines.append(f"  played: {ranks_text(a.played)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
+    lines.append(f"  dead: {ranks_text(a.dead, a.ranks)}{' + Comet' if a.comet == COMET_DEAD else ''}")
+    lines.append(f"  played: {ranks_text(a.played, a.ranks)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
     run = "a new run is to be started" if a.need == 0 else f"the run needs a {rank_text(a.need)}"
     lines.append(
         f"  {run}; mover has {'' if a.turn_played else 'not '}played this turn; "
         f"chips {' '.join(f'{c:+d}' for c in a.chips)} (sum {sum(a.chips):+d}); "
         f"steps {a.steps}; Comet value {a.comet_value}"
         + (f"; last card was the Comet as {rank_text(a.out_wild_as)}" if a.out_wild_as else "")
+        + "".join(f"; {name} {value}" for name, value in a.extra)
     )
     return "\n".join(lines)
 
@@ -101,13 +113,13 @@ def describe_action(kind: int, rank: int) -> str:
     if kind == PASS:
         return "pass"
     if kind == NATURAL:
-        return f"play a natural {rank_text(rank) if rank in RANKS else rank}"
+        return f"play a natural {rank_text(rank) if 1 <= rank <= 13 else rank}"
     if kind == QUARTET:
-        return f"play all the natural {rank_text(rank) if rank in RANKS else rank}s at once"
+        return f"play all the natural {rank_text(rank) if 1 <= rank <= 13 else rank}s at once"
     if kind == COMET_QUARTET:
         return "play the three natural 9s and the Comet together"
     if kind == COMET:
-        return f"play the Comet as {rank_text(rank) if rank in RANKS else rank}"
+        return f"play the Comet as {rank_text(rank) if 1 <= rank <= 13 else rank}"
     return f"unknown action kind {kind} (rank {rank})"
 
 

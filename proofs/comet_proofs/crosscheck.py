@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import z3
-from comet.cards import black_pack, red_pack
-from comet.engine import apply, legal_actions, returns, settlement, shuffled_deal, step_bound
+from comet.engine import apply, deal_points, legal_actions, packs_in_rotation, returns, shuffled_deal, step_bound
+from comet.presets import preset as preset_named
 from comet.ruleset import Ruleset, field_readings
 from comet.state import DealState
 
-from comet_proofs.abstraction import abstract, describe, describe_deal_state
-from comet_proofs.encoding import PLAY_RULINGS, AbstractState, Readings, StandardEncoding, SymAction, SymState
+from comet_proofs.abstraction import describe, describe_deal_state
+from comet_proofs.encoding import PLAY_RULINGS, AbstractState, StandardEncoding, SymAction, SymState
 
 # Fields whose readings are varied when sampling (play rulings plus the deal-shape ones).
 SAMPLED_FIELDS: tuple[str, ...] = tuple(name for name, _ in PLAY_RULINGS) + ("deal_sizes", "deal_order")
@@ -41,26 +41,40 @@ class CrossCheckResult:
         return not self.mismatches
 
 
-def random_rules(rng: random.Random) -> Ruleset:
-    """The standard preset with a random reading of every ruling that shapes play or the deal."""
+def random_rules(rng: random.Random, base: Ruleset | None = None, fields: Sequence[str] = SAMPLED_FIELDS) -> Ruleset:
+    """``base`` (default: the standard preset) with a random reading of every ruling in ``fields``."""
     changes: dict[str, object] = {}
-    for name in SAMPLED_FIELDS:
+    for name in fields:
         readings = field_readings(name)
         assert readings is not None
         changes[name] = readings[rng.randrange(len(readings))]
-    return Ruleset().with_overrides(changes)
+    return (base or Ruleset()).with_overrides(changes)
 
 
-def sample_states(players: Sequence[int], deals: int, seed: int, per_deal: int = 12) -> list[DealState]:
-    """States met in ``deals`` random deals per player count (random rulings, pack, Comet value,
-    uniformly random legal play), ``per_deal`` of them per deal plus the final state."""
+def sampled_fields(enc: StandardEncoding) -> tuple[str, ...]:
+    """The rulings to vary when sampling for ``enc``: those it quantifies, plus how cards are dealt."""
+    return tuple(dict.fromkeys([name for name, _ in enc.rulings] + ["deal_order"]))
+
+
+def sample_states(
+    players: Sequence[int], deals: int, seed: int, per_deal: int = 12, preset: str = "standard"
+) -> list[DealState]:
+    """States met in ``deals`` random deals per player count of ``preset`` (random readings of the
+    rulings its encoding covers, random pack of the rotation, Comet value, uniformly random legal
+    play), ``per_deal`` of them per deal plus the final state."""
+    from comet_proofs.encoding import encoding_for
+
     rng = random.Random(seed)
+    base = preset_named(preset).rules
+    fields = SAMPLED_FIELDS if preset == "standard" else sampled_fields(encoding_for(preset))
+    values = (0, 2, 4, 6) if preset == "standard" else (0, 2, 4, 6, 10)
     out: list[DealState] = []
     for n in players:
         for _ in range(deals):
-            rules = random_rules(rng)
-            pack = black_pack() if rng.random() < 0.5 else red_pack()
-            s = shuffled_deal(rules, n, rng.randrange(n), rng.getrandbits(32), pack, rng.choice((0, 2, 4, 6)))
+            rules = random_rules(rng, base, fields)
+            packs = packs_in_rotation(rules, n)
+            pack = packs[min(int(rng.random() * len(packs)), len(packs) - 1)]
+            s = shuffled_deal(rules, n, rng.randrange(n), rng.getrandbits(32), pack, rng.choice(values))
             path = [s]
             while not s.terminal:
                 acts = legal_actions(s)
@@ -74,11 +88,11 @@ def sample_states(players: Sequence[int], deals: int, seed: int, per_deal: int =
 
 def encoded_successors(enc: StandardEncoding, state: DealState) -> tuple[set[AbstractState], bool]:
     """The abstract successors T allows from ``abstract(state)`` (and whether the enumeration was cut short)."""
-    s = SymState.const(abstract(state))
-    s2 = SymState.fresh("next", state.players)
+    s = SymState.const(enc.abstract(state))
+    s2 = enc.fresh_state("next", state.players)
     a = SymAction.fresh()
     solver = z3.Solver()
-    solver.add(enc.transition(s, a, s2, Readings.of(state.rules)))
+    solver.add(enc.transition(s, a, s2, enc.readings_of(state.rules)))
     found: set[AbstractState] = set()
     while solver.check() == z3.sat:
         m = solver.model()
@@ -92,11 +106,11 @@ def encoded_successors(enc: StandardEncoding, state: DealState) -> tuple[set[Abs
 
 def check_state(enc: StandardEncoding, state: DealState) -> tuple[int, str | None]:
     """(number of model successors, a mismatch report or None)."""
-    before = abstract(state)
+    before = enc.abstract(state)
     problems: list[str] = []
     model_succ: dict[AbstractState, str] = {}
     for act in legal_actions(state):
-        model_succ.setdefault(abstract(apply(state, act)), str(act))
+        model_succ.setdefault(enc.abstract(apply(state, act)), str(act))
     allowed, cut = encoded_successors(enc, state)
     if cut:
         problems.append(f"T allows more than {MAX_SUCCESSORS} successors (a field is left unconstrained)")
@@ -114,12 +128,14 @@ def check_state(enc: StandardEncoding, state: DealState) -> tuple[int, str | Non
     if bound != step_bound(state):
         problems.append(f"encoded step bound {bound} differs from engine.step_bound {step_bound(state)}")
     if state.terminal:
-        enc_returns = tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym))
+        rd = enc.readings_of(state.rules)
+        enc_returns = tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym, rd))
         if enc_returns != returns(state):
             problems.append(f"encoded deal returns {enc_returns} differ from engine.returns {returns(state)}")
-        stray = [p for p in settlement(state) if p.payee != state.winner or p.payer == state.winner]
-        if stray:
-            problems.append(f"settlement payments not from a loser to the winner: {stray}")
+        enc_points = tuple(z3.simplify(x).as_long() for x in enc.deal_points(sym, rd))
+        if enc_points != deal_points(state):
+            problems.append(f"encoded deal points {enc_points} differ from engine.deal_points {deal_points(state)}")
+        problems += enc.settlement_problems(state)
     if not problems:
         return len(model_succ), None
     text = "state (model):\n" + describe_deal_state(state) + "\nabstracted:\n" + describe(before) + "\n"

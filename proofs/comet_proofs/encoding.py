@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import z3
 from comet.ruleset import Ruleset, field_readings
+from comet.state import DealState
 
 RANKS: tuple[int, ...] = tuple(range(2, 14))
 KING = 13
@@ -82,24 +83,33 @@ class AbstractState:
     out_wild_as: int
     steps: int
     comet_value: int
+    # The ranks the rows are indexed by (variants with a low Ace add rank 1), and the
+    # variant encodings' extra fields as (name, value) pairs.
+    ranks: tuple[int, ...] = RANKS
+    extra: tuple[tuple[str, int], ...] = ()
+
+
+Rulings = tuple[tuple[str, object], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Readings:
-    """One Z3 Boolean per ruling of ``PLAY_RULINGS`` + ``DEAL_RULINGS`` (true: the named reading)."""
+    """One Z3 Boolean per ruling of ``fields`` (default ``PLAY_RULINGS`` + ``DEAL_RULINGS``; true: the named
+    reading).  A variant encoding names its own rulings (``StandardEncoding.rulings``)."""
 
     flags: tuple[z3.BoolRef, ...]
+    fields: Rulings = PLAY_RULINGS + DEAL_RULINGS
 
     @staticmethod
-    def fresh(prefix: str = "rd") -> Readings:
-        return Readings(tuple(z3.Bool(f"{prefix}.{name}") for name, _ in PLAY_RULINGS + DEAL_RULINGS))
+    def fresh(prefix: str = "rd", fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
+        return Readings(tuple(z3.Bool(f"{prefix}.{name}") for name, _ in fields), fields)
 
     @staticmethod
-    def of(rules: Ruleset) -> Readings:
-        return Readings(tuple(z3.BoolVal(getattr(rules, name) == value) for name, value in PLAY_RULINGS + DEAL_RULINGS))
+    def of(rules: Ruleset, fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
+        return Readings(tuple(z3.BoolVal(getattr(rules, name) == value) for name, value in fields), fields)
 
     def __getitem__(self, name: str) -> z3.BoolRef:
-        for (field, _), flag in zip(PLAY_RULINGS + DEAL_RULINGS, self.flags, strict=True):
+        for (field, _), flag in zip(self.fields, self.flags, strict=True):
             if field == name:
                 return flag
         raise KeyError(name)
@@ -107,7 +117,7 @@ class Readings:
     def describe(self, model: z3.ModelRef) -> tuple[tuple[str, str], ...]:
         """The readings a Z3 model picked, as (field, reading) pairs."""
         out: list[tuple[str, str]] = []
-        for (field, value), flag in zip(PLAY_RULINGS + DEAL_RULINGS, self.flags, strict=True):
+        for (field, value), flag in zip(self.fields, self.flags, strict=True):
             chosen = z3.is_true(model.eval(flag, model_completion=True))
             out.append((field, reading_text(field, value, chosen)))
         return tuple(out)
@@ -141,18 +151,20 @@ class SymState:
     out_wild_as: z3.ArithRef
     steps: z3.ArithRef
     comet_value: z3.ArithRef
+    ranks: tuple[int, ...] = RANKS
+    extra: tuple[tuple[str, z3.ArithRef], ...] = ()
 
     @staticmethod
-    def fresh(prefix: str, players: int) -> SymState:
+    def fresh(prefix: str, players: int, ranks: tuple[int, ...] = RANKS, extra: tuple[str, ...] = ()) -> SymState:
         def i(name: str) -> z3.ArithRef:
             return z3.Int(f"{prefix}.{name}")
 
         return SymState(
             players=players,
-            hands=tuple(tuple(i(f"hand{p}.{r}") for r in RANKS) for p in range(players)),
+            hands=tuple(tuple(i(f"hand{p}.{r}") for r in ranks) for p in range(players)),
             comet=i("comet"),
-            played=tuple(i(f"played.{r}") for r in RANKS),
-            dead=tuple(i(f"dead.{r}") for r in RANKS),
+            played=tuple(i(f"played.{r}") for r in ranks),
+            dead=tuple(i(f"dead.{r}") for r in ranks),
             need=i("need"),
             to_move=i("to_move"),
             last_player=i("last_player"),
@@ -162,6 +174,8 @@ class SymState:
             out_wild_as=i("out_wild_as"),
             steps=i("steps"),
             comet_value=i("comet_value"),
+            ranks=ranks,
+            extra=tuple((name, i(name)) for name in extra),
         )
 
     @staticmethod
@@ -182,14 +196,23 @@ class SymState:
             out_wild_as=v(a.out_wild_as),
             steps=v(a.steps),
             comet_value=v(a.comet_value),
+            ranks=a.ranks,
+            extra=tuple((name, v(x)) for name, x in a.extra),
         )
+
+    def x(self, name: str) -> z3.ArithRef:
+        """The extra field ``name`` (variant encodings)."""
+        for key, term in self.extra:
+            if key == name:
+                return term
+        raise KeyError(name)
 
     def terms(self) -> list[z3.ExprRef]:
         """Every term, in a fixed order (for equality and blocking clauses)."""
         out: list[z3.ExprRef] = [x for h in self.hands for x in h]
         out += [self.comet, *self.played, *self.dead, self.need, self.to_move, self.last_player]
         out += [self.turn_played, *self.chips, self.winner, self.out_wild_as, self.steps, self.comet_value]
-        return out
+        return out + [term for _, term in self.extra]
 
     def equals(self, other: SymState) -> z3.BoolRef:
         return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True)])
@@ -213,6 +236,8 @@ class SymState:
             out_wild_as=n(self.out_wild_as),
             steps=n(self.steps),
             comet_value=n(self.comet_value),
+            ranks=self.ranks,
+            extra=tuple((name, n(term)) for name, term in self.extra),
         )
 
 
@@ -234,11 +259,11 @@ def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
     return out
 
 
-def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef) -> z3.ArithRef:
-    """``row`` is indexed by ``RANKS``; the entry for a symbolic rank in 2..13."""
+def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...] = RANKS) -> z3.ArithRef:
+    """``row`` is indexed by ``ranks``; the entry for a symbolic rank in ``ranks``."""
     out: z3.ArithRef = row[-1]
-    for i in range(len(RANKS) - 2, -1, -1):
-        out = z3.If(rank == RANKS[i], row[i], out)
+    for i in range(len(ranks) - 2, -1, -1):
+        out = z3.If(rank == ranks[i], row[i], out)
     return out
 
 
@@ -246,6 +271,33 @@ class StandardEncoding:
     """The standard game's transition relation and invariants (subclass per variant)."""
 
     name = "standard"
+    # What a variant encoding changes by data: the ranks (rows of the abstract state), the allowed
+    # player counts, the rulings quantified as free Booleans, extra state fields, and the scoring.
+    ranks: tuple[int, ...] = RANKS
+    player_counts: tuple[int, ...] = (2, 3, 4, 5)
+    rulings: Rulings = PLAY_RULINGS + DEAL_RULINGS
+    extra_fields: tuple[str, ...] = ()
+    scoring: str = "chips"
+    pack_size: int = PACK_SIZE
+
+    def fresh_state(self, prefix: str, players: int) -> SymState:
+        return SymState.fresh(prefix, players, self.ranks, self.extra_fields)
+
+    def fresh_readings(self, prefix: str = "rd") -> Readings:
+        return Readings.fresh(prefix, self.rulings)
+
+    def readings_of(self, rules: Ruleset) -> Readings:
+        return Readings.of(rules, self.rulings)
+
+    def pack_count(self, rank: int) -> int:
+        """Natural cards of ``rank`` in the pack."""
+        return pack_count(rank)
+
+    def abstract(self, state: DealState) -> AbstractState:
+        """The abstract state of a model state (ValueError for states outside the encoding)."""
+        from comet_proofs.abstraction import abstract
+
+        return abstract(state)
 
     # ------------------------------------------------------------ derived quantities
 
@@ -257,13 +309,13 @@ class StandardEncoding:
 
     def mover_count(self, s: SymState, rank: z3.ArithRef) -> z3.ArithRef:
         """How many natural cards of ``rank`` the player to move holds."""
-        return at([rank_at(h, rank) for h in s.hands], s.to_move)
+        return at([rank_at(h, rank, self.ranks) for h in s.hands], s.to_move)
 
     def terminal(self, s: SymState) -> z3.BoolRef:
         return s.winner >= 0
 
     def in_rank_range(self, r: z3.ArithRef) -> z3.BoolRef:
-        return z3.And(r >= RANKS[0], r <= KING)
+        return z3.And(r >= self.ranks[0], r <= KING)
 
     # ------------------------------------------------------------ invariants
 
@@ -280,7 +332,7 @@ class StandardEncoding:
             s.last_player < n,
             s.winner >= -1,
             s.winner < n,
-            z3.Or(s.need == 0, z3.And(s.need >= 3, s.need <= KING)),
+            z3.Or(s.need == 0, z3.And(s.need >= self.ranks[0] + 1, s.need <= KING)),
             z3.Or(s.out_wild_as == 0, self.in_rank_range(s.out_wild_as)),
             s.steps >= 0,
             s.comet_value >= 0,
@@ -291,13 +343,17 @@ class StandardEncoding:
         """Per rank: hands + played + dead = the pack's natural cards (the Comet is one variable, so one place)."""
         return z3.And(
             [
-                z3.Sum(*[s.hands[p][i] for p in range(s.players)]) + s.played[i] + s.dead[i] == pack_count(r)
-                for i, r in enumerate(RANKS)
+                z3.Sum(*[s.hands[p][i] for p in range(s.players)]) + s.played[i] + s.dead[i] == self.pack_count(r)
+                for i, r in enumerate(self.ranks)
             ]
         )
 
     def chip_zero_sum(self, s: SymState) -> z3.BoolRef:
         return z3.Sum(*s.chips) == 0
+
+    def no_chips(self, s: SymState) -> z3.BoolRef:
+        """Points games: no chips change hands during play."""
+        return z3.And([c == 0 for c in s.chips])
 
     def turn_structure(self, s: SymState) -> z3.BoolRef:
         """The bookkeeping facts the other proofs lean on (each inductive with the rest)."""
@@ -340,7 +396,11 @@ class StandardEncoding:
         return {
             "well-formed state": self.well_formed(s),
             "card conservation": self.card_conservation(s),
-            "chip zero-sum": self.chip_zero_sum(s),
+            **(
+                {"chip zero-sum": self.chip_zero_sum(s)}
+                if self.scoring == "chips"
+                else {"no chips move (points game)": self.no_chips(s)}
+            ),
             "turn structure": self.turn_structure(s),
             "step bound (steps + ranking <= engine.step_bound)": self.within_step_bound(s),
         }
@@ -353,11 +413,7 @@ class StandardEncoding:
     def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
         """Any freshly dealt deal: right hand and dead sizes (RUL-DEAL-SIZES either way), nothing played."""
         n = s.players
-        table_size, table_dead = DEAL_TABLE[n]
-        even_size = PACK_SIZE // n
-        even_dead = PACK_SIZE - even_size * n
-        size = z3.If(rd["deal_sizes"], even_size, table_size)
-        dead_size = z3.If(rd["deal_sizes"], even_dead, table_dead)
+        size, dead_size = self.deal_size(n, rd)
         parts = [x >= 0 for h in s.hands for x in h] + [x >= 0 for x in s.dead]
         parts += [self.hand_size(s, p) == size for p in range(n)]
         parts += [z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead_size]
@@ -378,6 +434,15 @@ class StandardEncoding:
         ]
         return z3.And(parts)
 
+    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """(cards each, cards dead) of a fresh deal (RUL-DEAL-SIZES)."""
+        table_size, table_dead = DEAL_TABLE[players]
+        even_size = self.pack_size // players
+        even_dead = self.pack_size - even_size * players
+        size = z3.If(rd["deal_sizes"], even_size, table_size)
+        dead_size = z3.If(rd["deal_sizes"], even_dead, table_dead)
+        return size, dead_size
+
     # ------------------------------------------------------------ legal actions
 
     def stops(self, rank: z3.ArithRef, kind: z3.ArithRef) -> z3.BoolRef:
@@ -394,7 +459,7 @@ class StandardEncoding:
 
     def quartet_available(self, s: SymState, rank: z3.ArithRef) -> z3.BoolRef:
         """R-FOUR-OF-A-KIND, R-THREE-NINES: the mover holds every natural card of ``rank``."""
-        return self.mover_count(s, rank) == z3.If(rank == NINE, 3, 4)
+        return self.mover_count(s, rank) == z3.If(rank == NINE, self.pack_count(NINE), self.pack_count(KING))
 
     def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
         """``a`` is among ``legal_actions(s)`` (which is empty for a finished deal)."""
@@ -453,9 +518,14 @@ class StandardEncoding:
         """R-TURN-END, R-STOP-STUCK: the turn passes left; back at the last player a new run starts."""
         n = s.players
         nxt = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
+        payee, amount = self.pass_payment(s, nxt)
         keep = z3.And(
             [x == y for h, h2 in zip(s.hands, s2.hands, strict=True) for x, y in zip(h, h2, strict=True)]
-            + [x == y for x, y in zip(s.played + s.dead + s.chips, s2.played + s2.dead + s2.chips, strict=True)]
+            + [x == y for x, y in zip(s.played + s.dead, s2.played + s2.dead, strict=True)]
+            + [
+                c2 == c + z3.If(payee == p, (n - 1) * amount, -amount)
+                for p, (c, c2) in enumerate(zip(s.chips, s2.chips, strict=True))
+            ]
             + [
                 s2.comet == s.comet,
                 s2.last_player == s.last_player,
@@ -472,26 +542,38 @@ class StandardEncoding:
             s2.steps == s.steps + 1,
         )
 
+    def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """(payee, what each other player pays) when the mover passes; none in the standard game."""
+        return s.to_move, z3.IntVal(0)
+
+    def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """What each other player pays the mover for the play ``a`` (the Comet bonus, R-COMET-BONUS)."""
+        return z3.If(self.wild_play(a.kind), self.bonus_amount(s, a, out, rd), 0)
+
+    def winner_after(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """The winner after a play (R-END-OUT): the mover if the hand is empty."""
+        return z3.If(out, s.to_move, -1)
+
     def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """R-PLAY-*, R-STOP-KING, R-COMET-STOP, R-END-OUT, R-COMET-BONUS: cards to the pile, stops, going out."""
         n = s.players
         parts: list[z3.BoolRef] = []
         for p in range(n):
-            for i, r in enumerate(RANKS):
+            for i, r in enumerate(self.ranks):
                 hit = z3.And(s.to_move == p, a.rank == r)
                 h = s.hands[p][i]
                 parts.append(
                     s2.hands[p][i]
                     == z3.If(z3.And(hit, a.kind == NATURAL), h - 1, z3.If(z3.And(hit, self.takes_all(a.kind)), 0, h))
                 )
-        for i, r in enumerate(RANKS):
+        for i, r in enumerate(self.ranks):
             mine = at([h[i] for h in s.hands], s.to_move)
             gain = z3.If(a.rank == r, z3.If(a.kind == NATURAL, 1, z3.If(self.takes_all(a.kind), mine, 0)), 0)
             parts.append(s2.played[i] == s.played[i] + gain)
             parts.append(s2.dead[i] == s.dead[i])
         parts.append(s2.comet == z3.If(self.wild_play(a.kind), COMET_PLAYED, s.comet))
         out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
-        amount = z3.If(self.wild_play(a.kind), self.bonus_amount(s, a, out, rd), 0)
+        amount = self.play_amount(s, a, out, rd)
         payee = self.bonus_payee(s)
         for p in range(n):
             parts.append(s2.chips[p] == s.chips[p] + z3.If(payee == p, (n - 1) * amount, -amount))
@@ -500,7 +582,7 @@ class StandardEncoding:
             s2.to_move == s.to_move,
             s2.last_player == s.to_move,
             s2.turn_played,
-            s2.winner == z3.If(out, s.to_move, -1),
+            s2.winner == self.winner_after(s, a, out, rd),
             s2.out_wild_as == z3.If(z3.And(out, self.wild_play(a.kind)), a.rank, 0),
             s2.steps == s.steps + 1,
             s2.comet_value == s.comet_value,
@@ -510,31 +592,53 @@ class StandardEncoding:
     def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """T(s, a, s2): ``a`` is legal in ``s`` and ``apply(s, a)`` is ``s2``."""
         effect = z3.If(a.kind == PASS, self.pass_effect(s, s2), self.play_effect(s, a, s2, rd))
-        return z3.And(self.legal(s, a, rd), effect)
+        return z3.And(self.legal(s, a, rd), effect, self.extra_effect(s, a, s2, rd))
+
+    def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """How a variant's extra fields change (none in the standard game)."""
+        return z3.BoolVal(True)
 
     def all_actions(self) -> list[tuple[int, int]]:
         """Every concrete symbolic action (kind, rank)."""
-        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET, COMET_QUARTET) for r in RANKS]
+        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET, COMET_QUARTET) for r in self.ranks]
 
     # ------------------------------------------------------------ settlement
 
     def card_points(self, rank: int) -> int:
         return min(rank, 10)
 
-    def settlement_amount(self, s: SymState, seat: int) -> z3.ArithRef:
-        """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: what ``seat`` pays the winner."""
-        points = z3.Sum(*[s.hands[seat][i] * self.card_points(r) for i, r in enumerate(RANKS)])
-        points = points + z3.If(s.comet == seat, 9, 0)
-        caught = z3.If(s.comet == seat, 2 * points, points)
-        out = z3.If(s.out_wild_as == NINE, 4 * caught, z3.If(s.out_wild_as > 0, 2 * caught, caught))
-        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, out)
+    def hand_points(self, s: SymState, seat: int) -> z3.ArithRef:
+        """The points left in ``seat``'s hand (the Comet counts 9)."""
+        points = z3.Sum(*[s.hands[seat][i] * self.card_points(r) for i, r in enumerate(self.ranks)])
+        return points + z3.If(s.comet == seat, 9, 0)
 
-    def deal_returns(self, s: SymState) -> tuple[z3.ArithRef, ...]:
+    def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
+        """R-SETTLE-COMET-LAST: x2 when the last card was the Comet, x4 when it stood for a 9."""
+        return z3.If(s.out_wild_as == NINE, 4, z3.If(s.out_wild_as > 0, 2, 1))
+
+    def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: what ``seat`` pays the winner."""
+        points = self.hand_points(s, seat)
+        caught = z3.If(s.comet == seat, 2 * points, points)
+        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, caught * self.out_multiplier(s, rd))
+
+    def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """Net chips per seat for the deal: chips moved during play plus the settlement (``engine.returns``)."""
         n = s.players
-        pays = [self.settlement_amount(s, p) for p in range(n)]
+        pays = [self.settlement_amount(s, p, rd) for p in range(n)]
         total = z3.Sum(*pays)
         return tuple(s.chips[p] - pays[p] + z3.If(s.winner == p, total, 0) for p in range(n))
+
+    def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        """Points per seat for a finished deal (``engine.deal_points``); none in a chips game."""
+        return tuple(z3.IntVal(0) for _ in range(s.players))
+
+    def settlement_problems(self, state: DealState) -> list[str]:
+        """Model-side shape check of a finished deal's settlement: every payment from a loser to the winner."""
+        from comet.engine import settlement
+
+        stray = [p for p in settlement(state) if p.payee != state.winner or p.payer == state.winner]
+        return [f"settlement payments not from a loser to the winner: {stray}"] if stray else []
 
 
 ENCODINGS: dict[str, type[StandardEncoding]] = {"standard": StandardEncoding}
@@ -542,6 +646,8 @@ ENCODINGS: dict[str, type[StandardEncoding]] = {"standard": StandardEncoding}
 
 def encoding_for(preset: str) -> StandardEncoding:
     """The encoding of a preset's game; ValueError if the game has none yet."""
+    import comet_proofs.variants  # noqa: F401  (registers the variant encodings in ENCODINGS)
+
     cls = ENCODINGS.get(preset)
     if cls is None:
         raise ValueError(f"no proofs for preset {preset!r} yet; proved: {', '.join(sorted(ENCODINGS))}")

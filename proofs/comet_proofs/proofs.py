@@ -29,6 +29,7 @@ from comet_proofs.encoding import (
     DEAL_RULINGS,
     PLAY_RULINGS,
     Readings,
+    Rulings,
     StandardEncoding,
     SymAction,
     SymState,
@@ -65,6 +66,7 @@ class Obligation:
     preset: str
     players: int
     build: Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]
+    rulings: Rulings = PLAY_RULINGS + DEAL_RULINGS
 
     def run(self) -> ProofResult:
         start = time.perf_counter()
@@ -74,10 +76,11 @@ class Obligation:
         solver.add(*formulas)
         verdict = solver.check()
         seconds = time.perf_counter() - start
+        readings = tuple((name, "*") for name, _ in self.rulings)
         if verdict == z3.unsat:
-            return ProofResult(self.name, self.preset, self.players, ALL_READINGS, True, seconds, None)
+            return ProofResult(self.name, self.preset, self.players, readings, True, seconds, None)
         text = render(solver.model()) if verdict == z3.sat else f"Z3 gave no answer ({solver.reason_unknown()})"
-        return ProofResult(self.name, self.preset, self.players, ALL_READINGS, False, seconds, text)
+        return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text)
 
 
 def _readings_line(rd: Readings, m: z3.ModelRef) -> str:
@@ -107,13 +110,13 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
     """Every obligation for ``players`` seats over encoding ``enc``."""
     name = preset or enc.name
     out: list[Obligation] = []
-    parts = list(enc.invariant_parts(SymState.fresh("probe", players)))
+    parts = list(enc.invariant_parts(enc.fresh_state("probe", players)))
 
     def inductive(part: str) -> Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]:
         def build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
-            rd = Readings.fresh()
-            s, s2, a = SymState.fresh("s", players), SymState.fresh("t", players), SymAction.fresh()
-            init = SymState.fresh("i", players)
+            rd = enc.fresh_readings()
+            s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+            init = enc.fresh_state("i", players)
             # One counterexample formula: either an initial deal breaks the part, or a step does.
             base = z3.And(enc.initial(init, rd), z3.Not(enc.invariant_parts(init)[part]))
             step = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(enc.invariant_parts(s2)[part]))
@@ -128,38 +131,44 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
 
         return build
 
+    def ob(title: str, build: Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]) -> Obligation:
+        return Obligation(title, name, players, build, enc.rulings)
+
     for part in parts:
-        out.append(Obligation(f"{part} (initial + inductive)", name, players, inductive(part)))
+        out.append(ob(f"{part} (initial + inductive)", inductive(part)))
 
     def ranking() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
-        rd = Readings.fresh()
-        s, s2, a = SymState.fresh("s", players), SymState.fresh("t", players), SymAction.fresh()
+        rd = enc.fresh_readings()
+        s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
         decreases = z3.And(enc.ranking(s2) >= 0, enc.ranking(s2) < enc.ranking(s))
         f = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(decreases))
         return [f], _step_render(rd, s, a, s2, "the ranking function does not decrease:")
 
-    out.append(Obligation("termination (ranking decreases on every action)", name, players, ranking))
+    out.append(ob("termination (ranking decreases on every action)", ranking))
 
     def deadlock() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
-        rd = Readings.fresh()
-        s = SymState.fresh("s", players)
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
         some = z3.Or([enc.legal(s, SymAction(z3.IntVal(k), z3.IntVal(r)), rd) for k, r in enc.all_actions()])
         f = z3.And(enc.invariant(s), some == enc.terminal(s))
         return [f], _state_render(rd, s, "a deal in progress without a legal action, or a finished one with one:")
 
-    out.append(Obligation("no deadlock (a legal action exactly while the deal goes on)", name, players, deadlock))
+    out.append(ob("no deadlock (a legal action exactly while the deal goes on)", deadlock))
+    if enc.scoring == "points":
+        out += points_obligations(enc, players, ob)
+        return out
 
     def settlement() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
-        rd = Readings.fresh()
-        s = SymState.fresh("s", players)
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
         ok = z3.And(
-            z3.Sum(*enc.deal_returns(s)) == 0,
-            *[enc.settlement_amount(s, p) >= 0 for p in range(players)],
+            z3.Sum(*enc.deal_returns(s, rd)) == 0,
+            *[enc.settlement_amount(s, p, rd) >= 0 for p in range(players)],
         )
         f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
         return [f], _state_render(rd, s, "a finished deal whose settlement is not zero-sum:")
 
-    out.append(Obligation("settlement zero-sum (losers pay the winner)", name, players, settlement))
+    out.append(ob("settlement zero-sum (losers pay the winner)", settlement))
 
     def balances() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         bal = [z3.Int(f"balance{p}") for p in range(players)]
@@ -185,17 +194,68 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
 
         return [domain, z3.Not(ok)], render
 
-    out.append(Obligation("game balances conserved (RUL-INSOLVENCY, both readings)", name, players, balances))
+    out.append(ob("game balances conserved (RUL-INSOLVENCY, both readings)", balances))
     return out
+
+
+Build = Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]
+
+
+def finish_deal_balances(
+    balances: Sequence[z3.ArithRef], points: Sequence[z3.ArithRef], returns: Sequence[z3.ArithRef]
+) -> list[z3.ArithRef]:
+    """``game.finish_deal`` on symbolic totals: add the deal's points, then its net chip returns.  (With
+    RUL-INSOLVENCY = pay_what_you_have payments are capped, which only matters when some are made.)"""
+    return [b + p + r for b, p, r in zip(balances, points, returns, strict=True)]
+
+
+def points_obligations(enc: StandardEncoding, players: int, ob: Callable[[str, Build], Obligation]) -> list[Obligation]:
+    """Points games (issue 4): deal scores are non-negative, no chips change hands in the deal, and a
+    game's totals are the sum of its deal scores (``game.finish_deal`` adds the points and nothing else)."""
+
+    def non_negative() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
+        ok = z3.And(
+            *[p >= 0 for p in enc.deal_points(s, rd)],
+            *[r == 0 for r in enc.deal_returns(s, rd)],
+        )
+        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
+        return [f], _state_render(rd, s, "a finished deal with a negative score, or chips changing hands:")
+
+    def game_total() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
+        bal = [z3.Int(f"total{p}") for p in range(players)]
+        pts = enc.deal_points(s, rd)
+        new = finish_deal_balances(bal, pts, enc.deal_returns(s, rd))
+        ok = z3.And([n == b + p for n, b, p in zip(new, bal, pts, strict=True)])
+        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
+
+        def render(m: z3.ModelRef) -> str:
+            before = [m.eval(b, model_completion=True) for b in bal]
+            after = [m.eval(x, model_completion=True) for x in new]
+            scored = [m.eval(x, model_completion=True) for x in pts]
+            head = f"totals {before} + deal scores {scored} gave {after}:"
+            return _state_render(rd, s, head)(m)
+
+        return [f], render
+
+    return [
+        ob("deal scores non-negative, no chips move", non_negative),
+        ob("game total is the sum of deal scores", game_total),
+    ]
 
 
 def plan(preset: str = "standard", players: Sequence[int] | None = None) -> list[Obligation]:
     """The obligations ``run_all`` runs, in order (for progress bars)."""
     enc = encoding_for(preset)
-    counts = tuple(players) if players is not None else PLAYER_COUNTS
+    allowed = enc.player_counts
+    counts = tuple(players) if players is not None else allowed
     for n in counts:
-        if n not in PLAYER_COUNTS:
-            raise ValueError(f"the standard game is for 2 to 5 players, not {n}")
+        if n not in allowed:
+            shown = f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
+            raise ValueError(f"the {enc.name} game is proved for {shown} players, not {n}")
     return [o for n in counts for o in obligations(enc, n, preset)]
 
 
@@ -206,5 +266,6 @@ def prove(enc: StandardEncoding, players: int, only: Sequence[str] = ()) -> list
 
 
 def run_all(preset: str = "standard", players: Sequence[int] | None = None) -> list[ProofResult]:
-    """Every proof for ``preset`` and the player counts (default 2..5); ValueError for an unknown preset."""
+    """Every proof for ``preset`` and the player counts (default: every count its encoding covers);
+    ValueError for an unknown preset or player count."""
     return [o.run() for o in plan(preset, players)]

@@ -1,0 +1,110 @@
+"""Old Comet of 1718 (R-OLD-*) over the standard encoding, with a low Ace.
+
+Rows run over ranks Ace..King (four naturals each, three natural 9s: the 9D is the manille, the only
+wild card, tracked like the Comet).  Chips: a King played earns 1 from each other player (four for all
+four Kings), the manille its value; a run everyone passes on earns its last player 1 from each; the
+settlement is 1 chip per point left (Ace 1, the manille 9) to the winner, and a player caught with the
+manille pays 10 to each other player (RUL-OLD-CAUGHT: or to each but the winner).
+"""
+
+from __future__ import annotations
+
+import z3
+from comet.state import DealState, Payment
+
+from comet_proofs.abstraction import counts_abstract
+from comet_proofs.encoding import (
+    DEAL_TABLE,
+    ENCODINGS,
+    KING,
+    NATURAL,
+    NINE,
+    PLAY_RULINGS,
+    QUARTET,
+    AbstractState,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+)
+
+DECK = 52
+KING_CHIPS = 1
+LAST_CARD_CHIPS = 1
+MANILLE_CAUGHT = 10
+
+
+class OldCometEncoding(StandardEncoding):
+    """Preset ``old_comet``: one 52-card deck, Ace low, the manille."""
+
+    name = "old_comet"
+    ranks = tuple(range(1, 14))
+    pack_size = DECK
+    # The manille's play payment is never multiplied, so RUL-COMET-BONUS-LAST plays no part.
+    rulings = tuple(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last") + (
+        ("old_deal_sizes", "even"),
+        ("old_caught", "nine_only"),
+        ("old_manille_last", "multiplied"),
+    )
+
+    def abstract(self, state: DealState) -> AbstractState:
+        if state.rules.variant != "old_comet" or state.rules.opera:
+            raise ValueError("the Old Comet encoding covers variant old_comet without Opera")
+        if state.drawn:
+            raise ValueError("a drawn deal does not occur without Opera")
+        return counts_abstract(state, self.ranks)
+
+    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """R-OLD-DEAL, RUL-OLD-DEAL-SIZES: the standard table's hand sizes, or all 52 evenly; the rest dead."""
+        size = z3.If(rd["old_deal_sizes"], DECK // players, DEAL_TABLE[players][0])
+        return size, DECK - size * players
+
+    def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """R-OLD-MANILLE-PLAY: the manille's value from each; R-OLD-KING: 1 per King played from each."""
+        kings = z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, self.mover_count(s, a.rank), 0))
+        return z3.If(self.wild_play(a.kind), s.comet_value, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
+
+    def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """R-OLD-LAST-CARD: everyone passed on a stuck run: its last player collects 1 from each."""
+        return s.last_player, z3.If(z3.And(s.need > 0, nxt == s.last_player), LAST_CARD_CHIPS, 0)
+
+    def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
+        """RUL-OLD-MANILLE-LAST: plain, or x2 (x4 as a 9) when the manille was the last card."""
+        return z3.If(z3.And(rd["old_manille_last"], s.out_wild_as > 0), z3.If(s.out_wild_as == NINE, 4, 2), 1)
+
+    def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """R-OLD-SETTLE: 1 chip per point left in hand (Ace 1, the manille 9) to the winner."""
+        owed = self.hand_points(s, seat) * self.out_multiplier(s, rd)
+        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, owed)
+
+    def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        """The standard returns plus R-OLD-MANILLE-CAUGHT: the manille's holder pays 10 to each other
+        player (RUL-OLD-CAUGHT = nine_only: not to the winner)."""
+        n = s.players
+        base = super().deal_returns(s, rd)
+        nine_only = rd["old_caught"]
+        caught = [z3.And(s.winner >= 0, s.comet == h) for h in range(n)]
+        out = []
+        for p in range(n):
+            receives = MANILLE_CAUGHT * z3.If(z3.And(nine_only, s.winner == p), 0, 1)
+            gets = z3.Sum(*[z3.If(caught[h], receives, 0) for h in range(n) if h != p]) if n > 1 else z3.IntVal(0)
+            payees = (n - 1) - z3.If(nine_only, 1, 0)
+            pays = z3.If(caught[p], MANILLE_CAUGHT * payees, 0)
+            out.append(base[p] + gets - pays)
+        return tuple(out)
+
+    def settlement_problems(self, state: DealState) -> list[str]:
+        from comet.engine import settlement
+
+        def wrong(p: Payment) -> bool:
+            if p.rule == "R-OLD-SETTLE":
+                return p.payee != state.winner or p.payer == state.winner
+            if p.rule == "R-OLD-MANILLE-CAUGHT":
+                return p.payer == p.payee or not any(c in state.wild for c in state.hands[p.payer])
+            return True
+
+        bad = [p for p in settlement(state) if wrong(p) or p.amount < 0]
+        return [f"settlement payments of the wrong shape: {bad}"] if bad else []
+
+
+ENCODINGS["old_comet"] = OldCometEncoding

@@ -1,0 +1,100 @@
+"""The Opera option (R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE) over the standard encoding.
+
+Three extra fields (0/1 each): ``first_turn`` (no pass has been made yet, i.e. ``DealState.turn == 0``;
+only the first player moves then), ``dealer_could`` (the dealer could have played out the hand dealt in
+one turn; the answer to ``comet.variants.opera.dealer_could_go_out``) and ``drawn``.
+
+The dealer's search is not encoded: ``dealer_could`` is a free Boolean of the initial deal, fixed until
+the first pass (after which it no longer matters and is 0), so every proof covers both answers.  The
+cross-check reads its value from the model's own search on each sampled state.
+"""
+
+from __future__ import annotations
+
+import z3
+from comet.state import DealState
+
+from comet_proofs.abstraction import counts_abstract
+from comet_proofs.encoding import (
+    COMET_PLAYED,
+    DEAL_RULINGS,
+    ENCODINGS,
+    PASS,
+    PLAY_RULINGS,
+    AbstractState,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+    at,
+)
+
+FIRST, COULD, DRAWN = "first_turn", "dealer_could", "drawn"
+
+
+class OperaEncoding(StandardEncoding):
+    """The standard game with the Opera option (preset ``opera``)."""
+
+    name = "opera"
+    rulings = PLAY_RULINGS + DEAL_RULINGS + (("opera_draw", "dealer_could"), ("opera_stack", "multiply"))
+    extra_fields = (FIRST, COULD, DRAWN)
+
+    def abstract(self, state: DealState) -> AbstractState:
+        from comet.variants.opera import dealer_could_go_out
+
+        if state.rules.variant != "standard" or not state.rules.opera:
+            raise ValueError("the Opera encoding covers the standard game with opera=true")
+        first = state.turn == 0
+        could = first and dealer_could_go_out(state)
+        extra = ((FIRST, int(first)), (COULD, int(could)), (DRAWN, int(state.drawn)))
+        return counts_abstract(state, self.ranks, extra)
+
+    def terminal(self, s: SymState) -> z3.BoolRef:
+        return z3.Or(s.winner >= 0, s.x(DRAWN) == 1)
+
+    def well_formed(self, s: SymState) -> z3.BoolRef:
+        flags = [z3.Or(s.x(f) == 0, s.x(f) == 1) for f in self.extra_fields]
+        return z3.And(super().well_formed(s), *flags)
+
+    def turn_structure(self, s: SymState) -> z3.BoolRef:
+        n = s.players
+        sizes = [self.hand_size(s, p) for p in range(n)]
+        return z3.And(
+            z3.Implies(s.turn_played, s.last_player == s.to_move),
+            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+            z3.Implies(z3.Not(self.terminal(s)), z3.And([k > 0 for k in sizes])),
+            z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
+            # R-OPERA-DRAW: a drawn deal has no winner; the first player went out in the first turn
+            z3.Implies(s.x(DRAWN) == 1, z3.And(s.winner == -1, s.x(FIRST) == 1, at(sizes, s.to_move) == 0)),
+            z3.Implies(s.out_wild_as > 0, z3.And(self.terminal(s), s.comet == COMET_PLAYED)),
+            z3.Implies(s.x(COULD) == 1, s.x(FIRST) == 1),
+        )
+
+    def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        could = s.x(COULD)
+        return z3.And(super().initial(s, rd), s.x(FIRST) == 1, s.x(DRAWN) == 0, z3.Or(could == 0, could == 1))
+
+    def draws(self, s: SymState, out: z3.BoolRef, rd: Readings) -> z3.BoolRef:
+        """R-OPERA-DRAW: the first player goes out in the first turn and the dealer could have too."""
+        return z3.And(out, s.x(FIRST) == 1, rd["opera_draw"], s.x(COULD) == 1)
+
+    def winner_after(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        return z3.If(z3.And(out, z3.Not(self.draws(s, out, rd))), s.to_move, -1)
+
+    def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        passing = a.kind == PASS
+        out = at([self.hand_size(s2, p) for p in range(s.players)], s.to_move) == 0
+        return z3.And(
+            s2.x(FIRST) == z3.If(passing, 0, s.x(FIRST)),
+            s2.x(COULD) == z3.If(passing, 0, s.x(COULD)),
+            s2.x(DRAWN) == z3.If(passing, s.x(DRAWN), z3.If(self.draws(s, out, rd), 1, 0)),
+        )
+
+    def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
+        """R-OPERA-DOUBLE, RUL-OPERA-STACK: x2 on top of the Comet's x2/x4, or the higher of the two."""
+        base = super().out_multiplier(s, rd)
+        opera = z3.And(s.winner >= 0, s.x(FIRST) == 1)
+        return z3.If(opera, z3.If(rd["opera_stack"], 2 * base, z3.If(base >= 2, base, 2)), base)
+
+
+ENCODINGS["opera"] = OperaEncoding

@@ -1,0 +1,65 @@
+"""Two players (R-2P-DEAL, R-2P-COMET-UNPAID, R-2P-POINTS, R-2P-DOUBLING) over the standard encoding.
+
+Play is the standard game's for two seats; hands are always 18 and 12 dead; the Comet earns nothing,
+no chips move at all, and a finished deal scores the winner what the loser would have paid.
+"""
+
+from __future__ import annotations
+
+import z3
+from comet.state import DealState
+
+from comet_proofs.abstraction import counts_abstract
+from comet_proofs.encoding import (
+    DEAL_TABLE,
+    ENCODINGS,
+    PLAY_RULINGS,
+    AbstractState,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+)
+
+
+class TwoPlayerEncoding(StandardEncoding):
+    """Preset ``two_player``: points, not chips."""
+
+    name = "two_player"
+    player_counts = (2,)
+    # RUL-COMET-BONUS-LAST has nothing to multiply (no bonus); RUL-DEAL-SIZES does not apply (R-2P-DEAL).
+    rulings = tuple(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last")
+    scoring = "points"
+
+    def abstract(self, state: DealState) -> AbstractState:
+        if state.rules.variant != "two_player" or state.rules.opera:
+            raise ValueError("the two-player encoding covers variant two_player without Opera")
+        if state.drawn:
+            raise ValueError("a drawn deal does not occur without Opera")
+        return counts_abstract(state, self.ranks)
+
+    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        size, dead = DEAL_TABLE[2]
+        return z3.IntVal(size), z3.IntVal(dead)
+
+    def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """R-2P-COMET-UNPAID: playing the Comet earns nothing."""
+        return z3.IntVal(0)
+
+    def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """No chips at the end of a deal either."""
+        return z3.IntVal(0)
+
+    def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        """R-2P-POINTS, R-2P-DOUBLING: the winner scores what the loser would pay in the standard game."""
+        owed = z3.Sum(*[StandardEncoding.settlement_amount(self, s, p, rd) for p in range(s.players)])
+        return tuple(z3.If(s.winner == p, owed, 0) for p in range(s.players))
+
+    def settlement_problems(self, state: DealState) -> list[str]:
+        from comet.engine import settlement
+
+        paid = settlement(state) + state.payments
+        return [f"chips changed hands in a points game: {paid}"] if paid else []
+
+
+ENCODINGS["two_player"] = TwoPlayerEncoding
