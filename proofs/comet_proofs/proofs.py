@@ -57,6 +57,24 @@ class ProofResult:
 ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLAY_RULINGS + DEAL_RULINGS)
 
 
+# The invariant kinds of ``comet.presets.Preset.invariants`` and the obligation (name prefix) proving each.
+INVARIANT_OBLIGATIONS: dict[str, str] = {
+    "card_conservation": "card conservation",
+    "termination": "termination",
+    "legal_action_exists": "no deadlock",
+    "chips_zero_sum": "chip zero-sum",
+    "points_non_negative": "deal scores non-negative",
+    "game_total_is_sum_of_deals": "game total is the sum of deal scores",
+}
+
+
+def covered_invariants(obligation_names: Sequence[str]) -> tuple[str, ...]:
+    """The invariant kinds some obligation in ``obligation_names`` proves."""
+    return tuple(
+        kind for kind, prefix in INVARIANT_OBLIGATIONS.items() if any(n.startswith(prefix) for n in obligation_names)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Obligation:
     """One named proof: ``build`` returns the formulas whose joint satisfiability is a counterexample

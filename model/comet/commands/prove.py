@@ -1,4 +1,4 @@
-"""``comet prove``: run the Z3 proofs of the standard game's invariants (package ``comet_proofs``)."""
+"""``comet prove``: run the Z3 proofs of a preset's invariants (package ``comet_proofs``)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,14 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--preset", default="standard", metavar="P", help="the game whose rules are proved (default: standard)"
     )
+    p.add_argument("--all", action="store_true", help="prove every preset of 'comet presets' in turn")
     p.add_argument(
         "--players",
         type=int,
         action="append",
         default=None,
         metavar="N",
-        help="player count to prove for (repeatable; default: 2, 3, 4 and 5)",
+        help="player count to prove for (repeatable; default: every count the preset's encoding covers)",
     )
     p.add_argument(
         "--crosscheck",
@@ -38,26 +39,52 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from comet_proofs import ProofResult, crosscheck, encoding_for, plan, sample_states
+    from comet_proofs import plan
     from rich.console import Console
+
+    from comet.presets import PRESETS, preset
+
+    if args.crosscheck < 0:
+        raise ValueError(f"--crosscheck takes a number of deals >= 0, not {args.crosscheck}")
+    if args.all:
+        if args.players:
+            raise ValueError("--all proves every preset for its own player counts; leave out --players")
+        names = list(PRESETS)
+    else:
+        preset(args.preset)  # unknown preset: RecordError naming the known ones
+        names = [args.preset]
+    plans: dict[str, list[Any]] = {}
+    missing: list[str] = []
+    for name in names:
+        try:
+            plans[name] = plan(name, args.players)  # bad player count: ValueError before any work
+        except ValueError as err:
+            if not args.all:
+                raise
+            missing.append(f"{name}: {err}")
+    console = Console()
+    status = 0
+    for name, obligations in plans.items():
+        status = max(status, prove_one(console, name, obligations, args))
+    for line in missing:
+        console.print(f"[red]not proved[/red] {line}", markup=True, highlight=False)
+    return 1 if missing else status
+
+
+def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Namespace) -> int:
+    """Run one preset's obligations (and its cross-check); 1 if anything fails."""
+    from comet_proofs import ProofResult, crosscheck, encoding_for, sample_states
     from rich.progress import Progress
     from rich.table import Table
 
-    from comet.presets import preset
-
-    preset(args.preset)  # unknown preset: RecordError naming the known ones
-    if args.crosscheck < 0:
-        raise ValueError(f"--crosscheck takes a number of deals >= 0, not {args.crosscheck}")
-    obligations = plan(args.preset, args.players)
-    console = Console()
     results: list[ProofResult] = []
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("proving", total=len(obligations))
         for ob in obligations:
-            progress.update(task, description=f"{ob.players} players: {ob.name}")
+            progress.update(task, description=f"{name}, {ob.players} players: {ob.name}")
             results.append(ob.run())
             progress.advance(task)
-    table = Table(title=f"comet prove --preset {args.preset} (every reading of the play rulings)")
+    table = Table(title=f"comet prove --preset {name} (every reading of the rulings the encoding covers)")
     table.add_column("players", justify="right")
     table.add_column("property")
     table.add_column("result")
@@ -68,18 +95,19 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     failed = [r for r in results if not r.proved]
     for r in failed:
-        console.print(f"[red]counterexample[/red] ({r.players} players, {r.name}):", markup=True)
+        console.print(f"[red]counterexample[/red] ({name}, {r.players} players, {r.name}):", markup=True)
         console.print(r.counterexample or "", markup=False, highlight=False)
     total = sum(r.seconds for r in results)
-    console.print(f"{len(results) - len(failed)}/{len(results)} proved in {total:.1f} s")
+    console.print(f"{name}: {len(results) - len(failed)}/{len(results)} proved in {total:.1f} s")
     if args.crosscheck:
-        players = args.players or [2, 3, 4, 5]
-        states = sample_states(players, args.crosscheck, args.seed)
+        enc = encoding_for(name)
+        players = args.players or list(enc.player_counts)
+        states = sample_states(players, args.crosscheck, args.seed, preset=name)
         with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("cross-checking the encoding against the model", total=len(states))
-            report = crosscheck(encoding_for(args.preset), states, lambda: progress.advance(task))
+            task = progress.add_task(f"cross-checking the {name} encoding against the model", total=len(states))
+            report = crosscheck(enc, states, lambda: progress.advance(task))
         console.print(
-            f"cross-check: {report.states} states, {report.successors} model successors, "
+            f"{name} cross-check: {report.states} states, {report.successors} model successors, "
             f"{len(report.mismatches)} mismatching states"
         )
         for m in report.mismatches:

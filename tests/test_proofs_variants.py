@@ -1,0 +1,317 @@
+"""Z3 proofs of the variant presets (comet_proofs.variants): each preset's obligations hold, they
+speak about real transitions, each encoding agrees successor-exactly with the model on sampled and
+hand-made states, and a planted bug (in the encoding or in the model) is caught with a readable
+counterexample.
+
+Rules exercised: R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE, R-2P-DEAL, R-2P-COMET-UNPAID,
+R-2P-POINTS, R-2P-DOUBLING, R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R-OLD-LAST-CARD,
+R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+import z3
+from builders import position
+from comet import engine
+from comet.cli import main
+from comet.notation import parse_action
+from comet.presets import PRESETS
+from comet.state import DealState, Payment
+from comet.variants import REGISTRY
+from comet.variants import old_comet as old
+from comet.variants import opera as opera_mod
+from comet.variants import two_player as tp
+from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
+from comet_proofs.crosscheck import check_state
+from comet_proofs.encoding import COMET, NATURAL, PASS, QUARTET, Readings, StandardEncoding, SymAction, SymState
+from comet_proofs.proofs import covered_invariants
+from comet_proofs.variants.old_comet import OldCometEncoding
+from comet_proofs.variants.opera import DRAWN, OperaEncoding
+from comet_proofs.variants.two_player import TwoPlayerEncoding
+
+VARIANTS = ("opera", "two_player", "old_comet")
+
+
+def failures(results: list[ProofResult]) -> list[ProofResult]:
+    return [r for r in results if not r.proved]
+
+
+def explain(bad: list[ProofResult]) -> str:
+    return "\n\n".join(f"{r.preset}, {r.players} players, {r.name}:\n{r.counterexample}" for r in bad)
+
+
+# ----------------------------------------------------------------- which invariants, for which preset
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_obligations_cover_the_presets_invariants(name: str) -> None:
+    """Issue 4: card conservation and termination always, no deadlock, chip zero-sum where chips move,
+    non-negative scores and game total = sum of deal scores in points games (Preset.invariants)."""
+    p = PRESETS[name]
+    enc = encoding_for(name)
+    assert enc.scoring == p.scoring
+    names = [o.name for o in plan(name)]
+    assert set(covered_invariants(names)) == set(p.invariants)
+    assert {o.players for o in plan(name)} == set(enc.player_counts) == set(p.variant.player_counts)
+
+
+# ----------------------------------------------------------------- the proofs hold (one count each; all via the CLI)
+
+
+@pytest.mark.parametrize(("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2)])
+def test_variant_proofs_hold(name: str, players: int) -> None:
+    """Every obligation of the preset is unsat, every reading of its rulings at once (R-OPERA-DRAW,
+    R-2P-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT)."""
+    results = run_all(name, [players])
+    assert not failures(results), explain(failures(results))
+    assert all(r.preset == name and r.players == players for r in results)
+    assert {f for f, _ in results[0].readings} == {f for f, _ in encoding_for(name).rulings}
+
+
+def satisfiable(
+    enc: StandardEncoding, players: int, extra: Callable[[SymState, SymAction, SymState], z3.BoolRef]
+) -> bool:
+    rd = enc.fresh_readings()
+    s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    solver = z3.Solver()
+    solver.add(enc.invariant(s), enc.transition(s, a, s2, rd), extra(s, a, s2))
+    return bool(solver.check() == z3.sat)
+
+
+def test_variant_steps_are_not_vacuous() -> None:
+    """The variant-specific transitions exist under Inv: an Opera draw (R-OPERA-DRAW), a pass paying the
+    last card of a stuck run (R-OLD-LAST-CARD), four Kings paying 4 each (R-OLD-KING), a two-player
+    Comet play that moves no chips (R-2P-COMET-UNPAID)."""
+    assert satisfiable(OperaEncoding(), 3, lambda s, a, t: t.x(DRAWN) == 1)
+    assert satisfiable(OldCometEncoding(), 3, lambda s, a, t: z3.And(a.kind == PASS, t.chips[0] == s.chips[0] + 2))
+    assert satisfiable(
+        OldCometEncoding(), 2, lambda s, a, t: z3.And(a.kind == QUARTET, a.rank == 13, t.chips[1] == s.chips[1] + 4)
+    )
+    assert satisfiable(OldCometEncoding(), 2, lambda s, a, t: z3.And(a.kind == NATURAL, a.rank == 1))
+    assert satisfiable(TwoPlayerEncoding(), 2, lambda s, a, t: z3.And(a.kind == COMET, s.comet_value > 0))
+
+
+# ----------------------------------------------------------------- encodings vs model
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_variant_encoding_successors_equal_model_successors(name: str) -> None:
+    """Sampled states of the preset (random readings, packs, values, play): T's successors are exactly
+    the model's; finished deals: returns and deal points agree with the engine."""
+    enc = encoding_for(name)
+    players = list(enc.player_counts)[:2] if name != "two_player" else [2, 2]
+    states = sample_states(players, 1, seed=11, per_deal=4, preset=name)
+    report = crosscheck(enc, states)
+    assert report.ok, report.mismatches[0]
+    assert report.states == len(states) and any(s.terminal for s in states)
+
+
+OPERA = PRESETS["opera"].rules
+OLD = PRESETS["old_comet"].rules
+TWO = PRESETS["two_player"].rules
+DECK52 = old.old_deck(OLD, None)[0]
+
+
+def terminal_after(state: DealState, action: str) -> DealState:
+    return engine.apply(state, parse_action(action))
+
+
+HAND_MADE: list[tuple[str, DealState, str]] = [
+    # R-OPERA-DRAW: the first player goes out at once, the dealer could have too: drawn
+    ("opera", position(["4C", "5C 6C"], rules=OPERA), "play 4C"),
+    # R-OPERA-DOUBLE: ... the dealer could not: a win, doubled
+    ("opera", position(["4C", "5C 7C"], rules=OPERA), "play 4C"),
+    # RUL-OPERA-STACK: Opera on top of going out with the Comet as a 9
+    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA), "play 9D as 9"),
+    (
+        "opera",
+        position(["9D", "2C", "5C 7C"], rules=OPERA.with_overrides({"opera_stack": "highest"})),
+        "play 9D as 9",
+    ),
+    # R-2P-DOUBLING: going out with the Comet as a 9 against a hand holding Kings
+    ("two_player", position(["9D", "KC KS 2C"], rules=TWO, run=(7, 8), last_player=1, to_move=0), "play 9D as 9"),
+    # R-OLD-KING: all four Kings at once on a run (RUL-QUARTET: they are the natural cards of the rank)
+    (
+        "old_comet",
+        position(["KC KD KH KS 2C", "AC 3C"], rules=OLD, pack=DECK52, run=(11, 12), last_player=1, to_move=0),
+        "play KC KD KH KS",
+    ),
+    # R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT: going out while the other hand holds the manille (and an Ace)
+    (
+        "old_comet",
+        position(["5C", "AC 9D", "2C"], rules=OLD, pack=DECK52, run=(4,), last_player=2, to_move=0),
+        "play 5C",
+    ),
+    (
+        "old_comet",
+        position(
+            ["5C", "AC 9D", "2C"],
+            rules=OLD.with_overrides({"old_caught": "nine_only"}),
+            pack=DECK52,
+            run=(4,),
+            last_player=2,
+            to_move=0,
+        ),
+        "play 5C",
+    ),
+    # R-OLD-LAST-CARD: the last passer hands the turn back to the player of a stuck run
+    ("old_comet", position(["2C 3C", "AC 7C"], rules=OLD, pack=DECK52, run=(4,), last_player=0, to_move=1), "pass"),
+    # R-OLD-ACE-LOW: the manille leads as an Ace, then goes out multiplied (RUL-OLD-MANILLE-LAST)
+    (
+        "old_comet",
+        position(["9D", "KC 2C"], rules=OLD.with_overrides({"old_manille_last": "multiplied"}), pack=DECK52),
+        "play 9D as A",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "state", "action"), HAND_MADE)
+def test_hand_made_variant_positions_cross_check(name: str, state: DealState, action: str) -> None:
+    """Rare positions: the encoding agrees with the model before and after the named action."""
+    enc = encoding_for(name)
+    after = terminal_after(state, action)
+    for s in (state, after):
+        _, problem = check_state(enc, s)
+        assert problem is None, problem
+
+
+def test_hand_made_opera_positions_really_draw_and_double() -> None:
+    """The hand-made positions do reach what they are for (R-OPERA-DRAW, R-OPERA-DOUBLE), so the
+    cross-check above compares the rare outcomes, not ordinary ones."""
+    drawn = terminal_after(HAND_MADE[0][1], "play 4C")
+    won = terminal_after(HAND_MADE[1][1], "play 4C")
+    assert drawn.drawn and drawn.winner == -1
+    assert won.winner == 0 and engine.returns(won) == (2 * 12, -2 * 12)
+
+
+# ----------------------------------------------------------------- planted bugs in the encodings
+
+
+class DrawKeepsWinner(OperaEncoding):
+    """Bug: a drawn Opera deal still names the first player as the winner (R-OPERA-DRAW)."""
+
+    def winner_after(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        return z3.If(out, s.to_move, -1)
+
+
+class LoserScoresMinus(TwoPlayerEncoding):
+    """Bug: the loser is charged the winner's score as negative points (R-2P-POINTS)."""
+
+    def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        won = super().deal_points(s, rd)
+        return tuple(z3.If(s.winner == p, won[p], -won[1 - p]) for p in range(s.players))
+
+
+class CaughtManillePaysOnce(OldCometEncoding):
+    """Bug: the manille's holder pays 10 once, yet every other player receives 10 (R-OLD-MANILLE-CAUGHT)."""
+
+    def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        right = super().deal_returns(s, rd)
+        n = s.players
+        payees = (n - 1) - z3.If(rd["old_caught"], 1, 0)
+        refund = [z3.If(z3.And(s.winner >= 0, s.comet == p), 10 * payees - 10, 0) for p in range(n)]
+        return tuple(r + f for r, f in zip(right, refund, strict=True))
+
+
+def test_opera_draw_with_a_winner_breaks_the_proof() -> None:
+    """R-OPERA-DRAW: the turn-structure step fails; the counterexample shows the draw."""
+    bad = failures(prove(DrawKeepsWinner(), 2, only=("turn structure",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "one step breaks turn structure" in text and "drawn 1" in text and "WINNER" in text
+    assert "opera_draw=dealer_could" in text
+
+
+def test_negative_two_player_score_breaks_the_proof() -> None:
+    """R-2P-POINTS: the non-negative-scores obligation fails with a finished deal."""
+    bad = failures(prove(LoserScoresMinus(), 2, only=("deal scores non-negative",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "negative score" in text and "WINNER" in text and "seat 1" in text
+
+
+def test_manille_paid_once_breaks_settlement_zero_sum() -> None:
+    """R-OLD-MANILLE-CAUGHT: the settlement zero-sum obligation fails, the holder shown with the manille."""
+    bad = failures(prove(CaughtManillePaysOnce(), 3, only=("settlement zero-sum",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "not zero-sum" in text and "+ Comet" in text and "WINNER" in text
+
+
+# ----------------------------------------------------------------- planted bugs in the model
+
+
+def test_model_opera_that_never_draws_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OPERA-DRAW broken in the model (the dealer's search always says no): the cross-check reports
+    the won successor that T forbids."""
+    monkeypatch.setattr(opera_mod, "dealer_could_go_out", lambda state: False)
+    _, problem = check_state(OperaEncoding(), HAND_MADE[0][1])
+    assert problem is None, "with the search broken on both sides the encoding agrees (oracle bit)"
+    monkeypatch.undo()
+    real = opera_mod.opera_outcome
+    monkeypatch.setattr(
+        opera_mod, "opera_outcome", lambda after: dataclasses.replace(real(after), drawn=False, winner=after.winner)
+    )
+    _, problem = check_state(OperaEncoding(), HAND_MADE[0][1])
+    assert problem is not None
+    assert "'play 4C' leads to a state T forbids" in problem and "WINNER" in problem
+
+
+def test_model_comet_bonus_in_two_player_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-2P-COMET-UNPAID broken in the model (the standard Comet bonus restored): reported."""
+    monkeypatch.setitem(REGISTRY, "two_player", dataclasses.replace(tp.TWO_PLAYER, play_payments=None))
+    _, problem = check_state(TwoPlayerEncoding(), HAND_MADE[4][1])
+    assert problem is not None
+    assert "leads to a state T forbids" in problem and "chips" in problem
+
+
+def test_model_without_last_card_chip_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OLD-LAST-CARD broken in the model (no chip for a stuck run's last card): reported on the pass."""
+
+    def nothing(before: DealState, after: DealState) -> tuple[Payment, ...]:
+        return ()
+
+    monkeypatch.setitem(REGISTRY, "old_comet", dataclasses.replace(old.OLD_COMET, pass_payments=nothing))
+    _, problem = check_state(OldCometEncoding(), HAND_MADE[8][1])
+    assert problem is not None
+    assert "'pass' leads to a state T forbids" in problem and "chips +0 +0" in problem
+
+
+# ----------------------------------------------------------------- registry and command line
+
+
+def test_every_preset_has_an_encoding_or_a_plain_error() -> None:
+    """run_all works for every preset with an encoding; the others give one plain error line."""
+    for name in PRESETS:
+        if name in ENCODINGS:
+            assert plan(name)
+        else:
+            with pytest.raises(ValueError, match="no proofs for preset"):
+                plan(name)
+
+
+def test_cli_prove_two_player_with_crosscheck(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--preset", "two_player", "--crosscheck", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "game total is the sum of deal scores" in out and "two_player cross-check:" in out
+    assert "0 mismatching states" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["prove", "--preset", "two_player", "--players", "3"], "for 2 players, not 3"),
+        (["prove", "--all", "--players", "2"], "leave out --players"),
+        (["prove", "--preset", "old_comet", "--players", "6"], "2 to 5 players"),
+    ],
+)
+def test_cli_prove_variant_bad_input_is_one_line_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
