@@ -14,7 +14,7 @@ import pytest
 from comet import engine
 from comet.cards import cards_text, rank_of
 from comet.coverage import all_rule_ids
-from comet.fuzz import EXTREMES, check_deal, make_deal, pick_policy
+from comet.fuzz import EXTREMES, check_deal, coverage_sweep, make_deal, pick_policy
 from comet.invariants import SETTLEMENT_RECOMPUTATIONS, check_state, payment_bound, standard_settlement
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset
@@ -98,3 +98,22 @@ def test_payment_bound_is_not_vacuous() -> None:
 def teardown_module() -> None:
     if SETTLEMENT_SKIPPED:
         print(f"\nsettlement not recomputed (no entry or reading not covered): {dict(SETTLEMENT_SKIPPED)}")
+
+
+def test_every_rule_id_is_hit() -> None:
+    """Coverage: a small deterministic sweep over every preset, hand shape and player count
+    exercises every rule id that some ``@rule`` declares (gaps are listed by id)."""
+    hits, failures = coverage_sweep(sorted(PRESETS), seed=0)
+    assert not failures, failures[0]
+    gaps = sorted(rid for rid in all_rule_ids() if not hits[rid])
+    assert not gaps, f"rule ids never hit: {', '.join(gaps)}"
+
+
+def test_a_lost_rule_shows_up_as_a_coverage_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the classifier forgets R-STOP-KING; the sweep must then report it as a gap."""
+    import comet.fuzz as fuzz
+    from comet.coverage import transition_rules
+
+    monkeypatch.setattr(fuzz, "transition_rules", lambda b, a, s: transition_rules(b, a, s) - {"R-STOP-KING"})
+    hits, _ = coverage_sweep(["standard"], seed=0)
+    assert hits["R-STOP-KING"] == 0 and hits["R-PLAY-CONTINUE"] > 0

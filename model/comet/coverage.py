@@ -8,24 +8,24 @@ happened" (a King actually stopped a run), rather than "the function that holds 
 was called" (``legal_actions`` holds eight rule ids and runs on every step).
 
 Rule ids the classifier does not know (a variant's rules added later) are not silently
-counted as hit: ``CallCounter`` is an opt-in counting mode that wraps every function
-registered with ``@rule`` for the duration of a ``with`` block and counts calls per rule
-id; the campaign uses those counts only for ids outside ``CLASSIFIED`` and says so in its
-report ("by call").  ``all_rule_ids()`` is the universe: every id named by an ``@rule``.
+counted as hit: ``CallCounter`` is an opt-in counting mode that, for the duration of a
+``with`` block, counts calls of the functions registered with ``@rule`` for those ids (a
+``sys.settrace`` hook on calls only, installed only when there are such ids); the campaign uses those
+counts only for ids outside ``CLASSIFIED`` and says so in its report ("by call").  ``all_rule_ids()`` is the universe: every id named by an ``@rule``.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
+import inspect
 import pkgutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from types import ModuleType
+from types import CodeType, FrameType
 
-from comet.cards import KING
+from comet.cards import KING, rank_of
 from comet.engine import legal_actions, settlement
 from comet.state import PASS, Action, DealState
 from comet.trace import IMPLEMENTATIONS
@@ -73,8 +73,8 @@ def load_model() -> None:
     """Import every module of the ``comet`` package so that all ``@rule`` marks are registered."""
     import comet
 
-    for info in pkgutil.iter_modules(comet.__path__, "comet."):
-        if info.name not in ("comet.cli", "comet.__main__"):
+    for info in pkgutil.walk_packages(comet.__path__, "comet."):
+        if not info.name.startswith(("comet.cli", "comet.__main__", "comet.commands")):
             importlib.import_module(info.name)
 
 
@@ -131,6 +131,7 @@ def transition_rules(before: DealState, action: Action, after: DealState) -> set
         hit.add("R-FOUR-OF-A-KIND")
     elif len(action.cards) == 3:
         hit.add("R-THREE-NINES")
+    hit |= variant_rules(before, action, after)
     if after.terminal:
         hit.add("R-END-OUT")
         pays = settlement(after)
@@ -141,6 +142,33 @@ def transition_rules(before: DealState, action: Action, after: DealState) -> set
         if after.out_wild_as:
             hit.add("R-SETTLE-COMET-LAST")
     return hit
+
+
+def _old_comet(before: DealState, action: Action, after: DealState) -> set[str]:
+    """Old Comet (000:85 "the Ace counts as 1 and is the lowest card"): an Ace goes down."""
+    return {"R-OLD-ACE-LOW"} if any(rank_of(c) == 1 for c in action.cards) or action.as_rank == 1 else set()
+
+
+Classifier = Callable[[DealState, Action, DealState], set[str]]
+
+# Per-variant classifiers for a variant's own rule ids: (ids it can emit, classifier).  Ids of a
+# variant not listed here fall back to the call-counting mode below.
+VARIANT_CLASSIFIERS: dict[str, tuple[frozenset[str], Classifier]] = {
+    "old_comet": (frozenset({"R-OLD-ACE-LOW"}), _old_comet),
+}
+
+
+def classified_ids() -> frozenset[str]:
+    """Every id some classifier can emit (the rest are counted by call)."""
+    out = set(CLASSIFIED)
+    for ids, _ in VARIANT_CLASSIFIERS.values():
+        out |= ids
+    return frozenset(out)
+
+
+def variant_rules(before: DealState, action: Action, after: DealState) -> set[str]:
+    entry = VARIANT_CLASSIFIERS.get(before.rules.variant)
+    return entry[1](before, action, after) if entry is not None else set()
 
 
 def game_rules(first_deal: bool, start: DealState, previous_start: DealState | None) -> set[str]:
@@ -161,55 +189,61 @@ def game_rules(first_deal: bool, start: DealState, previous_start: DealState | N
 # --------------------------------------------------------------------- opt-in counting mode
 
 
-def _resolve(qualified: str) -> tuple[ModuleType, str] | None:
-    module_name, _, attr = qualified.rpartition(".")
-    module = sys.modules.get(module_name)
-    if module is None or "." in attr:
-        return None
-    return module, attr
+def _resolve(qualified: str) -> CodeType | None:
+    """The code object of a function registered as ``module.qualname`` (None if not found)."""
+    parts = qualified.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = sys.modules.get(".".join(parts[:cut]))
+        if module is None:
+            continue
+        obj: object = module
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr, None)
+            if obj is None:
+                return None
+        code = getattr(inspect.unwrap(obj), "__code__", None) if callable(obj) else None
+        return code if isinstance(code, CodeType) else None
+    return None
 
 
 class CallCounter:
-    """Counts calls of ``@rule`` functions per rule id while active (see the module docstring)."""
+    """Counts calls of ``@rule`` functions per rule id while active (see the module docstring).
 
-    def __init__(self) -> None:
+    Uses ``sys.settrace`` (call events only) with a table from code object to rule ids, so it sees every call,
+    including calls through a variant's hook table; only ids in ``only`` are counted, and the
+    profiler is not installed at all when ``only`` is empty (no cost for the standard game).
+    """
+
+    def __init__(self, only: frozenset[str] | None = None) -> None:
         self.calls: Counter[str] = Counter()
+        self.only = only
 
     @contextmanager
     def active(self) -> Iterator[CallCounter]:
         load_model()
-        by_function: dict[int, tuple[Callable[..., object], list[str]]] = {}
+        wanted = frozenset(IMPLEMENTATIONS) if self.only is None else self.only
+        codes: dict[CodeType, list[str]] = {}
         for rid, names in IMPLEMENTATIONS.items():
-            for qualified in names:
-                where = _resolve(qualified)
-                if where is None:
-                    continue
-                fn = getattr(where[0], where[1], None)
-                if callable(fn):
-                    by_function.setdefault(id(fn), (fn, []))[1].append(rid)
-        patched: list[tuple[ModuleType, str, object]] = []
-        for name, module in list(sys.modules.items()):
-            if not (name == "comet" or name.startswith("comet.")) or module is None:
+            if rid not in wanted:
                 continue
-            for attr, value in list(vars(module).items()):
-                entry = by_function.get(id(value))
-                if entry is None:
-                    continue
-                patched.append((module, attr, value))
-                setattr(module, attr, self._wrap(entry[0], tuple(entry[1])))
+            for qualified in names:
+                code = _resolve(qualified)
+                if code is not None:
+                    codes.setdefault(code, []).append(rid)
+        if not codes:
+            yield self
+            return
+        calls = self.calls
+
+        def on_call(frame: FrameType, event: str, arg: object) -> None:
+            # a global trace function sees only "call" events; returning None skips line tracing
+            rids = codes.get(frame.f_code)
+            if rids:
+                calls.update(rids)
+
+        previous = sys.gettrace()
+        sys.settrace(on_call)
         try:
             yield self
         finally:
-            for module, attr, value in reversed(patched):
-                setattr(module, attr, value)
-
-    def _wrap(self, fn: Callable[..., object], rids: tuple[str, ...]) -> Callable[..., object]:
-        calls = self.calls
-
-        @functools.wraps(fn)
-        def counted(*args: object, **kwargs: object) -> object:
-            for rid in rids:
-                calls[rid] += 1
-            return fn(*args, **kwargs)
-
-        return counted
+            sys.settrace(previous)

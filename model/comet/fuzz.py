@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from comet import engine
 from comet import game as game_module
 from comet.cards import KING, Card, Pack, rank_of
-from comet.coverage import CLASSIFIED, CallCounter, all_rule_ids, deal_rules, game_rules, transition_rules
+from comet.coverage import CallCounter, all_rule_ids, classified_ids, deal_rules, game_rules, transition_rules
 from comet.errors import IllegalAction, RecordError
 from comet.game import GameState
 from comet.invariants import (
@@ -46,6 +46,7 @@ from comet.policy import Policy, random_policy, simple_policy
 from comet.presets import PRESETS, preset
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState
+from comet.variants.base import variant_of
 
 INT_RANGE = (0, 120)
 MAX_FAILURES_PER_PRESET = 5
@@ -344,7 +345,7 @@ def run_campaign(
     for name in names:
         preset(name)
     known = all_rule_ids()
-    counter = CallCounter()
+    counter = CallCounter(all_rule_ids() - classified_ids())
     hits: Counter[str] = Counter()
     tallies = {name: _Tally() for name in names}
     t0 = time.monotonic()
@@ -369,7 +370,7 @@ def run_campaign(
                 done = time.monotonic() - t0 if seconds is not None else float(i * (deals or 0) + tally.deals)
                 advance(min(done, total))
         advance(total)
-    by_call = tuple(sorted(r for r in known if r not in CLASSIFIED))
+    by_call = tuple(sorted(r for r in known if r not in classified_ids()))
     for rid in by_call:
         hits[rid] = counter.calls[rid]
     rule_hits = tuple((rid, hits[rid]) for rid in sorted(known | set(hits)))
@@ -505,7 +506,11 @@ def check_game(
 
 
 def game_length(rules: Ruleset, players: int, rng: random.Random) -> int:
-    """A short game: one or two rounds, or any small count when the ruling allows it."""
+    """A short game: the variant's own default length half the time (if it declares one),
+    else one or two rounds, or any small count when the ruling allows it."""
+    default = variant_of(rules).default_deals
+    if default is not None and rng.randrange(2):
+        return default(players)
     if rules.deal_count == "multiple_of_players":
         return players * rng.randint(1, 2)
     return rng.randint(1, 2 * players)
@@ -533,3 +538,43 @@ def _game_text(game: GameState) -> str:
         f"deal_index={game.deal_index} balances={game.balances} comet_values={game.comet_values}\n"
         "rulings: " + (", ".join(f"{k}={v}" for k, v in diffs.items()) if diffs else "defaults")
     )
+
+
+def coverage_sweep(presets: Sequence[str], seed: int = 0) -> tuple[Counter[str], tuple[str, ...]]:
+    """A small deterministic sweep meant to hit every rule id: every hand shape of ``EXTREMES``
+    for every allowed player count under the preset's own rules (and one drawn count under one
+    random ruleset), played naturally or at random, plus a short whole game under each.
+
+    Returns (hits per rule id, failures).  Quick enough for CI (a few seconds per preset).
+    """
+    known = all_rule_ids()
+    counter = CallCounter(all_rule_ids() - classified_ids())
+    hits: Counter[str] = Counter()
+    failures: list[str] = []
+    rng = random.Random(seed)
+    with counter.active():
+        for name in presets:
+            for rules in (preset(name).rules, random_ruleset(name, rng)):
+                counts = player_counts(rules)
+                # every player count under the preset's own rules; one, drawn, under the random ones
+                for n in counts if rules == preset(name).rules else (rng.choice(counts),):
+                    for kind in EXTREMES:
+                        start = make_deal(rules, n, n - 1, rng.getrandbits(32), 0, 2, kind, 0)
+                        choose = simple_policy if rng.randrange(2) else random_policy(rng)
+                        out = check_deal(start, choose, known, rng)
+                        hits.update(out.hits)
+                        if out.failure:
+                            failures.append(f"[{name}] {out.failure}")
+                game_hits: Counter[str] = Counter()
+                n = player_counts(rules)[0]
+                own_length = rules == preset(name).rules and variant_of(rules).game_end == "deals"
+                length = game_module.default_deals(rules, n) if own_length else game_length(rules, n, rng)
+                out_game = check_game(rules, n, length, 0, rng, simple_policy, known, game_hits)
+                hits.update(game_hits)
+                for deal in out_game.deals:
+                    hits.update(deal.hits)
+                if out_game.failure:
+                    failures.append(f"[{name}] {out_game.failure}")
+    for rid in known - classified_ids():
+        hits[rid] += counter.calls[rid]
+    return hits, tuple(failures)

@@ -26,6 +26,7 @@ from comet.errors import IllegalAction
 from comet.game import GameState
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
+from comet.variants.base import variant_of
 
 # --------------------------------------------------------------------- independent settlement
 
@@ -144,15 +145,30 @@ def payment_bound(state: DealState) -> int:
 # --------------------------------------------------------------------- deal invariants
 
 
+_CARDS_OF: dict[int, tuple[DealState, list[int]]] = {}
+
+
+def _all_cards(start: DealState) -> list[int]:
+    """Every card of a deal's start, sorted (cached per start object: checked after every step)."""
+    hit = _CARDS_OF.get(id(start))
+    if hit is None or hit[0] is not start:
+        if len(_CARDS_OF) > 256:
+            _CARDS_OF.clear()
+        hit = (start, sorted(start.played + start.dead + tuple(c for h in start.hands for c in h)))
+        _CARDS_OF[id(start)] = hit
+    return hit[1]
+
+
 def check_state(state: DealState, start: DealState | None = None) -> list[str]:
     """Invariants that hold in every reachable state of a deal."""
     out: list[str] = []
     n = state.players
     # each physical card in exactly one place
     if start is not None:
-        now = Counter(state.played + state.dead + tuple(c for h in state.hands for c in h))
-        then = Counter(start.played + start.dead + tuple(c for h in start.hands for c in h))
-        if now != then:
+        now_sorted = sorted(state.played + state.dead + tuple(c for h in state.hands for c in h))
+        if now_sorted != _all_cards(start):
+            now = Counter(now_sorted)
+            then = Counter(_all_cards(start))
             extra = sorted((now - then).elements())
             missing = sorted((then - now).elements())
             out.append(f"cards not conserved: extra [{cards_text(extra)}], missing [{cards_text(missing)}]")
@@ -249,8 +265,8 @@ def check_terminal(final: DealState, recomputations: dict[str, Recomputation] | 
         if amount > bound:
             out.append(f"seat {seat} pays {amount} in the deal, above the bound {bound}")
     for p in engine.settlement(final):
-        if p.payee != final.winner or p.amount <= 0:
-            out.append(f"settlement line {p} is not a positive payment to the winner")
+        if p.amount <= 0 or p.payer == p.payee:
+            out.append(f"settlement line {p} is not a positive payment between two seats")
     return out, skipped
 
 
@@ -322,7 +338,7 @@ def check_game_step(before: GameState, start: DealState, final: DealState, after
     The variant-specific chip economy (Comet escalation, zero-sum) is ``check_game_economy``."""
     out: list[str] = []
     n = before.players
-    rotation = engine.packs_in_rotation(before.rules)
+    rotation = engine.packs_in_rotation(before.rules, before.players)
     if start.dealer != before.dealer:
         out.append(f"deal {before.deal_index}: dealt by seat {start.dealer}, but seat {before.dealer} was due")
     if after.dealer != (before.dealer + 1) % n:
@@ -340,15 +356,19 @@ def check_game_step(before: GameState, start: DealState, final: DealState, after
 
 def check_game_end(first: GameState, game: GameState) -> list[str]:
     """At the end of a game: the first balances plus every deal's net are the balances; the
-    winners are the seats with the most (chips or points); not more deals than agreed."""
+    winners are the seats with the most (chips or points; the fewest where the variant declares
+    ``lower_wins``); not more deals than agreed."""
     out: list[str] = []
     totals = tuple(first.balances[i] + sum(h[i] for h in game.history) for i in range(game.players))
     if totals != game.balances:
         out.append(f"balances {game.balances} differ from the first balances plus every deal's net {totals}")
-    best = max(game.balances)
+    # Penalty-point games (Red Nines, 002:88 "the player with the lowest total score") rank the other way.
+    lowest = variant_of(game.rules).lower_wins
+    best = min(game.balances) if lowest else max(game.balances)
     richest = tuple(i for i, b in enumerate(game.balances) if b == best)
     if game_module.winners(game) != richest:
-        out.append(f"winners {game_module.winners(game)} are not the seats with the most {richest}")
+        most = "fewest" if lowest else "most"
+        out.append(f"winners {game_module.winners(game)} are not the seats with the {most} {richest}")
     if len(game.history) > game.deals:
         out.append(f"{len(game.history)} deals played, only {game.deals} agreed")
     return out
@@ -378,7 +398,7 @@ def standard_game_economy(before: GameState, start: DealState, final: DealState,
     reading the balances move by exactly the deal's payments."""
     out: list[str] = []
     n = before.players
-    rotation = engine.packs_in_rotation(before.rules)
+    rotation = engine.packs_in_rotation(before.rules, before.players)
     net = after.history[-1] if after.history else ()
     key = 0 if before.rules.escalation == "shared" else before.deal_index % len(rotation)
     dealt = not any(c in start.wild for c in start.dead)
