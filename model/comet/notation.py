@@ -59,8 +59,8 @@ def _spoken(action: Action, wild: Sequence[int], wild_name: str = "Comet") -> st
         return f"{wild_name} as {spoken_rank(action.as_rank)}"
     r = rank_of(action.cards[0])
     if len(action.cards) == 1:
-        return spoken_rank(r)
-    words = {3: "three", 4: "four"}.get(len(action.cards), str(len(action.cards)))
+        return wild_name if action.cards[0] in wild else spoken_rank(r)
+    words = {2: "two", 3: "three", 4: "four"}.get(len(action.cards), str(len(action.cards)))
     return f"{words} {spoken_rank(r)}s"
 
 

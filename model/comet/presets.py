@@ -57,6 +57,24 @@ PRESETS: dict[str, Preset] = {
         "Old Comet (1718): one 52-card deck, Ace low, the 9D manille; chips for Kings, stuck runs, the manille",
         ("000:85", "003:85"),
     ),
+    "commit_hoyle": Preset(
+        "commit_hoyle",
+        Ruleset(variant="commit_hoyle"),
+        "Commit (000): 52 cards less the 8D, runs in suit, Kings and 7D stop, the 9D instead of 'without', chips",
+        ("000:86", "003:86"),
+    ),
+    "commit_cats": Preset(
+        "commit_cats",
+        Ruleset(variant="commit_cats"),
+        "Commit (002): 2-8 players, sevens/eights removed, lowest card leads, runs in suit, Comet 9D, first to 100",
+        ("002:32-45",),
+    ),
+    "red_nines": Preset(
+        "red_nines",
+        Ruleset(variant="red_nines"),
+        "Red Nines (002): a suit added per player past four, Ace low, red nines wild, penalty points, lowest wins",
+        ("002:46-89",),
+    ),
 }
 
 

@@ -81,6 +81,13 @@ class DealState:
     winner: int = -1
     out_wild_as: int = 0
     drawn: bool = False
+    # Suit-following games (Commit): the suit the run must follow (-1: any suit / no run), and a
+    # second card that may also continue the run (0: none; 000's 9D "or the diamonds from the 10D",
+    # 002's Comet "the card the Comet was set to replace").
+    run_suit: int = -1
+    branch: int = 0
+    # Points games that score during play (002's Commit: Kings and the Comet): points per seat so far.
+    scores: tuple[int, ...] = ()
 
     @property
     def terminal(self) -> bool:

@@ -1,0 +1,228 @@
+"""Commit as CatsAtCards (002:32-45) describes it: points to 100, the whole deck dealt.
+
+One 52-card deck without the 8♦, further sevens and eights taken out so that it
+divides evenly (002's table, RUL-COMMIT-C-REMOVED); no dead hand.  A new run
+starts with the player's lowest card (RUL-COMMIT-C-LOWEST) and goes up in its
+suit; a King ends it (1 point).  The 9♦ (the Comet) replaces the card the run
+needs (2 points); then the run goes on with the replaced card or the one after
+it (RUL-COMMIT-C-COMET).  The first player out scores 1, 2 per King and 1 per
+other card left in the other hands; whoever is caught with the Comet gives every
+other player 1 point.  First to 100 wins (RUL-COMMIT-C-TARGET).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from comet.cards import CLUBS, HEARTS, KING, SPADES, Card, Pack, card, card_text, rank_of, suit_of
+from comet.errors import IllegalAction
+from comet.game import GameState
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState, Payment
+from comet.trace import rule
+from comet.variants.base import Variant, register
+from comet.variants.commit_common import (
+    at_new_run,
+    continuations,
+    deck_without_8d,
+    remove_cards,
+    suited_end_turn,
+    suited_why_illegal,
+)
+
+TARGET = 100
+# 002:33-41: cards per player and how many sevens and eights go besides the 8♦.
+CATS_TABLE: dict[int, tuple[int, int, int]] = {
+    2: (25, 1, 0),
+    3: (17, 0, 0),
+    4: (12, 2, 1),
+    5: (10, 1, 0),
+    6: (8, 2, 1),
+    7: (7, 1, 1),
+    8: (6, 2, 1),
+}
+# RUL-COMMIT-C-REMOVED = fixed: the black sevens first, then the 8♣.
+FIXED_SEVENS = (card(7, CLUBS), card(7, SPADES))
+FIXED_EIGHT = card(8, CLUBS)
+ALL_SEVENS = tuple(card(7, s) for s in range(4))
+OTHER_EIGHTS = (card(8, CLUBS), card(8, HEARTS), card(8, SPADES))
+DEFAULT_PLAYERS = 4
+
+
+def _name(removed: tuple[Card, ...]) -> str:
+    return "deck51" if not removed else "deck51-" + "-".join(card_text(c) for c in removed)
+
+
+@rule("R-COMMIT-C-DECK")
+def cats_packs(rules: Ruleset, players: int | None) -> tuple[Pack, ...]:
+    """The deck for ``players`` (RUL-COMMIT-C-REMOVED: one fixed deck, or every choice of sevens and eights)."""
+    n = DEFAULT_PLAYERS if players is None or players not in CATS_TABLE else players
+    _, sevens, eights = CATS_TABLE[n]
+    if rules.commit_removed == "fixed":
+        removed = FIXED_SEVENS[:sevens] + ((FIXED_EIGHT,) if eights else ())
+        return (deck_without_8d(_name(removed), removed),)
+    packs = []
+    for s in itertools.combinations(ALL_SEVENS, sevens):
+        for e in itertools.combinations(OTHER_EIGHTS, eights):
+            removed = tuple(sorted(s + e))
+            packs.append(deck_without_8d(_name(removed), removed))
+    return tuple(packs)
+
+
+@rule("R-COMMIT-C-DEAL")
+def cats_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int, int]:
+    """002's table: the whole (reduced) deck is dealt; there is no dead hand."""
+    return CATS_TABLE[players][0], 0
+
+
+@rule("R-COMMIT-C-LEAD")
+def lowest_cards(state: DealState, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards a new run may start with: the lowest natural card(s), Ace low (RUL-COMMIT-C-LOWEST)."""
+    naturals = sorted({c for c in hand if c not in state.wild})
+    if not naturals:
+        return ()
+    if state.rules.commit_lowest == "rank_then_suit":
+        return (naturals[0],)
+    low = rank_of(naturals[0])
+    return tuple(c for c in naturals if rank_of(c) == low)
+
+
+@rule("R-COMMIT-C-SUIT", "R-COMMIT-C-COMET")
+def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
+    """A new run starts with the lowest card (the Comet never has to, but a hand of only the Comet
+    goes out with it); a run goes on in its suit, the Comet replacing the card needed."""
+    if state.terminal:
+        return ()
+    hand = state.hands[state.to_move]
+    wilds = sorted({c for c in hand if c in state.wild})
+    if at_new_run(state):
+        low = lowest_cards(state, hand)
+        if low:
+            return tuple(Action((c,)) for c in low)
+        return tuple(Action((w,), 9) for w in wilds)
+    wanted = continuations(state)
+    acts = [Action((c,)) for c in sorted(set(hand)) if c in wanted and c not in state.wild]
+    matching = bool(acts)
+    if state.run:
+        acts.extend(Action((w,), state.run[-1] + 1) for w in wilds)
+    if not matching:
+        acts.append(PASS)
+    return tuple(sorted(set(acts)))
+
+
+def cats_why_illegal(state: DealState, action: Action) -> IllegalAction:
+    lead = not action.is_pass and at_new_run(state) and action.cards[0] not in state.wild
+    if lead and action.cards[0] in state.hands[state.to_move]:
+        return IllegalAction("R-COMMIT-C-LEAD", "a new run starts with the player's lowest card", str(action))
+    if action.as_rank or (action.cards and action.cards[0] in state.wild):
+        return IllegalAction(
+            "R-COMMIT-C-COMET", "the Comet replaces the card the run needs (it may not start a run)", str(action)
+        )
+    return suited_why_illegal(state, action, "R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT")
+
+
+@rule("R-COMMIT-C-KING", "R-COMMIT-C-COMET")
+def cats_play(state: DealState, action: Action) -> DealState:
+    """A natural card goes on the run (the replaced card keeps the run where it is); the Comet stands
+    for the card needed and leaves the replaced card as a second way on; a King (or, with
+    RUL-COMMIT-C-COMET = stop, the Comet) ends the run.  Kings score 1, the Comet 2."""
+    seat = state.to_move
+    c = action.cards[0]
+    hands = remove_cards(state, action.cards)
+    out = not hands[seat]
+    wild = c in state.wild
+    rank = action.rank
+    scores = list(state.scores or (0,) * state.players)
+    branch = 0
+    if wild:
+        scores[seat] += 2
+        suit = state.run_suit
+        run = state.run + (rank,) if state.run else ()
+        if state.run and rank < KING:
+            branch = card(rank, suit)
+        if state.rules.commit_comet == "stop":
+            run, branch = (), 0
+    elif state.branch == c and state.run and rank == state.run[-1]:
+        run, suit = state.run, state.run_suit
+    else:
+        run, suit = state.run + (rank,), suit_of(c)
+    if rank == KING:
+        if not wild:
+            scores[seat] += 1
+        run, branch = (), 0
+    if not run:
+        suit = -1
+    return replace(
+        state,
+        hands=hands,
+        played=state.played + action.cards,
+        run=run,
+        run_suit=suit,
+        branch=branch,
+        turn_played=True,
+        last_player=seat,
+        steps=state.steps + 1,
+        scores=tuple(scores),
+        winner=seat if out else -1,
+        out_wild_as=rank if (out and wild) else 0,
+    )
+
+
+@rule("R-COMMIT-C-OUT", "R-COMMIT-C-CAUGHT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET")
+def cats_points(state: DealState) -> tuple[int, ...]:
+    """Points of a finished deal: those scored in play (Kings 1, the Comet 2), the winner's 1 + 2 per
+    King + 1 per other card left in the other hands, and 1 to everyone but a player caught with the Comet."""
+    scores = list(state.scores or (0,) * state.players)
+    if state.winner < 0:
+        return tuple(scores)
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner:
+            continue
+        scores[state.winner] += sum(2 if rank_of(c) == KING and c not in state.wild else 1 for c in hand)
+        for _ in range(sum(1 for c in hand if c in state.wild)):
+            for other in range(state.players):
+                if other != seat:
+                    scores[other] += 1
+    scores[state.winner] += 1
+    return tuple(scores)
+
+
+def no_chips(state: DealState) -> tuple[Payment, ...]:
+    """No chips change hands: the deal is scored in points (``cats_points``)."""
+    return ()
+
+
+@rule("R-COMMIT-C-GAME")
+def cats_game_over(game: GameState) -> bool:
+    """The game ends after the deal in which someone reaches 100 (RUL-COMMIT-C-TARGET: tied leaders
+    share the win, or play on)."""
+    best = max(game.balances)
+    if best < TARGET:
+        return False
+    return not (game.rules.commit_tie == "play_on" and game.balances.count(best) > 1)
+
+
+COMMIT_CATS = register(
+    Variant(
+        name="commit_cats",
+        player_counts=tuple(sorted(CATS_TABLE)),
+        default_players=DEFAULT_PLAYERS,
+        scoring="points",
+        lowest_rank=1,
+        comet_value=2,
+        comet_escalates=False,
+        game_end="target",
+        target=TARGET,
+        max_deals=1000,
+        game_over=cats_game_over,
+        packs=cats_packs,
+        deal_sizes=cats_deal_sizes,
+        legal_actions=cats_legal_actions,
+        why_illegal=cats_why_illegal,
+        play=cats_play,
+        end_turn=suited_end_turn,
+        settlement=no_chips,
+        points_of_deal=cats_points,
+    )
+)

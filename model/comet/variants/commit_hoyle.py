@@ -1,0 +1,217 @@
+"""Commit as 000:86 (and 003:86) describe it: chips, runs in suit, the 9♦ instead of "without".
+
+One 52-card deck without the 8♦, dealt as evenly as it goes round; the rest
+lies face down (RUL-COMMIT-H-REST).  Runs go up in one suit from the Ace; Kings
+and the 7♦ are stops.  A player who cannot go on may play the 9♦ instead of
+saying "without": their turn ends, and the run may go on with the old run's
+next card or with the 10♦ (RUL-COMMIT-H-NINE-RUN).  Chips: 1 from each other
+player for a King played, the 9♦'s value (2) for the 9♦; at the end the pool
+(RUL-COMMIT-H-STAKE) goes to the first player out, whoever holds the 9♦ pays 2
+to each other player, and every King left in a hand costs 1 to each other
+player (RUL-COMMIT-H-KINGS-HELD).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from comet.cards import DIAMONDS, KING, Card, Pack, card, rank_of, suit_of
+from comet.errors import IllegalAction
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState, Payment
+from comet.trace import rule
+from comet.variants.base import Variant, register
+from comet.variants.commit_common import (
+    NINE_OF_DIAMONDS,
+    at_new_run,
+    continuations,
+    deck_without_8d,
+    remove_cards,
+    suited_end_turn,
+    suited_why_illegal,
+)
+
+SEVEN_OF_DIAMONDS = card(7, DIAMONDS)
+TEN_OF_DIAMONDS = card(10, DIAMONDS)
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+
+
+def hoyle_packs(rules: Ruleset, players: int | None) -> tuple[Pack, ...]:
+    """One pack: 52 cards less the 8♦."""
+    return (deck_without_8d("deck51"),)
+
+
+@rule("R-COMMIT-H-DEAL")
+def hoyle_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int, int]:
+    """As many cards each as go round evenly; the rest lie face down (RUL-COMMIT-H-FIVE: 9 or 10 for five)."""
+    each = pack_size // players
+    if players == 5 and rules.commit_five == "nine":
+        each = 9
+    return each, pack_size - each * players
+
+
+def just_played_nine(state: DealState) -> bool:
+    """The player to move has just played the 9♦ this turn (which ends their turn)."""
+    return (
+        state.turn_played
+        and state.last_player == state.to_move
+        and bool(state.played)
+        and state.played[-1] == NINE_OF_DIAMONDS
+    )
+
+
+@rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE")
+def hoyle_legal_actions(state: DealState) -> tuple[Action, ...]:
+    """Any card leads; a run goes on with the next card of its suit (or the branch card); a player
+    who holds none may play the 9♦ instead of "without", which ends their turn."""
+    if state.terminal:
+        return ()
+    if just_played_nine(state):
+        return (PASS,)
+    hand = sorted(set(state.hands[state.to_move]))
+    if at_new_run(state):
+        return tuple(Action((c,)) for c in hand)
+    wanted = continuations(state)
+    acts = [Action((c,)) for c in hand if c in wanted]
+    if not acts:
+        if NINE_OF_DIAMONDS in hand:
+            acts.append(Action((NINE_OF_DIAMONDS,)))
+        acts.append(PASS)
+    return tuple(sorted(set(acts)))
+
+
+def hoyle_why_illegal(state: DealState, action: Action) -> IllegalAction:
+    if just_played_nine(state) and not action.is_pass:
+        return IllegalAction("R-COMMIT-H-NINE", "the 9♦ was played instead of 'without': the turn is over", str(action))
+    if action.cards == (NINE_OF_DIAMONDS,) and not action.as_rank and not at_new_run(state):
+        return IllegalAction(
+            "R-COMMIT-H-NINE", "the 9♦ is played only instead of 'without' (the player can go on)", str(action)
+        )
+    if action.as_rank:
+        return IllegalAction("R-COMMIT-H-NINE", "in this Commit the 9♦ stands for no other card", str(action))
+    return suited_why_illegal(state, action, "R-LEAD-ANY", "R-COMMIT-H-SUIT")
+
+
+@rule("R-COMMIT-H-STOPS")
+def is_stop(state: DealState, c: Card) -> bool:
+    """Kings and the 7♦ end a run (RUL-COMMIT-H-REST: also a card whose successor lies in the rest)."""
+    if rank_of(c) == KING or c == SEVEN_OF_DIAMONDS:
+        return True
+    return state.rules.commit_rest == "stop_cards" and card(rank_of(c) + 1, suit_of(c)) in state.dead
+
+
+@rule("R-COMMIT-H-KING-PAID", "R-COMMIT-H-NINE-PAID")
+def hoyle_play_payments(state: DealState, seat: int, c: Card) -> tuple[Payment, ...]:
+    """A King earns 1 chip from each other player, the 9♦ its value (2) from each."""
+    if rank_of(c) == KING:
+        amount, why = 1, "R-COMMIT-H-KING-PAID"
+    elif c == NINE_OF_DIAMONDS:
+        amount, why = state.comet_value, "R-COMMIT-H-NINE-PAID"
+    else:
+        return ()
+    return tuple(Payment(p, seat, amount, why) for p in range(state.players) if p != seat and amount)
+
+
+@rule("R-COMMIT-H-NINE", "R-COMMIT-H-SUIT")
+def hoyle_play(state: DealState, action: Action) -> DealState:
+    """Put the card down: the 9♦ keeps the old run and opens the diamonds from the 10♦; the 10♦
+    played on that branch makes the run 9♦ 10♦; a stop ends the run (the player leads again)."""
+    seat = state.to_move
+    c = action.cards[0]
+    hands = remove_cards(state, action.cards)
+    out = not hands[seat]
+    run, suit, branch = state.run, state.run_suit, 0
+    if c == NINE_OF_DIAMONDS:
+        if state.run:
+            branch = TEN_OF_DIAMONDS
+        else:
+            run, suit = (9,), DIAMONDS
+    elif state.branch == c and c not in _suit_next(state):
+        run, suit = (9, 10), DIAMONDS
+    else:
+        run, suit = state.run + (rank_of(c),), suit_of(c)
+    if c != NINE_OF_DIAMONDS and is_stop(state, c):
+        run, suit = (), -1
+    return replace(
+        state,
+        hands=hands,
+        played=state.played + action.cards,
+        run=run,
+        run_suit=suit,
+        branch=branch,
+        turn_played=True,
+        last_player=seat,
+        steps=state.steps + 1,
+        payments=state.payments + hoyle_play_payments(state, seat, c),
+        winner=seat if out else -1,
+    )
+
+
+def _suit_next(state: DealState) -> tuple[Card, ...]:
+    if state.run and state.run_suit >= 0 and state.run[-1] < KING:
+        return (card(state.run[-1] + 1, state.run_suit),)
+    return ()
+
+
+@rule("R-COMMIT-H-NINE")
+def hoyle_end_turn(state: DealState) -> DealState:
+    """A pass; under RUL-COMMIT-H-NINE-RUN = next_player the diamonds branch lapses once the player
+    after the 9♦ has passed."""
+    after = suited_end_turn(state)
+    if (
+        state.rules.commit_nine_branch == "next_player"
+        and after.branch
+        and state.played
+        and state.played[-1] == NINE_OF_DIAMONDS
+        and state.to_move == (state.last_player + 1) % state.players
+    ):
+        after = replace(after, branch=0)
+    return after
+
+
+@rule("R-COMMIT-H-POOL", "R-COMMIT-H-CAUGHT", "R-COMMIT-H-KINGS-HELD")
+def hoyle_settlement(state: DealState) -> tuple[Payment, ...]:
+    """The first player out wins the pool (each other player's stake); a player caught with the 9♦
+    pays its value to each other player; each King left in a hand costs 1 chip per other player."""
+    if state.winner < 0:
+        return ()
+    n = state.players
+    stake = state.rules.commit_stake
+    pays: list[Payment] = []
+    for seat in range(n):
+        if seat != state.winner and stake:
+            pays.append(Payment(seat, state.winner, stake, "R-COMMIT-H-POOL"))
+    for seat, hand in enumerate(state.hands):
+        caught = hand.count(NINE_OF_DIAMONDS) * state.comet_value
+        kings = sum(1 for c in hand if rank_of(c) == KING)
+        for other in range(n):
+            if other == seat:
+                continue
+            if caught:
+                pays.append(Payment(seat, other, caught, "R-COMMIT-H-CAUGHT"))
+            if kings:
+                if state.rules.commit_king_payer == "holder":
+                    pays.append(Payment(seat, other, kings, "R-COMMIT-H-KINGS-HELD"))
+                else:
+                    pays.append(Payment(other, seat, kings, "R-COMMIT-H-KINGS-HELD"))
+    return tuple(pays)
+
+
+COMMIT_HOYLE = register(
+    Variant(
+        name="commit_hoyle",
+        player_counts=PLAYER_COUNTS,
+        default_players=4,
+        lowest_rank=1,
+        comet_value=2,
+        comet_escalates=False,
+        wild_name="9♦",
+        packs=hoyle_packs,
+        deal_sizes=hoyle_deal_sizes,
+        legal_actions=hoyle_legal_actions,
+        why_illegal=hoyle_why_illegal,
+        play=hoyle_play,
+        end_turn=hoyle_end_turn,
+        settlement=hoyle_settlement,
+    )
+)

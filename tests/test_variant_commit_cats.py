@@ -1,0 +1,157 @@
+"""Commit as 002:32-45 describes it (preset commit_cats): table deck, lowest lead, suit runs, Comet, points."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+from comet.cards import DIAMONDS, SPADES, card, parse_card
+from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
+from comet.errors import IllegalAction, RecordError
+from comet.game import GameState, game_over, new_game, winners
+from comet.policy import random_policy
+from comet.presets import PRESETS
+from comet.state import PASS, Action, DealState
+from comet.variants import REGISTRY, variant_named
+from comet.variants.checks import check_game, play_checked
+
+CATS = PRESETS["commit_cats"].rules
+COMET = card(9, DIAMONDS)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(sorted(parse_card(w) for w in text.split()))
+
+
+def position(hands: Sequence[str], run: tuple[int, ...] = (), suit: int = -1, **kw: object) -> DealState:
+    start = shuffled_deal(CATS, len(hands), len(hands) - 1, 0)
+    return replace(
+        start,
+        hands=tuple(cards(h) for h in hands),
+        run=run,
+        run_suit=suit,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_deck_table() -> None:
+    """R-COMMIT-C-DECK R-COMMIT-C-DEAL: 002's table, the whole deck dealt, no dead hand."""
+    table = {2: 25, 3: 17, 4: 12, 5: 10, 6: 8, 7: 7, 8: 6}
+    for n, each in table.items():
+        (pack,) = packs_in_rotation(CATS, n)
+        assert parse_card("8D") not in pack.cards and pack.wild == (COMET,)
+        assert len(pack.cards) == n * each
+        assert deal_sizes(CATS, n, len(pack.cards)) == (each, 0)
+    assert packs_in_rotation(CATS, 4)[0].name == "deck51-7C-7S-8C"
+    # RUL-COMMIT-C-REMOVED = any: every choice of two sevens and one of the three other eights.
+    assert len(packs_in_rotation(replace(CATS, commit_removed="any"), 4)) == 6 * 3
+
+
+def test_explicit_deal_with_any_sevens() -> None:
+    """R-COMMIT-C-DECK: under commit_removed=any a deck without 7H 7D 8S is accepted; under fixed it is not."""
+    any_rules = replace(CATS, commit_removed="any")
+    deck = [c for c in packs_in_rotation(any_rules, 4)[0].cards]
+    removed = {c for c in packs_in_rotation(CATS, 3)[0].cards} - set(deck)
+    assert len(removed) == 3
+    s = explicit_deal(any_rules, 4, 0, [deck[i * 12 : i * 12 + 12] for i in range(4)], [])
+    assert len(s.hands[0]) == 12
+    other = next(p for p in packs_in_rotation(any_rules, 4) if p.cards != tuple(deck))
+    hands = [list(other.cards[i * 12 : i * 12 + 12]) for i in range(4)]
+    explicit_deal(any_rules, 4, 0, hands, [])
+    if other.name != packs_in_rotation(CATS, 4)[0].name:
+        with pytest.raises(RecordError):
+            explicit_deal(CATS, 4, 0, hands, [])
+
+
+def test_new_run_starts_with_lowest_card() -> None:
+    """R-COMMIT-C-LEAD: 'He plays the lowest card from his hand of any suit'; Ace low; ties by RUL-COMMIT-C-LOWEST."""
+    s = position(["AH AS 3C 9D", "2C", "4C"])
+    assert legal_actions(s) == (Action(cards("AH")), Action(cards("AS")))
+    with pytest.raises(IllegalAction) as e:
+        apply(s, Action(cards("3C")))
+    assert e.value.rule == "R-COMMIT-C-LEAD"
+    strict = replace(s, rules=replace(CATS, commit_lowest="rank_then_suit"))
+    assert legal_actions(strict) == (Action(cards("AH")),)
+    only_comet = position(["9D", "2C", "4C"])
+    after = apply(only_comet, legal_actions(only_comet)[0])
+    assert after.winner == 0
+
+
+def test_runs_follow_suit() -> None:
+    """R-COMMIT-C-SUIT: 'continue an upward sequence and are of the same suit'."""
+    s = position(["5S 5H 2C", "3C", "4C"], run=(3, 4), suit=SPADES)
+    assert legal_actions(s) == (Action(cards("5S")),)
+    stuck = position(["5H 2C", "3C", "4C"], run=(3, 4), suit=SPADES)
+    assert legal_actions(stuck) == (PASS,)
+
+
+def test_comet_continues_with_replaced_or_next_card() -> None:
+    """R-COMMIT-C-COMET: the Comet for the 6♠ (2 points); then the 6♠ itself or the 7♠ (RUL-COMMIT-C-COMET)."""
+    s = position(["9D 6S 7S 2C", "3C", "4C"], run=(4, 5), suit=SPADES)
+    assert Action((COMET,), 6) in legal_actions(s)
+    after = apply(s, Action((COMET,), 6))
+    assert after.scores == (2, 0, 0) and after.run == (4, 5, 6) and after.branch == parse_card("6S")
+    assert set(legal_actions(after)) == {Action(cards("6S")), Action(cards("7S"))}
+    replaced = apply(after, Action(cards("6S")))
+    assert replaced.run == (4, 5, 6) and replaced.branch == 0 and legal_actions(replaced) == (Action(cards("7S")),)
+    stop = apply(replace(s, rules=replace(CATS, commit_comet="stop")), Action((COMET,), 6))
+    assert stop.run == () and stop.to_move == 0
+
+
+def test_king_scores_one_and_ends_the_run() -> None:
+    """R-COMMIT-C-KING: 'he scores 1 point for playing a King' and starts a new run with his lowest card."""
+    after = apply(position(["KH 3C 2D", "3S", "4C"], run=(12,), suit=2), Action(cards("KH")))
+    assert after.scores == (1, 0, 0) and after.run == () and legal_actions(after) == (Action(cards("2D")),)
+
+
+def test_points_of_a_deal() -> None:
+    """R-COMMIT-C-OUT R-COMMIT-C-CAUGHT: worked figure.  Anna goes out having scored 1 for a King in play;
+    Ben holds K♠ 3♣ (2 + 1), Carla holds the Comet and 5♥ (1 + 1): Anna 1 + 1 + 3 + 2 = 7, and Carla's
+    Comet gives Anna and Ben 1 each."""
+    final = position(["", "KS 3C", "9D 5H"], winner=0, scores=(1, 0, 0))
+    assert deal_points(final) == (1 + 1 + 3 + 2 + 1, 1, 0)
+
+
+def test_game_to_100_and_ties() -> None:
+    """R-COMMIT-C-GAME: first to 100 after a deal; RUL-COMMIT-C-TARGET: tied leaders share or play on."""
+    g = new_game(CATS, 3)
+    assert not game_over(g)
+    reached = replace(g, balances=(104, 104, 50), deal_index=5)
+    assert game_over(reached) and winners(reached) == (0, 1)
+    assert not game_over(replace(reached, rules=replace(CATS, commit_tie="play_on")))
+    assert game_over(replace(reached, balances=(99, 98, 97))) is False
+
+
+def test_whole_games_are_checked() -> None:
+    """R-COMMIT-C-GAME R-COMMIT-C-DEAL: games to 100 keep cards, always offer an action, end, and their
+    totals are the sum of non-negative deal scores."""
+    for seed, players in enumerate((2, 3, 6, 8)):
+        game, problems = check_game(CATS, players, seed)
+        assert problems == []
+        assert isinstance(game, GameState) and max(game.balances) >= 100
+        final, _, problems = play_checked(shuffled_deal(CATS, players, 0, seed), random_policy(random.Random(seed)))
+        assert problems == [] and final.winner >= 0
+
+
+def test_planted_bug_comet_dropping_the_run_suit_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: a legal_actions hook that offers nothing after the Comet (it lost the run's suit)
+    is reported as a state without a legal action."""
+    v = variant_named("commit_cats")
+    real = v.legal_actions
+    assert real is not None
+
+    def broken(state: DealState) -> tuple[Action, ...]:
+        if state.played and state.played[-1] == COMET and state.turn_played and not state.terminal:
+            return ()
+        return real(state)
+
+    monkeypatch.setitem(REGISTRY, "commit_cats", replace(v, legal_actions=broken))
+    s = position(["9D 7S 2C", "3C", "4C"], run=(4, 5), suit=SPADES)
+
+    def comet_first(state: DealState, legal: Sequence[Action]) -> Action:
+        return next((a for a in legal if a.as_rank), legal[0])
+
+    _, actions, problems = play_checked(s, comet_first)
+    assert len(actions) == 1 and problems and "no legal action for seat 0" in problems[0]

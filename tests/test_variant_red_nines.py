@@ -1,0 +1,137 @@
+"""Red Nines (002:46-89, preset red_nines): decks per player count, first play, wild red nines, penalty points."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+from comet.cards import DIAMONDS, HEARTS, card, parse_card, rank_of, suit_of
+from comet.engine import apply, deal_points, deal_sizes, legal_actions, packs_in_rotation, shuffled_deal
+from comet.errors import IllegalAction
+from comet.game import new_game, play_game, winners
+from comet.policy import random_policy
+from comet.presets import PRESETS
+from comet.state import PASS, Action, DealState
+from comet.variants import REGISTRY, variant_named
+from comet.variants.checks import check_game, play_checked
+
+RED9 = PRESETS["red_nines"].rules
+NINE_D, NINE_H = card(9, DIAMONDS), card(9, HEARTS)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(sorted(parse_card(w) for w in text.split()))
+
+
+def position(hands: Sequence[str], **kw: object) -> DealState:
+    start = shuffled_deal(RED9, 4, 3, 0)
+    hs = tuple(cards(h) for h in hands) + start.hands[len(hands) :]
+    return replace(start, hands=hs, **kw)  # type: ignore[arg-type]
+
+
+def test_decks_per_player_count() -> None:
+    """R-RED9-DECK R-RED9-DEAL: one deck for four, a suit more per player (red = black, or one red more);
+    everything dealt, 13 each."""
+    for n in (4, 5, 6, 7, 8):
+        (pack,) = packs_in_rotation(RED9, n)
+        assert len(pack.cards) == 13 * n and deal_sizes(RED9, n, len(pack.cards)) == (13, 0)
+        suits = Counter(suit_of(c) for c in pack.cards)
+        red, black = (suits[DIAMONDS] + suits[HEARTS]) // 13, (suits[0] + suits[3]) // 13
+        assert red - black == n % 2
+        assert sum(1 for c in pack.cards if c in pack.wild) == red  # every red nine is wild (RUL-RED9-MANY)
+    s = shuffled_deal(RED9, 5, 0, 2)
+    assert [len(h) for h in s.hands] == [13] * 5 and s.dead == ()
+
+
+def test_first_play_of_several_cards_of_one_rank() -> None:
+    """R-RED9-FIRST-PLAY: 'On this first play of the hand only ... as many additional cards of this same rank'."""
+    s = position(["5C 5H 5S 6D"], to_move=0, played=())
+    acts = legal_actions(s)
+    assert Action(cards("5C 5H")) in acts and Action(cards("5C 5H 5S")) in acts
+    after = apply(s, Action(cards("5C 5H 5S")))
+    assert after.run == (5,) and legal_actions(after) == (Action(cards("6D")),)
+    strict = replace(s, rules=replace(RED9, red_nines_first="all"))
+    assert Action(cards("5C 5H")) not in legal_actions(strict)
+    assert Action(cards("5C 5H 5S")) in legal_actions(strict)
+    later = replace(s, played=cards("2C"))
+    assert not any(len(a.cards) > 1 for a in legal_actions(later))
+    with pytest.raises(IllegalAction) as e:
+        apply(later, Action(cards("5C 5H")))
+    assert e.value.rule == "R-RED9-FIRST-PLAY"
+
+
+def test_runs_ignore_suit_and_end_at_king() -> None:
+    """R-RED9-RUN: Ace low, 'irregardless of the suit', a King ends the run and its player leads again."""
+    s = position(["2H 3C KD 4S"], to_move=0, played=cards("AC"), run=(1,), turn_played=False)
+    assert legal_actions(s) == (Action(cards("2H")),)
+    s = apply(apply(s, Action(cards("2H"))), Action(cards("3C")))
+    assert s.run == (1, 2, 3)
+    k = replace(s, run=(12,))
+    after = apply(k, Action(cards("KD")))
+    assert after.run == () and after.to_move == 0
+
+
+def test_red_nines_are_wild_and_never_compulsory() -> None:
+    """R-RED9-WILD: a red nine stands for the rank needed (a 9 too), may be kept (pass), and leads per RUL-RED9-LEAD."""
+    s = position(["9D 2C", "3C"], to_move=0, played=cards("7C"), run=(7,), turn_played=False)
+    assert set(legal_actions(s)) == {Action((NINE_D,), 8), PASS}
+    after = apply(s, Action((NINE_D,), 8))
+    assert after.run == (7, 8) and after.to_move == 0  # not a stop
+    lead = position(["9H 2C"], to_move=0, played=cards("7C"))
+    assert Action((NINE_H,), 12) in legal_actions(lead)
+    strict = replace(lead, rules=replace(RED9, red_nines_lead="last_resort"))
+    assert Action((NINE_H,), 12) not in legal_actions(strict)
+    only = replace(strict, hands=(cards("9H"),) + strict.hands[1:])
+    assert Action((NINE_H,), 12) in legal_actions(only)
+
+
+def test_penalty_points_and_doubling_figures() -> None:
+    """R-RED9-SCORE R-RED9-DOUBLE: 002:75-85.  Winner 0; Ace 20, King 13; one red nine doubles (9 counted),
+    two quadruple; going out on a red nine doubles everyone else."""
+    final = position(["", "AC KS", "9D 5C", "9D 9H JC"], winner=0)
+    assert deal_points(final) == (0, 20 + 13, (9 + 5) * 2, (9 + 9 + 11) * 4)
+    out_on_nine = replace(final, out_wild_as=9)
+    assert deal_points(out_on_nine) == (0, 66, 56, 232)
+    like = replace(out_on_nine, rules=replace(RED9, red_nines_out="like_comet"))
+    assert deal_points(like) == (0, 132, 112, 464)
+
+
+def test_more_than_two_red_nines() -> None:
+    """R-RED9-DOUBLE with RUL-RED9-MANY: 'Carla holds 9♦ 9♥ 9♥ and a 4: (9 + 9 + 9 + 4) x 8 = 248'."""
+    final = position(["", "2C", "9D 9H 9H 4C"], winner=0)
+    assert deal_points(final)[2] == 248
+    capped = replace(final, rules=replace(RED9, red_nines_many="cap_four"))
+    assert deal_points(capped)[2] == 31 * 4
+
+
+def test_game_is_one_hand_per_player_lowest_wins() -> None:
+    """R-RED9-GAME: 'a number of hands equal to the number of players'; the lowest total wins."""
+    g = new_game(RED9, 5)
+    assert g.deals == 5
+    end = play_game(RED9, 4, None, 3)
+    assert end.deal_index == 4
+    assert winners(end) == tuple(i for i, b in enumerate(end.balances) if b == min(end.balances))
+    for seed, players in enumerate((4, 5, 7)):
+        _, problems = check_game(RED9, players, seed)
+        assert problems == []
+        _, _, problems = play_checked(shuffled_deal(RED9, players, 0, seed), random_policy(random.Random(seed)))
+        assert problems == []
+
+
+def test_planted_bug_red_nine_ignored_in_doubling_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: a points hook that subtracts the red nines instead of doubling goes negative; the
+    generic check reports it with the scores."""
+    v = variant_named("red_nines")
+
+    def broken(state: DealState) -> tuple[int, ...]:
+        if state.winner < 0:
+            return (0,) * state.players
+        return tuple(sum(rank_of(c) for c in h) - 40 * sum(1 for c in h if c in state.wild) for h in state.hands)
+
+    monkeypatch.setitem(REGISTRY, "red_nines", replace(v, points_of_deal=broken))
+    s = position(["2C", "9D 9H 3C"], to_move=0, played=())
+    _, _, problems = play_checked(s, lambda st, legal: legal[0])
+    assert problems and "non-negative" in problems[0] and "-" in problems[0]
