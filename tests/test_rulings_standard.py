@@ -324,14 +324,14 @@ def test_rul_insolvency() -> None:
 
 def test_rul_starting_chips() -> None:
     """RUL-STARTING-CHIPS (R-GAME-CHIPS, R-SETTLE-CAUGHT): Carla caught with the Comet owes 60."""
-    final = _finished(STD, ["2C", "9D KS 9S 2S", "5C"])
-    assert {p.payer: p.amount for p in settlement(final)} == {1: (9 + 10 + 9 + 2) * 2, 2: 5}
+    final = _finished(STD, ["2C", "5C", "9D KS 9S 2S"])
+    assert {p.payer: p.amount for p in settlement(final)} == {1: 5, 2: (9 + 10 + 9 + 2) * 2}
     for start, carla_pays in ((50, 50), (100, 60)):
         r = rules(starting_chips=start, insolvency="pay_what_you_have")
         game = new_game(r, 3, 3)
         assert game.balances == (start,) * 3
         after = finish_deal(game, replace(final, rules=r))
-        assert start - after.balances[1] == carla_pays
+        assert start - after.balances[2] == carla_pays
 
 
 def test_rul_game_length() -> None:
