@@ -5,7 +5,8 @@ counterexample.
 
 Rules exercised: R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE, R-2P-DEAL, R-2P-COMET-UNPAID,
 R-2P-POINTS, R-2P-DOUBLING, R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R-OLD-LAST-CARD,
-R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT.
+R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT, R-RED9-DECK, R-RED9-DEAL,
+R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY, R-RED9-SCORE, R-RED9-DOUBLE.
 """
 
 from __future__ import annotations
@@ -20,20 +21,32 @@ from comet import engine
 from comet.cli import main
 from comet.notation import parse_action
 from comet.presets import PRESETS
-from comet.state import DealState, Payment
+from comet.state import Action, DealState, Payment
 from comet.variants import REGISTRY
 from comet.variants import old_comet as old
 from comet.variants import opera as opera_mod
+from comet.variants import red_nines as rn
 from comet.variants import two_player as tp
 from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
-from comet_proofs.encoding import COMET, NATURAL, PASS, QUARTET, Readings, StandardEncoding, SymAction, SymState
+from comet_proofs.encoding import (
+    COMET,
+    GROUP_BASE,
+    NATURAL,
+    PASS,
+    QUARTET,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+)
 from comet_proofs.proofs import covered_invariants
 from comet_proofs.variants.old_comet import OldCometEncoding
 from comet_proofs.variants.opera import DRAWN, OperaEncoding
+from comet_proofs.variants.red_nines import WILD_PLAYED, RedNinesEncoding
 from comet_proofs.variants.two_player import TwoPlayerEncoding
 
-VARIANTS = ("opera", "two_player", "old_comet")
+VARIANTS = ("opera", "two_player", "old_comet", "red_nines")
 
 
 def failures(results: list[ProofResult]) -> list[ProofResult]:
@@ -62,7 +75,7 @@ def test_obligations_cover_the_presets_invariants(name: str) -> None:
 # ----------------------------------------------------------------- the proofs hold (one count each; all via the CLI)
 
 
-@pytest.mark.parametrize(("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2)])
+@pytest.mark.parametrize(("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2), ("red_nines", 5)])
 def test_variant_proofs_hold(name: str, players: int) -> None:
     """Every obligation of the preset is unsat, every reading of its rulings at once (R-OPERA-DRAW,
     R-2P-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT)."""
@@ -93,6 +106,8 @@ def test_variant_steps_are_not_vacuous() -> None:
     )
     assert satisfiable(OldCometEncoding(), 2, lambda s, a, t: z3.And(a.kind == NATURAL, a.rank == 1))
     assert satisfiable(TwoPlayerEncoding(), 2, lambda s, a, t: z3.And(a.kind == COMET, s.comet_value > 0))
+    assert satisfiable(RedNinesEncoding(), 4, lambda s, a, t: a.kind == GROUP_BASE + 4)
+    assert satisfiable(RedNinesEncoding(), 6, lambda s, a, t: z3.And(a.kind == COMET, t.x(WILD_PLAYED) == 3))
 
 
 # ----------------------------------------------------------------- encodings vs model
@@ -114,6 +129,8 @@ OPERA = PRESETS["opera"].rules
 OLD = PRESETS["old_comet"].rules
 TWO = PRESETS["two_player"].rules
 DECK52 = old.old_deck(OLD, None)[0]
+RED9 = PRESETS["red_nines"].rules
+RED9_PACK = rn.red_nines_packs(RED9, 4)[0]
 
 
 def terminal_after(state: DealState, action: str) -> DealState:
@@ -166,6 +183,28 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
         position(["9D", "KC 2C"], rules=OLD.with_overrides({"old_manille_last": "multiplied"}), pack=DECK52),
         "play 9D as A",
     ),
+    # R-RED9-WILD, R-RED9-DOUBLE: going out on a red nine as a 9 (RUL-RED9-OUT like_comet: x4), a hand
+    # holding the other red nine (x2) and an Ace (20)
+    (
+        "red_nines",
+        position(
+            ["9D", "AC 9H", "2C", "3C"],
+            rules=RED9.with_overrides({"red_nines_out": "like_comet"}),
+            pack=RED9_PACK,
+            run=(7, 8),
+            last_player=3,
+            to_move=0,
+        ),
+        "play 9D as 9",
+    ),
+    # R-RED9-WILD, RUL-RED9-LEAD last_resort: a hand of red nines only leads one as any rank
+    (
+        "red_nines",
+        position(
+            ["9D 9H", "AC", "2C", "3C"], rules=RED9.with_overrides({"red_nines_lead": "last_resort"}), pack=RED9_PACK
+        ),
+        "play 9D as K",
+    ),
 ]
 
 
@@ -177,6 +216,19 @@ def test_hand_made_variant_positions_cross_check(name: str, state: DealState, ac
     for s in (state, after):
         _, problem = check_state(enc, s)
         assert problem is None, problem
+
+
+@pytest.mark.parametrize("first", ["any_number", "all"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_red_nines_first_plays_cross_check(first: str, seed: int) -> None:
+    """R-RED9-FIRST-PLAY: the opening position of a fresh deal, where several cards of one rank may go
+    down (any number of them, or all): the successors agree (many card choices, one abstract successor)."""
+    rules = RED9.with_overrides({"red_nines_first": first})
+    start = engine.shuffled_deal(rules, 5, 0, seed)
+    assert any(len(a.cards) > 1 for a in engine.legal_actions(start)), "no group in this deal"
+    count, problem = check_state(RedNinesEncoding(), start)
+    assert problem is None, problem
+    assert count >= 2
 
 
 def test_hand_made_opera_positions_really_draw_and_double() -> None:
@@ -242,6 +294,28 @@ def test_manille_paid_once_breaks_settlement_zero_sum() -> None:
     assert "not zero-sum" in text and "+ Comet" in text and "WINNER" in text
 
 
+class RedNineVanishes(RedNinesEncoding):
+    """Bug: a red nine played is not put on the pile (R-RED9-WILD): it disappears from the deal."""
+
+    def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        view = dataclasses.replace(
+            s2,
+            extra=tuple(
+                (name, term + z3.If(a.kind == COMET, 1, 0) if name == WILD_PLAYED else term) for name, term in s2.extra
+            ),
+        )
+        return super().play_effect(s, a, view, rd)
+
+
+def test_red_nine_that_vanishes_breaks_card_conservation() -> None:
+    """R-RED9-WILD: the card-conservation step fails on a red nine play, shown in card terms."""
+    bad = failures(prove(RedNineVanishes(), 4, only=("card conservation",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "one step breaks card conservation" in text and "action: play the Comet as" in text
+    assert "wild_played" in text
+
+
 # ----------------------------------------------------------------- planted bugs in the model
 
 
@@ -279,6 +353,20 @@ def test_model_without_last_card_chip_is_caught(monkeypatch: pytest.MonkeyPatch)
     _, problem = check_state(OldCometEncoding(), HAND_MADE[8][1])
     assert problem is not None
     assert "'pass' leads to a state T forbids" in problem and "chips +0 +0" in problem
+
+
+def test_model_red_nines_without_groups_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-RED9-FIRST-PLAY broken in the model (groups never offered): T allows a successor no legal
+    action reaches."""
+    real = rn.red_nines_legal_actions
+
+    def singles_only(state: DealState) -> tuple[Action, ...]:
+        return tuple(a for a in real(state) if len(a.cards) <= 1)
+
+    monkeypatch.setitem(REGISTRY, "red_nines", dataclasses.replace(rn.RED_NINES_VARIANT, legal_actions=singles_only))
+    _, problem = check_state(RedNinesEncoding(), engine.shuffled_deal(RED9, 5, 0, 1))
+    assert problem is not None
+    assert "T allows a successor no legal action reaches" in problem
 
 
 # ----------------------------------------------------------------- registry and command line

@@ -17,6 +17,7 @@ from comet_proofs.encoding import (
     COMET_DEAD,
     COMET_PLAYED,
     COMET_QUARTET,
+    GROUP_BASE,
     NATURAL,
     PASS,
     QUARTET,
@@ -120,6 +121,8 @@ def describe_action(kind: int, rank: int) -> str:
         return "play the three natural 9s and the Comet together"
     if kind == COMET:
         return f"play the Comet as {rank_text(rank) if 1 <= rank <= 13 else rank}"
+    if kind >= GROUP_BASE:
+        return f"play {kind - GROUP_BASE} natural {rank_text(rank) if 1 <= rank <= 13 else rank}s at once"
     return f"unknown action kind {kind} (rank {rank})"
 
 

@@ -34,6 +34,8 @@ COMET_PLAYED = -2
 
 # Action kinds of the symbolic action (kind, rank).
 PASS, NATURAL, QUARTET, COMET, COMET_QUARTET = 0, 1, 2, 3, 4
+# Variants: kind GROUP_BASE + k puts down k natural cards of one rank at once (Red Nines' first play).
+GROUP_BASE = 10
 KIND_NAMES = {
     PASS: "pass",
     NATURAL: "natural",
