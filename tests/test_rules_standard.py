@@ -434,3 +434,15 @@ def test_starting_chips_and_winner() -> None:
     assert g.dealer == 1  # the deal went round once
     best = max(g.balances)
     assert winners(g) == tuple(i for i, b in enumerate(g.balances) if b == best)
+
+
+def test_comet_with_three_nines_round_trips_through_notation() -> None:
+    """R-THREE-NINES R-COMET-WILD: under comet_in_quartet the four-9s action is written and read back."""
+    rules = STD.with_overrides({"comet_in_quartet": True})
+    s = position(["8C 2S", "9C 9S 9S 9D KC", "3C"], dealer=2, rules=rules)
+    s = run_actions(s, ["play 8C", "pass"])
+    four = [a for a in legal_actions(s) if len(a.cards) == 4]
+    assert [str(a) for a in four] == ["play 9C 9D 9S 9S as 9"]
+    assert parse_action(str(four[0])) == four[0]
+    after = apply(s, four[0])
+    assert after.hands[1] == cards("KC") and after.run == ()

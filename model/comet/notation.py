@@ -35,14 +35,15 @@ def parse_action(text: str) -> Action:
     as_rank = 0
     cards_words = words[1:]
     if "as" in cards_words:
+        # 'as RANK' ends the action: a wild card alone, or with the three natural 9s (RUL-COMET-QUARTET).
         i = cards_words.index("as")
-        if i != len(cards_words) - 2 or i != 1:
-            raise RecordError("action-syntax", f"cannot read action {text!r}: 'as RANK' follows exactly one card")
+        if i != len(cards_words) - 2 or i == 0:
+            raise RecordError("action-syntax", f"cannot read action {text!r}: 'as RANK' ends the action, after the cards")
         try:
-            as_rank = parse_rank(cards_words[2])
+            as_rank = parse_rank(cards_words[-1])
         except ValueError as e:
             raise RecordError("action-syntax", f"cannot read action {text!r}: {e}") from None
-        cards_words = cards_words[:1]
+        cards_words = cards_words[:i]
     try:
         cards = tuple(sorted(parse_card(w) for w in cards_words))
     except ValueError as e:
