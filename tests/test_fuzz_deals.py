@@ -117,3 +117,21 @@ def test_a_lost_rule_shows_up_as_a_coverage_gap(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(fuzz, "transition_rules", lambda b, a, s: transition_rules(b, a, s) - {"R-STOP-KING"})
     hits, _ = coverage_sweep(["standard"], seed=0)
     assert hits["R-STOP-KING"] == 0 and hits["R-PLAY-CONTINUE"] > 0
+
+
+@pytest.mark.parametrize("stack", ["multiply", "highest"])
+def test_opera_first_turn_doubles_in_the_recomputation_and_the_model(stack: str) -> None:
+    """R-OPERA-DOUBLE, R-SETTLE-COMET-LAST: going out in the first turn on the Comet (as a King)
+    costs x4 (multiply) or x2 (highest) against x2 without the Opera; the model agrees with the table."""
+    from comet.game import play_deal
+
+    amounts = {}
+    for opera in (False, True):
+        rules = Ruleset(opera=opera, opera_stack=stack, opera_draw="never")  # type: ignore[arg-type]
+        final, _ = play_deal(make_deal(rules, 3, 0, 5, 0, 2, "comet_last", 1))
+        assert final.turn == 0 and final.out_wild_as == 13
+        expected = standard_settlement(final)
+        assert expected is not None
+        assert expected == {(p.payer, p.payee): p.amount for p in engine.settlement(final)}
+        amounts[opera] = sum(expected.values())
+    assert amounts[True] == amounts[False] * (2 if stack == "multiply" else 1)

@@ -205,6 +205,16 @@ def arbitrary_action(state: DealState, rng: random.Random) -> Action:
 # --------------------------------------------------------------------- checking one deal
 
 
+# Fields of a deal state that record the path, not the position: two states differing only
+# in these are counted as one "distinct state" (the same position reached another way).
+HISTORY_FIELDS = frozenset({"steps", "turn", "payments", "played"})
+
+
+def position_key(state: DealState) -> int:
+    """A hash of the state without its history fields (see ``HISTORY_FIELDS``)."""
+    return hash(tuple(getattr(state, f.name) for f in dataclasses.fields(state) if f.name not in HISTORY_FIELDS))
+
+
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
     final: DealState
@@ -230,7 +240,7 @@ def check_deal(
     With ``rng``, ``probes`` arbitrary actions per step are offered to check rejections.
     """
     hits: Counter[str] = Counter(deal_rules(start))
-    seen: set[int] = {hash(start)}
+    seen: set[int] = {position_key(start)}
     actions: list[Action] = []
     s = start
 
@@ -255,7 +265,7 @@ def check_deal(
             actions.append(a)
             s = engine.apply(s, a)
             hits.update(transition_rules(before, a, s))
-            seen.add(hash(s))
+            seen.add(position_key(s))
             problems = check_transition(before, a, s) + check_state(s, start)
             if problems:
                 return fail(problems)

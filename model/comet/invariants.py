@@ -46,20 +46,25 @@ def standard_settlement(state: DealState) -> dict[tuple[int, int], int] | None:
     - 000:64 "If the winner's last card was the Comet, everyone pays double; if it stood for a 9,
       four times as much."
 
-    Returns ``{(payer, payee): amount}`` without zero amounts, or None for readings this
-    recomputation does not cover (the Opera option, whose doubling lives in the variants).
+    With the Opera option (000:83 "if the first player goes out in their very first turn,
+    everyone pays double"; 002:31 "doubled again ... doubled yet again") the Opera's x2 is
+    multiplied with the Comet's x2/x4, or only the larger counts (``opera_stack``).  Whether a
+    deal is drawn (000:83 "the deal is drawn") needs a search and is taken from the state.
+
+    Returns ``{(payer, payee): amount}`` without zero amounts.
     """
     out: dict[tuple[int, int], int] = {}
-    if getattr(state.rules, "opera", False):
-        return None
     if state.winner < 0:
         return out
     if state.out_wild_as == 0:
-        last = 1
+        comet = 1
     elif state.out_wild_as == 9:
-        last = 4
+        comet = 4
     else:
-        last = 2
+        comet = 2
+    first = (state.dealer + 1) % state.players
+    opera = 2 if state.rules.opera and state.winner == first and state.turn == 0 else 1
+    last = comet * opera if state.rules.opera_stack == "multiply" else max(comet, opera)
     for seat, hand in enumerate(state.hands):
         if seat == state.winner:
             continue
