@@ -382,3 +382,33 @@ def test_rul_call_words_are_one_action() -> None:
     assert without.turn_played and PASS in legal_actions(without)
     stuck = apply(without, PASS)
     assert not stuck.turn_played and legal_actions(stuck) == (PASS,)
+
+
+def test_rul_comet_after_stop_against_optional_restart() -> None:
+    """RUL-COMET-AFTER, R-COMET-STOP: the Comet as the 6 with no 7 in hand.
+
+    As a stop Carla must start a new run; under optional_restart she may say "without 7" and the
+    next player must go on with the old run, or she may still start afresh with any card.
+    """
+    hands = ["5C 7S 2S", "7C 3S", "9D 3C 4S"]
+    stop = play(position(hands, dealer=1, to_move=2), "play 4S", "pass", "play 5C", "pass", "pass")
+    assert stop.to_move == 2 and stop.need == 6
+    stop = play(stop, "play 9D as 6")
+    assert stop.run == () and legal_texts(stop) == {"play 3C"}
+
+    loose = play(
+        position(hands, dealer=1, to_move=2, rules=rules(comet_after="optional_restart")),
+        "play 4S",
+        "pass",
+        "play 5C",
+        "pass",
+        "pass",
+        "play 9D as 6",
+    )
+    assert loose.need == 7 and loose.free_lead
+    assert legal_texts(loose) == {"play 3C", "pass"}
+    after_without = play(loose, "pass")
+    assert after_without.to_move == 0 and after_without.need == 7
+    assert "pass" not in legal_texts(after_without)  # Anna holds 7S and must go on with the old run
+    restarted = play(loose, "play 3C")
+    assert restarted.run == (3,) and not restarted.free_lead

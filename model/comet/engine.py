@@ -188,18 +188,15 @@ def lowest_rank(state: DealState) -> int:
     return variant_of(state.rules).lowest_rank
 
 
-_NATURALS: dict[tuple[str, tuple[Card, ...]], Counter[int]] = {}
-
-
 def natural_count(state: DealState, rank: int) -> int:
-    """How many natural (non-wild) cards of ``rank`` the deal's pack holds."""
-    key = (state.pack, state.wild)
-    counts = _NATURALS.get(key)
-    if counts is None:
-        every = state.played + state.dead + tuple(x for h in state.hands for x in h)
-        counts = Counter(rank_of(c) for c in every if c not in state.wild)
-        _NATURALS[key] = counts
-    return counts[rank]
+    """How many natural (non-wild) cards of ``rank`` the deal's pack holds (hands, dead hand, played).
+
+    Counted afresh each time (no cache keyed by pack name: two packs may share a name); it is only
+    needed when a hand holds three or more of a rank, so it stays off the hot path.
+    """
+    n = sum(1 for c in state.played if rank_of(c) == rank and c not in state.wild)
+    n += sum(1 for c in state.dead if rank_of(c) == rank and c not in state.wild)
+    return n + sum(1 for h in state.hands for c in h if rank_of(c) == rank and c not in state.wild)
 
 
 @rule("R-FOUR-OF-A-KIND", "R-THREE-NINES")
@@ -258,6 +255,9 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if wilds and not (rules.comet_requires_missing and matching):
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
             acts.extend(Action((w,), r) for w in wilds for r in ranks)
+        if state.free_lead:
+            # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card.
+            acts.extend(Action((c,)) for c in naturals)
         # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
         if not matching or (rules.may_stop_early and state.turn_played):
@@ -354,7 +354,9 @@ def end_turn(state: DealState) -> DealState:
     """'Without' or 'pass': the turn passes left; back at the last player to play, a new run starts."""
     nxt = (state.to_move + 1) % state.players
     run = () if nxt == state.last_player else state.run
-    after = _replace(state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1)
+    after = _replace(
+        state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1, free_lead=False
+    )
     hook = variant_of(state.rules).pass_payments
     if hook is not None:
         paid = hook(state, after)
@@ -380,8 +382,12 @@ def play(state: DealState, action: Action) -> DealState:
         payments = payments + hook(state, seat, action, out)
     elif is_wild:
         payments = payments + comet_bonus(state, seat, out, action.as_rank)
-    stop = rank == KING or is_wild
-    run = () if stop else state.run + (rank,)
+    # R-COMET-STOP; under RUL-COMET-AFTER=optional_restart the run goes on from the Comet's rank,
+    # and the player may instead start a new run (free_lead).  A card that does not continue the
+    # run (a lead, that free restart, or a Comet standing for another rank) starts a run of its own.
+    go_on = is_wild and state.rules.comet_after == "optional_restart" and rank != KING
+    stop = rank == KING or (is_wild and not go_on)
+    run = () if stop else (state.run + (rank,) if rank == state.need else (rank,))
     after = _replace(
         state,
         hands=hands,
@@ -393,6 +399,7 @@ def play(state: DealState, action: Action) -> DealState:
         payments=payments,
         winner=seat if out else -1,
         out_wild_as=action.as_rank if (out and is_wild) else 0,
+        free_lead=go_on and not out,
     )
     if out and state.rules.opera:
         from comet.variants.opera import opera_outcome

@@ -63,6 +63,8 @@ class Ruleset:
     escalate_on: Literal["dead_hand", "not_played"] = "dead_hand"
     # RUL-COMET-QUARTET: may the Comet go down together with the three natural 9s, as four 9s?
     comet_in_quartet: bool = False
+    # RUL-COMET-AFTER: is the Comet a stop, or may the player go on with the old run instead?
+    comet_after: Literal["stop", "optional_restart"] = "stop"
     # RUL-OPERA-*: the Opera option (variants; spec/rulings-variants.md).
     opera: bool = False
     # RUL-OPERA-DRAW: is an Opera deal drawn when the dealer could also have gone out at once (000:83)?

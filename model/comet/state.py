@@ -88,6 +88,8 @@ class DealState:
     branch: int = 0
     # Points games that score during play (002's Commit: Kings and the Comet): points per seat so far.
     scores: tuple[int, ...] = ()
+    # RUL-COMET-AFTER (optional_restart): right after the Comet the player may also start a new run.
+    free_lead: bool = False
 
     @property
     def terminal(self) -> bool:
