@@ -8,6 +8,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from comet.errors import RecordError
 
@@ -15,8 +16,15 @@ from comet.errors import RecordError
 COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr with exit code 2 (``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="comet",
         description="Comet, the 18th-century stops card game, and its relatives: "
         "an executable, formally checked rules specification.",
