@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from comet import engine
 from comet import game as game_module
-from comet.cards import KING, card_text, cards_text, rank_of
+from comet.cards import DIAMONDS, HEARTS, KING, card, card_text, cards_text, rank_of
 from comet.errors import IllegalAction
 from comet.game import GameState
 from comet.ruleset import Ruleset
@@ -38,7 +38,7 @@ _STANDARD_SCORE: dict[int, int] = {r: r for r in range(2, 10)} | {10: 10, 11: 10
 _COMET_IN_HAND = 18
 
 
-def standard_settlement(state: DealState) -> dict[tuple[int, int], int] | None:
+def standard_settlement(state: DealState) -> dict[tuple[int, int], int]:
     """What each loser pays the winner, recomputed from the seeds' tables (standard game).
 
     - 000:61 "Every other player pays that player 1 chip for every point still in their hand"
@@ -80,11 +80,175 @@ def standard_settlement(state: DealState) -> dict[tuple[int, int], int] | None:
     return out
 
 
-Recomputation = Callable[[DealState], dict[tuple[int, int], int] | None]
+# --------------------------------------------------------------------- the variants, recomputed
+#
+# Each function below recomputes a finished deal of one variant from the leftover hands, the
+# seeds' text (000:83-86, 002:31-89) and the readings of spec/rulings-variants.md, with its own
+# card tables; none of them calls the variant's settlement or points code.  Fields that record
+# a choice made in play and cannot be seen in the hands are taken from the state: who won, what
+# the wild card stood for when it went out (``out_wild_as``), whether an Opera deal was drawn,
+# and the points 002's Commit scores during play (``scores``, checked step by step by
+# ``check_variant_step``).
 
-# One independent recomputation per variant; presets whose variant is missing here are
-# reported as "skipped" by ``check_settlement`` (never silently passed).
-SETTLEMENT_RECOMPUTATIONS: dict[str, Recomputation] = {"standard": standard_settlement}
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """A finished deal recomputed: the settlement's payments ``{(payer, payee): amount}`` and, in a
+    points game, each seat's points for the deal (``None`` in chip games)."""
+
+    chips: Mapping[tuple[int, int], int]
+    points: tuple[int, ...] | None = None
+
+
+def _first_turn_opera(state: DealState, base: int) -> int:
+    """``base`` with the Opera option applied (000:83 "if the first player goes out in their very first
+    turn, everyone pays double"; 002:31 "doubled again ... doubled yet again"; RUL-OPERA-STACK)."""
+    first = (state.dealer + 1) % state.players
+    if not (state.rules.opera and state.winner == first and state.turn == 0):
+        return base
+    return base * 2 if state.rules.opera_stack == "multiply" else max(base, 2)
+
+
+def two_player_recomputed(state: DealState) -> Expected:
+    """Two players (000:84): no chips at all; the winner scores what the loser would have paid
+    in the standard game ("score the points"), doubled when the loser holds the Comet ("all scores
+    for that deal are doubled"), doubled or quadrupled when the winner went out on it ("quadrupled
+    if it stood for a 9"); the loser scores nothing.  Opera may double it (RUL-OPERA)."""
+    points = [0] * state.players
+    for (_payer, payee), amount in standard_settlement(state).items():
+        points[payee] += amount
+    return Expected({}, tuple(points))
+
+
+# 000:85 "the Ace counts as 1", "1 chip per point left in the other hands, Ace 1"; "as above" for the
+# rest (000:61: 2 to 10 their number, Jack, Queen and King 10); the manille counts "9 to the winner".
+_OLD_SCORE: dict[int, int] = {1: 1} | {r: r for r in range(2, 11)} | {11: 10, 12: 10, 13: 10}
+_MANILLE = card(9, DIAMONDS)  # 000:85 "the 9♦ is the only wild card (then called the manille)"
+_MANILLE_CAUGHT = 10  # 000:85 "a player left with the 9♦ pays 10 chips to each other player"
+
+
+def old_comet_recomputed(state: DealState) -> Expected:
+    """Old Comet (000:85): each loser pays the winner 1 chip per point in hand (Ace 1, the manille
+    9); whoever is left with the 9♦ also pays 10 to each other player (RUL-OLD-CAUGHT: the winner
+    too, or not); going out on the manille multiplies the points only under RUL-OLD-MANILLE-LAST;
+    the Opera option doubles the points paid to the winner (002:31 "pay double for each card")."""
+    out: Counter[tuple[int, int]] = Counter()
+    if state.winner < 0:
+        return Expected({})
+    mult = 1
+    if state.out_wild_as and state.rules.old_manille_last == "multiplied":
+        mult = 4 if state.out_wild_as == 9 else 2
+    mult = _first_turn_opera(state, mult)
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner:
+            continue
+        points = sum(9 if c == _MANILLE else _OLD_SCORE[rank_of(c)] for c in hand)
+        out[(seat, state.winner)] += points * mult
+        for _ in range(hand.count(_MANILLE)):
+            for other in range(state.players):
+                if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
+                    continue
+                out[(seat, other)] += _MANILLE_CAUGHT
+    return Expected({k: v for k, v in out.items() if v})
+
+
+_NINE_D = card(9, DIAMONDS)
+
+
+def commit_hoyle_recomputed(state: DealState) -> Expected:
+    """000's Commit (000:86): "The first player out wins the pool" (each other player's stake,
+    RUL-COMMIT-H-STAKE); "whoever is caught with the 9♦ pays 2 to each" (the 9♦'s value, 2 in every
+    deal of a game, pinned by ``commit_hoyle_economy``); "each King left in a hand costs 1 counter
+    to each other player" (RUL-COMMIT-H-KINGS-HELD: paid by its holder, or to it)."""
+    out: Counter[tuple[int, int]] = Counter()
+    if state.winner < 0:
+        return Expected({})
+    n = state.players
+    for seat in range(n):
+        if seat != state.winner:
+            out[(seat, state.winner)] += state.rules.commit_stake
+    for seat, hand in enumerate(state.hands):
+        for c in hand:
+            for other in range(n):
+                if other == seat:
+                    continue
+                if c == _NINE_D:
+                    out[(seat, other)] += state.comet_value
+                if rank_of(c) == KING:
+                    pair = (seat, other) if state.rules.commit_king_payer == "holder" else (other, seat)
+                    out[pair] += 1
+    return Expected({k: v for k, v in out.items() if v})
+
+
+def commit_cats_recomputed(state: DealState) -> Expected:
+    """002's Commit (002:43-45): the points scored in play (a King 1, the Comet 2; ``scores``), then
+    the first player out "scores one point for that accomplishment", "two points for each King found
+    remaining in each other players hand and one point for every other card"; for a Comet still in
+    a hand "every player except the player whose hand it was found in scores one additional point"."""
+    points = list(state.scores) if state.scores else [0] * state.players
+    if state.winner < 0:
+        return Expected({}, tuple(points))
+    points[state.winner] += 1
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner:
+            continue
+        for c in hand:
+            points[state.winner] += 2 if rank_of(c) == KING and c != _NINE_D else 1
+            if c == _NINE_D:
+                for other in range(state.players):
+                    if other != seat:
+                        points[other] += 1
+    return Expected({}, tuple(points))
+
+
+# 002:75-81: "2 to 10 | Face value", "Jack | 11", "Queen | 12", "King | 13", "Ace | 20"; a red nine
+# counts its nine (002:83 "including the nine points for the red nine itself").
+_RED9_SCORE: dict[int, int] = {1: 20} | {r: r for r in range(2, 11)} | {11: 11, 12: 12, 13: 13}
+_RED_NINES = (card(9, DIAMONDS), card(9, HEARTS))  # 002:65-67 "nine of Diamonds ♦ and nine of Hearts ♥"
+
+
+def red_nines_recomputed(state: DealState) -> Expected:
+    """Red Nines (002:72-85): the winner scores 0; the others their cards, "doubled" for one red nine
+    held, "quadrupled" for two (RUL-RED9-MANY beyond), "also doubled" if the winner's last card was a
+    red nine (RUL-RED9-OUT: x4 when it stood for a 9 under like_comet)."""
+    if state.winner < 0:
+        return Expected({}, (0,) * state.players)
+    last_wild = bool(state.played) and state.played[-1] in _RED_NINES
+    out_mult = 1
+    if last_wild:
+        out_mult = 4 if state.rules.red_nines_out == "like_comet" and state.out_wild_as == 9 else 2
+    points = []
+    for seat, hand in enumerate(state.hands):
+        if seat == state.winner:
+            points.append(0)
+            continue
+        held = sum(1 for c in hand if c in _RED_NINES)
+        mult = 2**held if state.rules.red_nines_many == "double_each" else (1, 2, 4)[min(held, 2)]
+        points.append(sum(_RED9_SCORE[rank_of(c)] for c in hand) * mult * out_mult)
+    return Expected({}, tuple(points))
+
+
+def _chips_only(recompute: Callable[[DealState], dict[tuple[int, int], int]]) -> Recomputation:
+    def run(state: DealState) -> Expected:
+        return Expected(recompute(state))
+
+    run.__name__ = recompute.__name__
+    return run
+
+
+Recomputation = Callable[[DealState], Expected | None]
+
+# One independent recomputation per variant (``Ruleset.variant``; the Opera option is a reading
+# inside each).  A preset whose variant is missing here is reported as "skipped" by
+# ``check_settlement``, and ``tests/test_fuzz_deals.py`` fails for it.
+SETTLEMENT_RECOMPUTATIONS: dict[str, Recomputation] = {
+    "standard": _chips_only(standard_settlement),
+    "two_player": two_player_recomputed,
+    "old_comet": old_comet_recomputed,
+    "commit_hoyle": commit_hoyle_recomputed,
+    "commit_cats": commit_cats_recomputed,
+    "red_nines": red_nines_recomputed,
+}
 
 
 def payments_table(payments: Sequence[Payment]) -> dict[tuple[int, int], int]:
@@ -97,7 +261,8 @@ def payments_table(payments: Sequence[Payment]) -> dict[tuple[int, int], int]:
 def check_settlement(
     state: DealState, recomputations: dict[str, Recomputation] | None = None
 ) -> tuple[list[str], bool]:
-    """Compare ``engine.settlement(state)`` with the independent recomputation for the state's variant.
+    """Compare ``engine.settlement(state)`` (and, in points games, ``engine.deal_points(state)``)
+    with the independent recomputation for the state's variant.
 
     Returns (violations, skipped); ``skipped`` is True when the variant has no recomputation
     or the recomputation does not cover the state's readings.
@@ -109,13 +274,18 @@ def check_settlement(
     expected = recompute(state)
     if expected is None:
         return [], True
+    out: list[str] = []
     got = payments_table(engine.settlement(state))
-    if got != expected:
-        return [
+    if got != dict(expected.chips):
+        out.append(
             f"settlement {_fmt_table(got)} differs from the recomputation from the leftover hands "
-            f"{_fmt_table(expected)}"
-        ], False
-    return [], False
+            f"{_fmt_table(dict(expected.chips))}"
+        )
+    points = engine.deal_points(state)
+    want = expected.points if expected.points is not None else (0,) * state.players
+    if tuple(points) != want:
+        out.append(f"deal points {tuple(points)} differ from the recomputation from the leftover hands {want}")
+    return out, False
 
 
 def _fmt_table(t: dict[tuple[int, int], int]) -> str:
@@ -256,7 +426,104 @@ def check_transition(before: DealState, action: Action, after: DealState) -> lis
             out.append("a pass changed the hands")
     elif after.to_move != before.to_move and not after.terminal:
         out.append("the turn left a player who had just played a card")
+    return out + check_variant_step(before, action, after)
+
+
+# --------------------------------------------------------------------- the variants, step by step
+
+
+def _from_each_other(players: int, seat: int, amount: int) -> dict[tuple[int, int], int]:
+    return {(p, seat): amount for p in range(players) if p != seat and amount}
+
+
+def _added_payments(before: DealState, after: DealState) -> dict[tuple[int, int], int]:
+    return payments_table(after.payments[len(before.payments) :])
+
+
+def _no_chips_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    """Points games move no chips in play (000:84 "The Comet is not paid for when played"; 002's
+    Commit and Red Nines score points only)."""
+    added = _added_payments(before, after)
+    return [f"{action} moved chips {_fmt_table(added)} in a points game"] if added else []
+
+
+def two_player_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    return _no_chips_step(before, action, after)
+
+
+def old_comet_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    """000:85 "Whoever plays a King, or the last card before everyone passes, collects 1 chip from
+    each player; playing the 9♦ earns 10 chips from each" (the manille's value is the deal's
+    ``comet_value``, 10 in every deal of a game: ``old_comet_economy``)."""
+    n = before.players
+    want: Counter[tuple[int, int]] = Counter()
+    if action.is_pass:
+        # everyone else has passed: the turn is back at the player who put the last card on a run
+        if before.run and after.to_move == before.last_player:
+            want.update(_from_each_other(n, before.last_player, 1))
+    else:
+        seat = before.to_move
+        for c in action.cards:
+            if c == _MANILLE:
+                want.update(_from_each_other(n, seat, before.comet_value))
+            elif rank_of(c) == KING:
+                want.update(_from_each_other(n, seat, 1))
+    got = _added_payments(before, after)
+    if got != dict(want):
+        return [f"{action} paid {_fmt_table(got)}; the Old Comet payments are {_fmt_table(dict(want))}"]
+    return []
+
+
+def commit_hoyle_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    """000:86 "A player who plays a King collects 1 counter from each other player, the 9♦ 2 counters"."""
+    want: Counter[tuple[int, int]] = Counter()
+    for c in action.cards:
+        if c == _NINE_D:
+            want.update(_from_each_other(before.players, before.to_move, before.comet_value))
+        elif rank_of(c) == KING:
+            want.update(_from_each_other(before.players, before.to_move, 1))
+    got = _added_payments(before, after)
+    if got != dict(want):
+        return [f"{action} paid {_fmt_table(got)}; 000's Commit pays {_fmt_table(dict(want))}"]
+    return []
+
+
+def commit_cats_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    """002:43-44: a King played "scores 1 point", the Comet "earns the player two points"
+    (the Comet standing for a King scores its 2 only); nothing else scores in play."""
+    out = _no_chips_step(before, action, after)
+    was = list(before.scores) if before.scores else [0] * before.players
+    gained = sum(2 if c == _NINE_D else 1 if rank_of(c) == KING else 0 for c in action.cards)
+    was[before.to_move] += gained
+    now = list(after.scores) if after.scores else [0] * after.players
+    if now != was:
+        out.append(f"{action} left the scores in play at {tuple(now)}, not {tuple(was)}")
     return out
+
+
+def red_nines_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    out = _no_chips_step(before, action, after)
+    if any(after.scores):
+        out.append(f"Red Nines scores only at the end of a hand, but the scores in play are {after.scores}")
+    return out
+
+
+StepCheck = Callable[[DealState, Action, DealState], list[str]]
+
+# Payments or points made during play, per variant (the standard game's Comet bonus is bounded
+# by ``payment_bound`` and checked through the settlement tests).
+VARIANT_STEP_CHECKS: dict[str, StepCheck] = {
+    "two_player": two_player_step,
+    "old_comet": old_comet_step,
+    "commit_hoyle": commit_hoyle_step,
+    "commit_cats": commit_cats_step,
+    "red_nines": red_nines_step,
+}
+
+
+def check_variant_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    step = VARIANT_STEP_CHECKS.get(before.rules.variant)
+    return step(before, action, after) if step is not None else []
 
 
 def check_terminal(final: DealState, recomputations: dict[str, Recomputation] | None = None) -> tuple[list[str], bool]:
@@ -436,12 +703,148 @@ def standard_game_economy(before: GameState, start: DealState, final: DealState,
     return out
 
 
+# --------------------------------------------------------------------- the variants' games
+
+
+def _chip_economy(before: GameState, final: DealState, after: GameState, value: int, name: str) -> list[str]:
+    """A chip game whose wild card is worth ``value`` in every deal (it never rises): the deal is
+    zero-sum, and under ``debt`` the balances move by exactly its payments."""
+    out: list[str] = []
+    net = after.history[-1] if after.history else ()
+    if final.comet_value != value:
+        out.append(f"deal {before.deal_index}: the {name} is worth {final.comet_value}, not {value}")
+    if any(v != value for v in after.comet_values):
+        out.append(f"deal {before.deal_index}: the {name}'s value carried on is {after.comet_values}, not {value}")
+    if sum(net) != 0:
+        out.append(f"the deal's net {net} is not zero-sum")
+    owed = [0] * before.players
+    for p in final.payments + engine.settlement(final):
+        owed[p.payer] -= p.amount
+        owed[p.payee] += p.amount
+    if before.rules.insolvency == "debt" and tuple(owed) != net:
+        out.append(f"the deal's net {net} differs from its payments {tuple(owed)}")
+    if before.rules.insolvency == "pay_what_you_have" and any(
+        b < 0 <= a for a, b in zip(before.balances, after.balances, strict=True)
+    ):
+        out.append(f"a balance went negative under insolvency=pay_what_you_have: {after.balances}")
+    return out
+
+
+def old_comet_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
+    """000:85 "playing the 9♦ earns 10 chips from each": the manille is worth 10 in every deal."""
+    return _chip_economy(before, final, after, 10, "manille")
+
+
+def commit_hoyle_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
+    """000:86 "the 9♦ 2 counters": the 9♦ is worth 2 in every deal."""
+    return _chip_economy(before, final, after, 2, "9♦")
+
+
+def _points_economy(before: GameState, final: DealState, after: GameState) -> list[str]:
+    """A points game: no chips move, the deal's scores are the recomputed ones and never negative,
+    and the totals grow by exactly them."""
+    out: list[str] = []
+    net = after.history[-1] if after.history else ()
+    if final.payments or engine.settlement(final):
+        out.append(
+            f"chips moved in a points game: {_fmt_table(payments_table(final.payments + engine.settlement(final)))}"
+        )
+    expected = SETTLEMENT_RECOMPUTATIONS[final.rules.variant](final)
+    if expected is not None and expected.points is not None and net != expected.points:
+        out.append(f"the deal added {net} to the totals, the recomputation from the hands gives {expected.points}")
+    if any(p < 0 for p in net):
+        out.append(f"a deal score is negative: {net}")
+    if any(b < 0 for b in after.balances):
+        out.append(f"a game total is negative: {after.balances}")
+    return out
+
+
+def points_game_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
+    return _points_economy(before, final, after)
+
+
+def _fixed_deals_end(first: GameState, game: GameState, start_total: int, lowest: bool) -> list[str]:
+    """A game of an agreed number of deals (000:70; 002:86 "a number of hands equal to the number of
+    players"), extra rounds for a tie only under game_tie=extra_round (at most 3); the best total is
+    the highest, or the lowest in a penalty-point game (002:88)."""
+    out: list[str] = []
+    if any(b != start_total for b in first.balances):
+        out.append(f"the game started with {first.balances}, not {start_total} each")
+    if len(game.history) != game.deals:
+        out.append(f"{len(game.history)} deals played, {game.deals} agreed")
+    best = min(game.balances) if lowest else max(game.balances)
+    tied = sum(b == best for b in game.balances) > 1
+    if tied and game.rules.game_tie == "extra_round" and game.extra_rounds < 3:
+        out.append("the game ended tied although extra rounds remain (game_tie=extra_round)")
+    if game.extra_rounds and game.rules.game_tie == "share":
+        out.append("extra rounds were played although tied leaders share the win (game_tie=share)")
+    return out
+
+
+def chip_game_end(first: GameState, game: GameState) -> list[str]:
+    return _fixed_deals_end(first, game, game.rules.starting_chips, lowest=False)
+
+
+def red_nines_game_end(first: GameState, game: GameState) -> list[str]:
+    """002:86-88: one hand per player (or as many as agreed), the lowest total wins; totals start at 0."""
+    return _fixed_deals_end(first, game, 0, lowest=True)
+
+
+def _target_end(first: GameState, game: GameState, reached: Callable[[tuple[int, ...], int], bool]) -> list[str]:
+    """A race: the game ends after the first deal at whose end ``reached(totals, deals played)``
+    holds, or after the agreed cap on deals if it never does; totals start at 0."""
+    out: list[str] = []
+    if any(first.balances):
+        out.append(f"a points game started at {first.balances}, not 0 each")
+    totals = list(first.balances)
+    expected_length = game.deals
+    for i, net in enumerate(game.history):
+        totals = [t + d for t, d in zip(totals, net, strict=True)]
+        if reached(tuple(totals), i + 1):
+            expected_length = i + 1
+            break
+    if len(game.history) != min(expected_length, game.deals):
+        out.append(
+            f"the game ended after {len(game.history)} deals; by its end condition it ends after "
+            f"{min(expected_length, game.deals)} (totals per deal {game.history})"
+        )
+    return out
+
+
+def two_player_game_end(first: GameState, game: GameState) -> list[str]:
+    """000:84 "the first to 121 wins" (RUL-2P-END: at once, or at the first even number of deals)."""
+    at_once = game.rules.two_player_end == "first_to_target"
+    return _target_end(first, game, lambda t, k: max(t) >= 121 and (at_once or k % 2 == 0))
+
+
+def commit_cats_game_end(first: GameState, game: GameState) -> list[str]:
+    """002:45 "The first player to accumulate 100 total points" (RUL-COMMIT-C-TARGET: tied leaders
+    share, or play on until one is ahead)."""
+    share = game.rules.commit_tie == "share"
+    return _target_end(first, game, lambda t, k: max(t) >= 100 and (share or t.count(max(t)) == 1))
+
+
 GameEconomy = Callable[[GameState, DealState, DealState, GameState], list[str]]
 
-# One chip-economy recomputation per variant; variants without an entry (points games, other
-# scoring) are reported as skipped by ``check_game_economy``.
-GAME_ECONOMIES: dict[str, GameEconomy] = {"standard": standard_game_economy}
-GAME_ENDS: dict[str, Callable[[GameState, GameState], list[str]]] = {"standard": standard_game_end}
+# One economy recomputation and one end-of-game check per variant; a variant without an entry
+# is reported as skipped by ``check_game_economy``/``check_game_economy_end`` (and fails
+# ``tests/test_fuzz_deals.py``).
+GAME_ECONOMIES: dict[str, GameEconomy] = {
+    "standard": standard_game_economy,
+    "two_player": points_game_economy,
+    "old_comet": old_comet_economy,
+    "commit_hoyle": commit_hoyle_economy,
+    "commit_cats": points_game_economy,
+    "red_nines": points_game_economy,
+}
+GAME_ENDS: dict[str, Callable[[GameState, GameState], list[str]]] = {
+    "standard": standard_game_end,
+    "two_player": two_player_game_end,
+    "old_comet": chip_game_end,
+    "commit_hoyle": chip_game_end,
+    "commit_cats": commit_cats_game_end,
+    "red_nines": red_nines_game_end,
+}
 
 
 def check_game_economy(
