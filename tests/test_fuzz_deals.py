@@ -212,3 +212,18 @@ def test_opera_first_turn_doubles_in_the_recomputation_and_the_model(stack: str)
         assert expected == {(p.payer, p.payee): p.amount for p in engine.settlement(final)}
         amounts[opera] = sum(expected.values())
     assert amounts[True] == amounts[False] * (2 if stack == "multiply" else 1)
+
+
+def test_a_variant_rule_lost_by_its_classifier_is_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: Old Comet's classifier forgets R-OLD-LAST-CARD; no call counting fills the gap."""
+    from dataclasses import replace
+
+    from comet import coverage
+
+    entry = coverage.VARIANT_CLASSIFIERS["old_comet"]
+    hits, _ = coverage_sweep(["old_comet"], seed=0)
+    assert hits["R-OLD-LAST-CARD"] > 0
+    forgetful = replace(entry, step=lambda b, a, s: entry.step(b, a, s) - {"R-OLD-LAST-CARD"})
+    monkeypatch.setitem(coverage.VARIANT_CLASSIFIERS, "old_comet", forgetful)
+    hits, _ = coverage_sweep(["old_comet"], seed=0)
+    assert hits["R-OLD-LAST-CARD"] == 0 and hits["R-OLD-KING"] > 0
