@@ -365,17 +365,23 @@ def end_turn(state: DealState) -> DealState:
     return after
 
 
+def remove_cards(state: DealState, cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Every hand after the player to move has laid down ``cards`` (which they hold)."""
+    seat = state.to_move
+    hand = list(state.hands[seat])
+    for c in cards:
+        hand.remove(c)
+    return state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+
+
 @rule("R-STOP-KING", "R-COMET-STOP", "R-END-OUT", "R-COMET-BONUS")
 def play(state: DealState, action: Action) -> DealState:
     """Put ``action.cards`` on the pile; stops (King, Comet) end the run; an empty hand ends the deal."""
     seat = state.to_move
-    hand = list(state.hands[seat])
-    for c in action.cards:
-        hand.remove(c)
-    hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    hands = remove_cards(state, action.cards)
     rank = action.rank
     is_wild = bool(action.as_rank)
-    out = not hand
+    out = not hands[seat]
     payments = state.payments
     hook = variant_of(state.rules).play_payments
     if hook is not None:

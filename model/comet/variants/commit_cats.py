@@ -16,6 +16,7 @@ import itertools
 from dataclasses import replace
 
 from comet.cards import CLUBS, HEARTS, KING, SPADES, Card, Pack, card, card_text, rank_of, suit_of
+from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
 from comet.ruleset import Ruleset
@@ -26,7 +27,6 @@ from comet.variants.commit_common import (
     at_new_run,
     continuations,
     deck_without_8d,
-    remove_cards,
     suited_end_turn,
     suited_why_illegal,
 )

@@ -61,14 +61,6 @@ def suited_end_turn(state: DealState) -> DealState:
     return after
 
 
-def remove_cards(state: DealState, cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    seat = state.to_move
-    hand = list(state.hands[seat])
-    for c in cards:
-        hand.remove(c)
-    return state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
-
-
 def suited_why_illegal(state: DealState, action: Action, lead_rule: str, suit_rule: str) -> IllegalAction:
     """A plain reason for an action outside ``legal_actions`` in a Commit game."""
     text = str(action)

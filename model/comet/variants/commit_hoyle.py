@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from comet.cards import DIAMONDS, KING, Card, Pack, card, rank_of, suit_of
+from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment
@@ -26,7 +27,6 @@ from comet.variants.commit_common import (
     at_new_run,
     continuations,
     deck_without_8d,
-    remove_cards,
     suited_end_turn,
     suited_why_illegal,
 )

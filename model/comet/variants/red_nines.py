@@ -16,6 +16,7 @@ import itertools
 from dataclasses import replace
 
 from comet.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUITS, Card, Pack, card, rank_of
+from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
 from comet.ruleset import Ruleset
@@ -132,12 +133,9 @@ def red_nines_why_illegal(state: DealState, action: Action) -> IllegalAction:
 def red_nines_play(state: DealState, action: Action) -> DealState:
     """Put the cards on the pile; the run gets their rank (a King ends it, whatever its suit)."""
     seat = state.to_move
-    hand = list(state.hands[seat])
-    for c in action.cards:
-        hand.remove(c)
-    hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    hands = remove_cards(state, action.cards)
     rank = action.rank
-    out = not hand
+    out = not hands[seat]
     return replace(
         state,
         hands=hands,
