@@ -1,8 +1,8 @@
 """Shared Hypothesis strategies and the deal state machine (issue 3: stateful fuzzing).
 
 Everything is generic over ``comet.presets.PRESETS``: the preset is drawn, the ruleset draws
-every field of ``Ruleset`` (``comet.fuzz.field_choices``), player counts come from what the
-preset's rules accept, deals from ``shuffled_deal``/``explicit_deal`` (through
+every field of ``Ruleset`` that applies to it (``comet.fuzz.preset_fields``, ``field_choices``),
+player counts come from what the preset's rules accept, deals from ``shuffled_deal``/``explicit_deal`` (through
 ``comet.fuzz.make_deal``, which also builds the hand-shaped extremes).  The invariants are
 those of ``comet.invariants``, shared with ``comet fuzz``.
 """
@@ -15,7 +15,7 @@ from collections import Counter
 
 from comet import engine
 from comet.coverage import all_rule_ids
-from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, player_counts, ruleset_from_choices, ruling_fields
+from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, player_counts, preset_fields, ruleset_from_choices
 from comet.invariants import DealRecord, check_rejection, check_replay, check_state, check_terminal, check_transition
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset, field_readings
@@ -42,11 +42,12 @@ preset_names = st.sampled_from(sorted(PRESETS))
 
 @st.composite
 def rulesets(draw: st.DrawFn, preset_name: str | None = None) -> Ruleset:
-    """A preset's ruleset with every ruling field drawn (all readings reachable)."""
+    """A preset's ruleset with every ruling field that applies to it drawn (all their readings
+    reachable; the others stay at their defaults, ``comet.ruleset.APPLIES_TO``)."""
     name = draw(preset_names) if preset_name is None else preset_name
     base = PRESETS[name].rules
     values: dict[str, object] = {}
-    for field in ruling_fields():
+    for field in preset_fields(name):
         readings = field_readings(field)
         values[field] = draw(st.integers(*INT_RANGE) if readings is None else st.sampled_from(readings))
     return ruleset_from_choices(base, values)

@@ -11,6 +11,7 @@ from comet.cards import DIAMONDS, SPADES, card, parse_card
 from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import GameState, game_over, new_game, winners
+from comet.invariants import check_transition
 from comet.policy import random_policy
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
@@ -155,3 +156,38 @@ def test_planted_bug_comet_dropping_the_run_suit_is_caught(monkeypatch: pytest.M
 
     _, actions, problems = play_checked(s, comet_first)
     assert len(actions) == 1 and problems and "no legal action for seat 0" in problems[0]
+
+
+@pytest.mark.parametrize(("reading", "points"), [("comet_only", 2), ("comet_and_king", 3)])
+def test_comet_standing_for_a_king(reading: str, points: int) -> None:
+    """R-COMMIT-C-COMET, R-COMMIT-C-KING: RUL-COMMIT-C-COMET-KING's example: run 10♠ J♠ Q♠; Ben plays the
+    Comet for the K♠: 2 points (comet_only) or 3 (comet_and_king); the run ends either way and Ben leads
+    his lowest card.  The step check recomputes the points under both readings."""
+    rules = CATS.with_overrides({"commit_comet_king": reading})
+    s = replace(position(["3C", "9D 2H 5S", "4C"], run=(10, 11, 12), suit=SPADES, to_move=1), rules=rules)
+    act = Action(cards("9D"), 13)
+    assert act in legal_actions(s)
+    after = apply(s, act)
+    assert after.scores == (0, points, 0) and after.run == () and legal_actions(after) == (Action(cards("2H")),)
+    assert check_transition(s, act, after) == []
+    # for any other card the readings agree: the Comet's 2
+    mid = replace(position(["3C", "9D 2H 5S", "4C"], run=(10, 11), suit=SPADES, to_move=1), rules=rules)
+    assert apply(mid, Action(cards("9D"), 12)).scores == (0, 2, 0)
+
+
+def test_planted_comet_king_point_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: a play hook that always adds the King's point to the Comet standing for a King is
+    reported by the step check under the default reading (comet_only)."""
+    v = variant_named("commit_cats")
+    real = v.play
+    assert real is not None
+
+    def always_three(state: DealState, action: Action) -> DealState:
+        wrong = replace(state, rules=replace(state.rules, commit_comet_king="comet_and_king"))
+        return replace(real(wrong, action), rules=state.rules)
+
+    monkeypatch.setitem(REGISTRY, "commit_cats", replace(v, play=always_three))
+    s = position(["3C", "9D 2H 5S", "4C"], run=(10, 11, 12), suit=SPADES, to_move=1)
+    act = Action(cards("9D"), 13)
+    problems = check_transition(s, act, apply(s, act))
+    assert problems == ["play 9D as K left the scores in play at (0, 3, 0), not (0, 2, 0)"]

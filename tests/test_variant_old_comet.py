@@ -1,5 +1,6 @@
 """Old Comet (1718; 000:85, 003:85): R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R-OLD-LAST-CARD,
-R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT."""
+R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT; the rulings RUL-OLD-CAUGHT,
+RUL-OLD-MANILLE-LAST, RUL-OLD-OPERA-CAUGHT and RUL-OLD-MANILLE-KING."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from builders import cards, position
 from comet.cards import black_pack, card, full_deck
 from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, returns, settlement, shuffled_deal
 from comet.errors import RecordError
+from comet.invariants import check_settlement, check_transition, old_comet_recomputed
 from comet.notation import parse_action
 from comet.presets import PRESETS
-from comet.state import DealState
+from comet.state import Action, DealState, Payment
 from comet.variants import REGISTRY
 from comet.variants import old_comet as old
 
@@ -143,3 +145,92 @@ def test_a_manille_paying_the_standard_bonus_is_caught(monkeypatch: pytest.Monke
     bonus = [p.amount for p in play(s, "play 9D as 9").payments]
     assert bonus != [10, 10]
     assert cards("9D") == DECK.wild
+
+
+# ----------------------------------------------------------------- RUL-OLD-OPERA-CAUGHT, RUL-OLD-MANILLE-KING
+
+
+def _opera_finish(reading: str) -> DealState:
+    """Opera, three players: Anna (first to play) goes out in her very first turn; Ben holds 2;
+    Carla, the dealer, holds 4, 7, Q and the manille and could not have gone out at once
+    (RUL-OLD-OPERA-CAUGHT's example)."""
+    rules = OLD.with_overrides({"opera": True, "old_opera_caught": reading})
+    s = at(["3C 4H 5S", "2C", "4C 7S QS 9D"], dealer=2, rules=rules)
+    return play(s, "play 3C", "play 4H", "play 5S")
+
+
+def _table(state: DealState) -> dict[tuple[int, int], int]:
+    table: Counter[tuple[int, int]] = Counter()
+    for p in settlement(state):
+        table[(p.payer, p.payee)] += p.amount
+    return dict(table)
+
+
+@pytest.mark.parametrize(("reading", "caught"), [("plain", 10), ("doubled", 20)])
+def test_opera_doubles_the_points_and_the_caught_manille_only_when_read_so(reading: str, caught: int) -> None:
+    """R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT, R-OPERA-DOUBLE: RUL-OLD-OPERA-CAUGHT: the Opera doubles the
+    points paid to the winner (Ben 2 x 2, Carla 30 x 2); the manille's 10 to each other player stays 10
+    (plain) or becomes 20 (doubled).  The model and the independent recomputation agree on both."""
+    final = _opera_finish(reading)
+    assert final.winner == 0 and final.turn == 0 and not final.drawn
+    want = {(1, 0): 4, (2, 0): 60 + caught, (2, 1): caught}
+    assert _table(final) == want
+    assert dict(old_comet_recomputed(final).chips) == want
+    assert check_settlement(final) == ([], False)
+
+
+def test_opera_caught_readings_agree_without_an_opera() -> None:
+    """R-OLD-MANILLE-CAUGHT: without an Opera deal (a pass came first) the readings give the same 10s."""
+    for reading in ("plain", "doubled"):
+        rules = OLD.with_overrides({"opera": True, "old_opera_caught": reading})
+        s = at(["3C 4H 5S", "2C", "4C 7S QS 9D"], dealer=2, rules=rules)
+        s = play(s, "play 3C", "play 4H", "play 5S")
+        late = replace(s, turn=3)  # the same hands, but not in the first turn
+        assert _table(late) == {(1, 0): 2, (2, 0): 30 + 10, (2, 1): 10}
+
+
+@pytest.mark.parametrize(("reading", "each"), [("manille_only", 10), ("manille_and_king", 11)])
+def test_manille_standing_for_a_king(reading: str, each: int) -> None:
+    """R-OLD-MANILLE-PLAY, R-OLD-KING: RUL-OLD-MANILLE-KING: the run stands at Q; Anna plays the manille as
+    the King: Ben and Carla pay her 10 each (manille_only) or 11 each (manille_and_king)."""
+    rules = OLD.with_overrides({"old_manille_king": reading})
+    s = at(["9D 7C", "KH 2C", "QS 3C"], run=(11, 12), to_move=0, rules=rules)
+    after = play(s, "play 9D as K")
+    assert returns(after) == (2 * each, -each, -each)
+    assert check_transition(s, parse_action("play 9D as K"), after) == []
+    # standing for any other rank the readings agree: 10 each
+    other = play(at(["9D 7C", "KH 2C", "QS 3C"], run=(3, 4), to_move=0, rules=rules), "play 9D as 5")
+    assert returns(other) == (20, -10, -10)
+
+
+def test_planted_manille_king_payment_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: a play hook that ignores RUL-OLD-MANILLE-KING (the manille as a King pays 10 only
+    under manille_and_king) is reported by the step check with the payments it made and expected."""
+    real = old.old_play_payments
+
+    def ignores_reading(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
+        return real(replace(state, rules=replace(state.rules, old_manille_king="manille_only")), seat, action, out)
+
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, play_payments=ignores_reading))
+    rules = OLD.with_overrides({"old_manille_king": "manille_and_king"})
+    s = at(["9D 7C", "KH 2C", "QS 3C"], run=(11, 12), to_move=0, rules=rules)
+    act = parse_action("play 9D as K")
+    problems = check_transition(s, act, apply(s, act))
+    assert problems == [
+        "play 9D as K paid {seat 1 pays seat 0 10, seat 2 pays seat 0 10}; the Old Comet payments are "
+        "{seat 1 pays seat 0 11, seat 2 pays seat 0 11}"
+    ]
+
+
+def test_planted_opera_doubling_of_the_caught_manille_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: a settlement that doubles the caught manille's 10s under the default reading (plain)
+    is reported by the independent recomputation."""
+    real = old.old_settlement
+
+    def always_doubled(state: DealState) -> tuple[Payment, ...]:
+        return real(replace(state, rules=replace(state.rules, old_opera_caught="doubled")))
+
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, settlement=always_doubled))
+    problems, skipped = check_settlement(_opera_finish("plain"))
+    assert not skipped and len(problems) == 1
+    assert "seat 2 pays seat 1 20" in problems[0] and "seat 2 pays seat 1 10}" in problems[0]

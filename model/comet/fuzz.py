@@ -7,7 +7,8 @@ It also offers arbitrary, mostly illegal actions to the engine and checks each i
 with a known rule id.  Coverage per rule id comes from ``comet.coverage``.
 
 Nothing here is specific to one variant: the preset comes from ``PRESETS``, the ruleset
-from every field of ``Ruleset`` (``field_readings``; integer fields from ``INT_RANGE``), the
+from every field of ``Ruleset`` that applies to the preset (``preset_fields``; ``field_readings``;
+integer fields from ``INT_RANGE``), the
 player counts from what ``check_players`` accepts for the preset's rules, the deal from
 ``shuffled_deal``/``explicit_deal``.  The builders used by the Hypothesis strategies
 (``ruleset_from_choices``, ``shape_deal``, ``EXTREMES``) live here too, so both search the
@@ -44,7 +45,7 @@ from comet.invariants import (
 )
 from comet.policy import Policy, random_policy, simple_policy
 from comet.presets import PRESETS, preset
-from comet.ruleset import Ruleset, field_readings
+from comet.ruleset import Ruleset, applies, field_readings
 from comet.state import Action, DealState
 from comet.variants.base import variant_of
 
@@ -71,9 +72,16 @@ def ruleset_from_choices(base: Ruleset, values: dict[str, object]) -> Ruleset:
     return dataclasses.replace(base, **values)  # type: ignore[arg-type]
 
 
+def preset_fields(preset_name: str) -> tuple[str, ...]:
+    """The ruling fields that apply to the preset's variant (``comet.ruleset.APPLIES_TO``); the others
+    keep their defaults, as ``Ruleset.with_overrides`` requires."""
+    variant = preset(preset_name).rules.variant
+    return tuple(name for name in ruling_fields() if applies(name, variant))
+
+
 def random_ruleset(preset_name: str, rng: random.Random) -> Ruleset:
     values: dict[str, object] = {}
-    for name in ruling_fields():
+    for name in preset_fields(preset_name):
         readings = field_readings(name)
         values[name] = rng.randint(*INT_RANGE) if readings is None else rng.choice(readings)
     return ruleset_from_choices(preset(preset_name).rules, values)

@@ -131,13 +131,17 @@ def old_comet_recomputed(state: DealState) -> Expected:
     """Old Comet (000:85): each loser pays the winner 1 chip per point in hand (Ace 1, the manille
     9); whoever is left with the 9♦ also pays 10 to each other player (RUL-OLD-CAUGHT: the winner
     too, or not); going out on the manille multiplies the points only under RUL-OLD-MANILLE-LAST;
-    the Opera option doubles the points paid to the winner (002:31 "pay double for each card")."""
+    the Opera option doubles the points paid to the winner (002:31 "pay double for each card"), and
+    the caught manille's 10s only under RUL-OLD-OPERA-CAUGHT = doubled (000:83 "everyone pays double")."""
     out: Counter[tuple[int, int]] = Counter()
     if state.winner < 0:
         return Expected({})
     mult = 1
     if state.out_wild_as and state.rules.old_manille_last == "multiplied":
         mult = 4 if state.out_wild_as == 9 else 2
+    caught = _MANILLE_CAUGHT
+    if state.rules.old_opera_caught == "doubled":
+        caught = _first_turn_opera(state, 1) * _MANILLE_CAUGHT
     mult = _first_turn_opera(state, mult)
     for seat, hand in enumerate(state.hands):
         if seat == state.winner:
@@ -148,7 +152,7 @@ def old_comet_recomputed(state: DealState) -> Expected:
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
                     continue
-                out[(seat, other)] += _MANILLE_CAUGHT
+                out[(seat, other)] += caught
     return Expected({k: v for k, v in out.items() if v})
 
 
@@ -454,7 +458,8 @@ def two_player_step(before: DealState, action: Action, after: DealState) -> list
 def old_comet_step(before: DealState, action: Action, after: DealState) -> list[str]:
     """000:85 "Whoever plays a King, or the last card before everyone passes, collects 1 chip from
     each player; playing the 9♦ earns 10 chips from each" (the manille's value is the deal's
-    ``comet_value``, 10 in every deal of a game: ``old_comet_economy``)."""
+    ``comet_value``, 10 in every deal of a game: ``old_comet_economy``).  The manille standing for a
+    King earns the King's 1 as well only under RUL-OLD-MANILLE-KING = manille_and_king."""
     n = before.players
     want: Counter[tuple[int, int]] = Counter()
     if action.is_pass:
@@ -466,6 +471,8 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
         for c in action.cards:
             if c == _MANILLE:
                 want.update(_from_each_other(n, seat, before.comet_value))
+                if action.as_rank == KING and before.rules.old_manille_king == "manille_and_king":
+                    want.update(_from_each_other(n, seat, 1))
             elif rank_of(c) == KING:
                 want.update(_from_each_other(n, seat, 1))
     got = _added_payments(before, after)
@@ -490,10 +497,13 @@ def commit_hoyle_step(before: DealState, action: Action, after: DealState) -> li
 
 def commit_cats_step(before: DealState, action: Action, after: DealState) -> list[str]:
     """002:43-44: a King played "scores 1 point", the Comet "earns the player two points"
-    (the Comet standing for a King scores its 2 only); nothing else scores in play."""
+    (the Comet standing for a King scores its 2 only, or 2 + 1 under RUL-COMMIT-C-COMET-KING =
+    comet_and_king); nothing else scores in play."""
     out = _no_chips_step(before, action, after)
     was = list(before.scores) if before.scores else [0] * before.players
     gained = sum(2 if c == _NINE_D else 1 if rank_of(c) == KING else 0 for c in action.cards)
+    if _NINE_D in action.cards and action.as_rank == KING and before.rules.commit_comet_king == "comet_and_king":
+        gained += 1
     was[before.to_move] += gained
     now = list(after.scores) if after.scores else [0] * after.players
     if now != was:

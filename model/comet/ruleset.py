@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,6 +79,10 @@ class Ruleset:
     old_caught: Literal["ten_and_nine", "nine_only"] = "ten_and_nine"
     # RUL-OLD-MANILLE-LAST: Old Comet: is the settlement doubled (x4 as a 9) when the manille is the last card?
     old_manille_last: Literal["plain", "multiplied"] = "plain"
+    # RUL-OLD-OPERA-CAUGHT: Old Comet with Opera: does the Opera double the 10s a caught manille pays, too?
+    old_opera_caught: Literal["plain", "doubled"] = "plain"
+    # RUL-OLD-MANILLE-KING: Old Comet: does the manille standing for a King also earn the King's 1 chip?
+    old_manille_king: Literal["manille_only", "manille_and_king"] = "manille_only"
     # RUL-COMMIT-H-FIVE: 000's Commit with five players: 10 each as the deck goes round, or 9 as 000 says.
     commit_five: Literal["ten", "nine"] = "ten"
     # RUL-COMMIT-H-REST: 000's undealt rest: hidden (runs just get stuck), or the cards below them are stops.
@@ -97,6 +101,8 @@ class Ruleset:
     commit_comet: Literal["continues", "stop"] = "continues"
     # RUL-COMMIT-C-TARGET: several at the top when 100 is reached: they share, or deals go on.
     commit_tie: Literal["share", "play_on"] = "share"
+    # RUL-COMMIT-C-COMET-KING: 002's Comet standing for a King: its 2 points, or the King's 1 as well?
+    commit_comet_king: Literal["comet_only", "comet_and_king"] = "comet_only"
     # RUL-RED9-MANY: red nines held: x2 for each, or x2 for one and x4 for two or more.
     red_nines_many: Literal["double_each", "cap_four"] = "double_each"
     # RUL-RED9-LEAD: may a red nine lead (as any rank), or only when the hand holds nothing else?
@@ -114,7 +120,13 @@ class Ruleset:
         changes: dict[str, object] = {}
         for name, raw in overrides.items():
             changes[name] = coerce_field(name, raw)
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        out: Ruleset = dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        check_applies(out, changes)
+        return out
+
+    def inapplicable(self) -> tuple[str, ...]:
+        """Fields set away from their default although their ruling does not apply to this variant."""
+        return tuple(name for name in RULING_FIELDS if not _fits(self, name))
 
     def differences(self, other: Ruleset) -> dict[str, object]:
         """Fields whose value differs from ``other``, with this ruleset's value."""
@@ -126,6 +138,89 @@ class Ruleset:
 
 
 RULING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "variant")
+_DEFAULTS = Ruleset()
+
+
+# --------------------------------------------------------------------- which rulings apply where
+
+_ALL: tuple[VariantName, ...] = typing.get_args(VariantName)
+_STANDARD_PLAY: tuple[VariantName, ...] = ("standard", "two_player", "old_comet")  # engine.legal_actions/play
+_CHIP_GAMES: tuple[VariantName, ...] = ("standard", "old_comet", "commit_hoyle")  # scoring "chips"
+_FIXED_LENGTH: tuple[VariantName, ...] = ("standard", "old_comet", "commit_hoyle", "red_nines")  # game_end "deals"
+
+# Field -> (its ruling id, the variants whose play or scoring the field changes).  The variants are
+# those of the presets named by the ruling's ``**Applies to.**`` line in spec/rulings*.md
+# (tests/test_variants_applicability.py checks the two agree, and that a field really changes nothing
+# outside its variants).  ``Ruleset.with_overrides`` rejects a reading of a field that does not apply.
+APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
+    "deal_sizes": ("RUL-DEAL-SIZES", ("standard",)),
+    "deal_order": ("RUL-DEAL-ORDER", _ALL),
+    "packs": ("RUL-PACKS", ("standard", "two_player")),
+    "may_stop_early": ("RUL-MUST-CONTINUE", _STANDARD_PLAY),
+    "new_run": ("RUL-NEW-RUN", _STANDARD_PLAY),
+    "quartet_on_lead": ("RUL-QUARTET-LEAD", _STANDARD_PLAY),
+    "comet_lead": ("RUL-COMET-LEAD", _STANDARD_PLAY),
+    "comet_as": ("RUL-COMET-RANK", _STANDARD_PLAY),
+    "comet_requires_missing": ("RUL-COMET-HOLDING", _STANDARD_PLAY),
+    "comet_bonus_last": ("RUL-COMET-BONUS-LAST", ("standard",)),
+    "escalation": ("RUL-ESCALATION-PACKS", ("standard",)),
+    "comet_reset": ("RUL-ESCALATION-RESET", ("standard",)),
+    "insolvency": ("RUL-INSOLVENCY", _CHIP_GAMES),
+    "starting_chips": ("RUL-STARTING-CHIPS", _CHIP_GAMES),
+    "deal_count": ("RUL-GAME-LENGTH", _FIXED_LENGTH),
+    "game_tie": ("RUL-GAME-TIE", _FIXED_LENGTH),
+    "first_dealer_tie": ("RUL-FIRST-DEALER", _ALL),
+    "escalate_on": ("RUL-ESCALATION-TRIGGER", ("standard",)),
+    "comet_in_quartet": ("RUL-COMET-QUARTET", _STANDARD_PLAY),
+    "comet_after": ("RUL-COMET-AFTER", _STANDARD_PLAY),
+    "opera": ("RUL-OPERA", _STANDARD_PLAY),
+    "opera_draw": ("RUL-OPERA-DRAW", _STANDARD_PLAY),
+    "opera_stack": ("RUL-OPERA-STACK", _STANDARD_PLAY),
+    "two_player_end": ("RUL-2P-END", ("two_player",)),
+    "old_deal_sizes": ("RUL-OLD-DEAL-SIZES", ("old_comet",)),
+    "old_caught": ("RUL-OLD-CAUGHT", ("old_comet",)),
+    "old_manille_last": ("RUL-OLD-MANILLE-LAST", ("old_comet",)),
+    "old_opera_caught": ("RUL-OLD-OPERA-CAUGHT", ("old_comet",)),
+    "old_manille_king": ("RUL-OLD-MANILLE-KING", ("old_comet",)),
+    "commit_five": ("RUL-COMMIT-H-FIVE", ("commit_hoyle",)),
+    "commit_rest": ("RUL-COMMIT-H-REST", ("commit_hoyle",)),
+    "commit_nine_branch": ("RUL-COMMIT-H-NINE-RUN", ("commit_hoyle",)),
+    "commit_king_payer": ("RUL-COMMIT-H-KINGS-HELD", ("commit_hoyle",)),
+    "commit_stake": ("RUL-COMMIT-H-STAKE", ("commit_hoyle",)),
+    "commit_removed": ("RUL-COMMIT-C-REMOVED", ("commit_cats",)),
+    "commit_lowest": ("RUL-COMMIT-C-LOWEST", ("commit_cats",)),
+    "commit_comet": ("RUL-COMMIT-C-COMET", ("commit_cats",)),
+    "commit_tie": ("RUL-COMMIT-C-TARGET", ("commit_cats",)),
+    "commit_comet_king": ("RUL-COMMIT-C-COMET-KING", ("commit_cats",)),
+    "red_nines_many": ("RUL-RED9-MANY", ("red_nines",)),
+    "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
+    "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),
+    "red_nines_out": ("RUL-RED9-OUT", ("red_nines",)),
+}
+
+
+def applies(name: str, variant: VariantName) -> bool:
+    """Does the ruling behind field ``name`` apply to ``variant`` (``APPLIES_TO``)?"""
+    return variant in APPLIES_TO[name][1]
+
+
+def _fits(rules: Ruleset, name: str) -> bool:
+    return applies(name, rules.variant) or getattr(rules, name) == getattr(_DEFAULTS, name)
+
+
+def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
+    """ValueError naming the ruling and the presets it applies to, for the first field of ``names``
+    set away from its default in a variant its ruling does not apply to."""
+    for name in names:
+        if _fits(rules, name):
+            continue
+        from comet.presets import PRESETS
+
+        ruling, variants = APPLIES_TO[name]
+        presets = ", ".join(p.name for p in PRESETS.values() if p.rules.variant in variants)
+        raise ValueError(
+            f"ruling {name!r} ({ruling}) does not apply to the {rules.variant} game; it applies to the presets {presets}"
+        )
 
 
 @functools.cache

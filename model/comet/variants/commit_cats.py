@@ -126,7 +126,8 @@ def cats_why_illegal(state: DealState, action: Action) -> IllegalAction:
 def cats_play(state: DealState, action: Action) -> DealState:
     """A natural card goes on the run (the replaced card keeps the run where it is); the Comet stands
     for the card needed and leaves the replaced card as a second way on; a King (or, with
-    RUL-COMMIT-C-COMET = stop, the Comet) ends the run.  Kings score 1, the Comet 2."""
+    RUL-COMMIT-C-COMET = stop, the Comet) ends the run.  Kings score 1, the Comet 2 (standing for a
+    King: 2, or 3 under RUL-COMMIT-C-COMET-KING = comet_and_king)."""
     seat = state.to_move
     c = action.cards[0]
     hands = remove_cards(state, action.cards)
@@ -148,8 +149,8 @@ def cats_play(state: DealState, action: Action) -> DealState:
     else:
         run, suit = state.run + (rank,), suit_of(c)
     if rank == KING:
-        if not wild:
-            scores[seat] += 1
+        if not wild or state.rules.commit_comet_king == "comet_and_king":
+            scores[seat] += 1  # RUL-COMMIT-C-COMET-KING: the Comet as a King scores its 2 only, or 2 + 1
         run, branch = (), 0
     if not run:
         suit = -1

@@ -53,9 +53,13 @@ def _from_each(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[
 
 @rule("R-OLD-KING", "R-OLD-MANILLE-PLAY")
 def old_play_payments(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
-    """A King played earns 1 chip from each other player (per King); the manille earns 10 from each."""
+    """A King played earns 1 chip from each other player (per King); the manille earns 10 from each
+    (RUL-OLD-MANILLE-KING: standing for a King, also the King's 1)."""
     if action.as_rank:
-        return _from_each(state, seat, state.comet_value, "R-OLD-MANILLE-PLAY")
+        paid = _from_each(state, seat, state.comet_value, "R-OLD-MANILLE-PLAY")
+        if action.as_rank == KING and state.rules.old_manille_king == "manille_and_king":
+            paid += _from_each(state, seat, KING_CHIPS, "R-OLD-KING")
+        return paid
     kings = sum(1 for c in action.cards if rank_of(c) == KING)
     return _from_each(state, seat, KING_CHIPS * kings, "R-OLD-KING")
 
@@ -70,16 +74,20 @@ def old_pass_payments(before: DealState, after: DealState) -> tuple[Payment, ...
 
 @rule("R-OLD-SETTLE", "R-OLD-MANILLE-CAUGHT")
 def old_settlement(state: DealState) -> tuple[Payment, ...]:
-    """1 chip per point left (Ace 1, the manille 9) to the winner; the manille's holder also pays 10 to each other."""
+    """1 chip per point left (Ace 1, the manille 9) to the winner; the manille's holder also pays 10 to each
+    other (RUL-OLD-CAUGHT; RUL-OLD-OPERA-CAUGHT: an Opera doubles the points only, or the 10s as well)."""
     if state.winner < 0:
         return ()
     mult = 1
+    caught_chips = MANILLE_CAUGHT
     if state.out_wild_as and state.rules.old_manille_last == "multiplied":
         mult = going_out_multiplier(state.out_wild_as)
     if state.rules.opera:
-        from comet.variants.opera import opera_multiplier
+        from comet.variants.opera import is_opera, opera_multiplier
 
         mult = opera_multiplier(state, mult)
+        if state.rules.old_opera_caught == "doubled" and is_opera(state):
+            caught_chips *= 2
     pays: list[Payment] = []
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
@@ -91,7 +99,7 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
                     continue
-                pays.append(Payment(seat, other, MANILLE_CAUGHT, "R-OLD-MANILLE-CAUGHT"))
+                pays.append(Payment(seat, other, caught_chips, "R-OLD-MANILLE-CAUGHT"))
     return tuple(pays)
 
 
