@@ -150,7 +150,7 @@ _FIXED_LENGTH: tuple[VariantName, ...] = ("standard", "old_comet", "commit_hoyle
 
 # Field -> (its ruling id, the variants whose play or scoring the field changes).  The variants are
 # those of the presets named by the ruling's ``**Applies to.**`` line in spec/rulings*.md
-# (tests/test_variants_applicability.py checks the two agree, and that a field really changes nothing
+# (tests/test_variant_rulings_apply.py checks the two agree, and that a field really changes nothing
 # outside its variants).  ``Ruleset.with_overrides`` rejects a reading of a field that does not apply.
 APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "deal_sizes": ("RUL-DEAL-SIZES", ("standard",)),

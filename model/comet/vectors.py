@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +39,7 @@ from comet.record import (
     record_from_state,
     replay_record,
 )
-from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
+from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
 from comet.state import PASS, Action, DealState
 
 FORMAT_VERSION = 1
@@ -68,54 +67,22 @@ def reading_value_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-SPEC_DIR = Path(__file__).resolve().parent.parent.parent / "spec"
-_READING_LINE = re.compile(r"^- `(\w+) = ")
-_APPLIES = re.compile(r"^\*\*Applies to\.\*\*\s*(.*)$")
-
-
-def ruling_presets(spec_dir: Path = SPEC_DIR) -> dict[str, frozenset[str]] | None:
-    """Ruling field -> the presets it applies to, read from ``spec/rulings*.md`` (``**Applies to.**``,
-    default ``standard``); None when the spec is not beside the package (then every field applies)."""
-    files = sorted(spec_dir.glob("rulings*.md"))
-    if not files:
-        return None
-    out: dict[str, frozenset[str]] = {}
-    for path in files:
-        for section in re.split(r"^### ", path.read_text(encoding="utf-8"), flags=re.M)[1:]:
-            fields: set[str] = set()
-            applies = frozenset({"standard"})
-            for line in section.splitlines():
-                m = _READING_LINE.match(line)
-                if m:
-                    fields.add(m.group(1))
-                a = _APPLIES.match(line.strip())
-                if a:
-                    applies = frozenset(w.strip(" .`") for w in a.group(1).split(",") if w.strip(" .`"))
-            for field in fields:
-                out[field] = out.get(field, frozenset()) | applies
-    return out
-
-
 def undocumented_rulings() -> list[str]:
-    """Deal-level ruling fields with no reading line in spec/rulings*.md: they get no vectors until written up."""
-    applies = ruling_presets()
-    if applies is None:
-        return []
+    """Deal-level ruling fields missing from ``comet.ruleset.APPLIES_TO``: they get no vectors."""
     return [
-        f for f in RULING_FIELDS if f not in applies and f not in GAME_LEVEL_FIELDS and field_readings(f) is not None
+        f for f in RULING_FIELDS if f not in APPLIES_TO and f not in GAME_LEVEL_FIELDS and field_readings(f) is not None
     ]
 
 
 def readings(preset_name: str) -> tuple[Reading, ...]:
     """``default`` then every other reading of every deal-level ruling that applies to the preset."""
     base = preset(preset_name).rules
-    applies = ruling_presets()
     out = [Reading(preset_name, "default", base)]
     for field in RULING_FIELDS:
-        if field in GAME_LEVEL_FIELDS:
+        if field in GAME_LEVEL_FIELDS or field not in APPLIES_TO:
             continue
-        if applies is not None and preset_name not in applies.get(field, frozenset()):
-            continue  # not for this preset (or not yet written up in spec/rulings*.md)
+        if not applies(field, base.variant):
+            continue  # the ruling does not apply to this preset's game (comet.ruleset.APPLIES_TO)
         values = field_readings(field)
         if values is None:
             continue
