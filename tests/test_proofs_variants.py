@@ -6,12 +6,15 @@ counterexample.
 Rules exercised: R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE, R-2P-DEAL, R-2P-COMET-UNPAID,
 R-2P-POINTS, R-2P-DOUBLING, R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R-OLD-LAST-CARD,
 R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT, R-RED9-DECK, R-RED9-DEAL,
-R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY, R-RED9-SCORE, R-RED9-DOUBLE.
+R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY, R-RED9-SCORE, R-RED9-DOUBLE, R-COMMIT-H-DECK, R-COMMIT-H-DEAL,
+R-COMMIT-H-SUIT, R-COMMIT-H-NINE, R-COMMIT-H-STOPS, R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID,
+R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 import pytest
@@ -23,6 +26,7 @@ from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import Action, DealState, Payment
 from comet.variants import REGISTRY
+from comet.variants import commit_hoyle as hoyle
 from comet.variants import old_comet as old
 from comet.variants import opera as opera_mod
 from comet.variants import red_nines as rn
@@ -41,12 +45,13 @@ from comet_proofs.encoding import (
     SymState,
 )
 from comet_proofs.proofs import covered_invariants
+from comet_proofs.variants.commit_hoyle import KINGS, CommitHoyleEncoding
 from comet_proofs.variants.old_comet import OldCometEncoding
 from comet_proofs.variants.opera import DRAWN, OperaEncoding
 from comet_proofs.variants.red_nines import WILD_PLAYED, RedNinesEncoding
 from comet_proofs.variants.two_player import TwoPlayerEncoding
 
-VARIANTS = ("opera", "two_player", "old_comet", "red_nines")
+VARIANTS = ("opera", "two_player", "old_comet", "red_nines", "commit_hoyle")
 
 
 def failures(results: list[ProofResult]) -> list[ProofResult]:
@@ -75,7 +80,9 @@ def test_obligations_cover_the_presets_invariants(name: str) -> None:
 # ----------------------------------------------------------------- the proofs hold (one count each; all via the CLI)
 
 
-@pytest.mark.parametrize(("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2), ("red_nines", 5)])
+@pytest.mark.parametrize(
+    ("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2), ("red_nines", 5), ("commit_hoyle", 3)]
+)
 def test_variant_proofs_hold(name: str, players: int) -> None:
     """Every obligation of the preset is unsat, every reading of its rulings at once (R-OPERA-DRAW,
     R-2P-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT)."""
@@ -129,6 +136,15 @@ OPERA = PRESETS["opera"].rules
 OLD = PRESETS["old_comet"].rules
 TWO = PRESETS["two_player"].rules
 DECK52 = old.old_deck(OLD, None)[0]
+HOYLE = PRESETS["commit_hoyle"].rules
+HOYLE_PACK = hoyle.hoyle_packs(HOYLE, 3)[0]
+
+
+def hoyle_position(hands: list[str], suit: int, run: tuple[int, ...], **kw: int) -> DealState:
+    state = position(hands, rules=HOYLE, pack=HOYLE_PACK, run=run, **kw)  # type: ignore[arg-type]
+    return dataclasses.replace(state, run_suit=suit if run else -1)
+
+
 RED9 = PRESETS["red_nines"].rules
 RED9_PACK = rn.red_nines_packs(RED9, 4)[0]
 
@@ -183,6 +199,12 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
         position(["9D", "KC 2C"], rules=OLD.with_overrides({"old_manille_last": "multiplied"}), pack=DECK52),
         "play 9D as A",
     ),
+    # R-COMMIT-H-STOPS: the 7D ends a diamond run (the mover leads again)
+    ("commit_hoyle", hoyle_position(["7D 2C", "3C KS"], 1, (6,), last_player=1, to_move=0), "play 7D"),
+    # R-COMMIT-H-NINE: no continuation held, the 9D instead of 'without' opens the 10D branch
+    ("commit_hoyle", hoyle_position(["9D 2C", "10D 3C", "4C"], 0, (5,), last_player=2, to_move=0), "play 9D"),
+    # R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD: going out against a King and the 9D held
+    ("commit_hoyle", hoyle_position(["6C", "KS 9D", "2H"], 0, (5,), last_player=2, to_move=0), "play 6C"),
     # R-RED9-WILD, R-RED9-DOUBLE: going out on a red nine as a 9 (RUL-RED9-OUT like_comet: x4), a hand
     # holding the other red nine (x2) and an Ace (20)
     (
@@ -316,6 +338,25 @@ def test_red_nine_that_vanishes_breaks_card_conservation() -> None:
     assert "wild_played" in text
 
 
+class KingsHeldPaidDouble(CommitHoyleEncoding):
+    """Bug: for a King left in hand every other player receives 2, the holder pays only 1 each."""
+
+    def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        right = super().deal_returns(s, rd)
+        n = s.players
+        kings = [z3.Sum(*[z3.If(self.loc(s, k) == h, 1, 0) for k in KINGS]) for h in range(n)]
+        extra = [z3.If(s.winner >= 0, z3.Sum(*[kings[h] for h in range(n) if h != p]), 0) for p in range(n)]
+        return tuple(r + e for r, e in zip(right, extra, strict=True))
+
+
+def test_kings_held_paid_double_breaks_settlement_zero_sum() -> None:
+    """R-COMMIT-H-KINGS-HELD: the settlement zero-sum obligation fails; the counterexample names cards."""
+    bad = failures(prove(KingsHeldPaidDouble(), 3, only=("settlement zero-sum",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "not zero-sum" in text and "WINNER" in text and re.search(r"K[CDHS]", text)
+
+
 # ----------------------------------------------------------------- planted bugs in the model
 
 
@@ -367,6 +408,15 @@ def test_model_red_nines_without_groups_is_caught(monkeypatch: pytest.MonkeyPatc
     _, problem = check_state(RedNinesEncoding(), engine.shuffled_deal(RED9, 5, 0, 1))
     assert problem is not None
     assert "T allows a successor no legal action reaches" in problem
+
+
+def test_model_commit_seven_of_diamonds_not_a_stop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMMIT-H-STOPS broken in the model (the 7D no longer ends a run): the cross-check reports the
+    model's successor that T forbids."""
+    monkeypatch.setattr(hoyle, "is_stop", lambda state, c: c // 4 == 13)
+    _, problem = check_state(CommitHoyleEncoding(), HAND_MADE[10][1])
+    assert problem is not None
+    assert "'play 7D' leads to a state T forbids" in problem and "the run needs a 8" in problem
 
 
 # ----------------------------------------------------------------- registry and command line

@@ -9,10 +9,11 @@ stood for when it was the last card, the step count and the Comet's value.
 
 from __future__ import annotations
 
-from comet.cards import cards_text, rank_of, rank_text
+from comet.cards import card_text, cards_text, rank_of, rank_text
 from comet.state import DealState
 
 from comet_proofs.encoding import (
+    CARD,
     COMET,
     COMET_DEAD,
     COMET_PLAYED,
@@ -77,14 +78,16 @@ def counts_abstract(
     )
 
 
-def ranks_text(row: tuple[int, ...], ranks: tuple[int, ...] = RANKS) -> str:
-    """Counts per rank as ranks (``2 2 5 K``); odd counts (over 4, negative) as ``rank x count``."""
+def ranks_text(row: tuple[int, ...], ranks: tuple[int, ...] = RANKS, labels: tuple[str, ...] = ()) -> str:
+    """Counts per rank as ranks (``2 2 5 K``); odd counts (over 4, negative) as ``rank x count``.
+    ``labels`` names the entries instead of rank codes (card-level encodings)."""
     words = []
-    for r, k in zip(ranks, row, strict=True):
+    names = labels or tuple(rank_text(r) for r in ranks)
+    for name, k in zip(names, row, strict=True):
         if 0 <= k <= 4:
-            words += [rank_text(r)] * k
+            words += [name] * k
         else:
-            words.append(f"{rank_text(r)}x{k}")
+            words.append(f"{name}x{k}")
     return " ".join(words) or "-"
 
 
@@ -92,13 +95,13 @@ def describe(a: AbstractState) -> str:
     """An abstract state in card terms, one line per seat (suits are not part of the encoding)."""
     lines = []
     for p, row in enumerate(a.hands):
-        held = ranks_text(row, a.ranks) + (" + Comet" if a.comet == p else "")
+        held = ranks_text(row, a.ranks, a.labels) + (" + Comet" if a.comet == p else "")
         marks = [m for m, on in (("to move", a.to_move == p), ("last to play", a.last_player == p)) if on]
         if a.winner == p:
             marks.append("WINNER")
         lines.append(f"  seat {p}{' (' + ', '.join(marks) + ')' if marks else ''}: {held}")
-    lines.append(f"  dead: {ranks_text(a.dead, a.ranks)}{' + Comet' if a.comet == COMET_DEAD else ''}")
-    lines.append(f"  played: {ranks_text(a.played, a.ranks)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
+    lines.append(f"  dead: {ranks_text(a.dead, a.ranks, a.labels)}{' + Comet' if a.comet == COMET_DEAD else ''}")
+    lines.append(f"  played: {ranks_text(a.played, a.ranks, a.labels)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
     run = "a new run is to be started" if a.need == 0 else f"the run needs a {rank_text(a.need)}"
     lines.append(
         f"  {run}; mover has {'' if a.turn_played else 'not '}played this turn; "
@@ -121,6 +124,8 @@ def describe_action(kind: int, rank: int) -> str:
         return "play the three natural 9s and the Comet together"
     if kind == COMET:
         return f"play the Comet as {rank_text(rank) if 1 <= rank <= 13 else rank}"
+    if kind == CARD:
+        return f"play {card_text(rank)}" if 4 <= rank < 56 else f"play card #{rank}"
     if kind >= GROUP_BASE:
         return f"play {kind - GROUP_BASE} natural {rank_text(rank) if 1 <= rank <= 13 else rank}s at once"
     return f"unknown action kind {kind} (rank {rank})"

@@ -34,6 +34,8 @@ COMET_PLAYED = -2
 
 # Action kinds of the symbolic action (kind, rank).
 PASS, NATURAL, QUARTET, COMET, COMET_QUARTET = 0, 1, 2, 3, 4
+# Card-level encodings (Commit): kind CARD plays the one card whose int code is the action's ``rank``.
+CARD = 5
 # Variants: kind GROUP_BASE + k puts down k natural cards of one rank at once (Red Nines' first play).
 GROUP_BASE = 10
 KIND_NAMES = {
@@ -89,6 +91,8 @@ class AbstractState:
     # variant encodings' extra fields as (name, value) pairs.
     ranks: tuple[int, ...] = RANKS
     extra: tuple[tuple[str, int], ...] = ()
+    # How to print the rows' entries (default: rank codes); a card-level encoding names cards.
+    labels: tuple[str, ...] = ()
 
 
 Rulings = tuple[tuple[str, object], ...]
@@ -155,6 +159,7 @@ class SymState:
     comet_value: z3.ArithRef
     ranks: tuple[int, ...] = RANKS
     extra: tuple[tuple[str, z3.ArithRef], ...] = ()
+    labels: tuple[str, ...] = ()
 
     @staticmethod
     def fresh(prefix: str, players: int, ranks: tuple[int, ...] = RANKS, extra: tuple[str, ...] = ()) -> SymState:
@@ -200,6 +205,7 @@ class SymState:
             comet_value=v(a.comet_value),
             ranks=a.ranks,
             extra=tuple((name, v(x)) for name, x in a.extra),
+            labels=a.labels,
         )
 
     def x(self, name: str) -> z3.ArithRef:
@@ -240,6 +246,7 @@ class SymState:
             comet_value=n(self.comet_value),
             ranks=self.ranks,
             extra=tuple((name, n(term)) for name, term in self.extra),
+            labels=self.labels,
         )
 
 
@@ -599,6 +606,14 @@ class StandardEncoding:
     def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """How a variant's extra fields change (none in the standard game)."""
         return z3.BoolVal(True)
+
+    # Which step obligations (name prefixes) use ``action_cases``.
+    split_obligations: tuple[str, ...] = ("step bound", "termination")
+
+    def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
+        """A case split over the action for the step obligations (none: one formula).  Proofs check
+        each case and then the negation of all of them, so any split is sound."""
+        return []
 
     def all_actions(self) -> list[tuple[int, int]]:
         """Every concrete symbolic action (kind, rank)."""

@@ -1,0 +1,217 @@
+"""A card-level encoding for the suit-following Commit games (shared by commit_hoyle and commit_cats).
+
+Suits matter in Commit (a run follows one suit), so the counting abstraction of the standard game
+would lose what the rules look at.  Here every card of the 51-card deck (52 less the 8D) has a
+location variable ``loc.<card>``: a seat, ``DEAD`` (face down, never played), ``PLAYED`` or
+``REMOVED`` (002's sevens and eights taken out).  The standard encoding's rows are kept as derived
+terms (``hands[p][i]`` is 1 when card ``i`` is at seat p), so the invariants, the step bound and the
+ranking function of ``StandardEncoding`` read them unchanged; the single ``comet`` field is a
+constant ``NO_COMET`` (the 9D is an ordinary location).
+
+Extra fields besides the locations: ``suit`` (the run's suit, -1 with no run), ``branch`` (a second
+card that also continues the run, 0 for none) and ``nine_last`` (the last card played was the 9D).
+The run is represented by ``need`` (the rank after the run's last card), as in the standard game:
+the model looks at nothing else of ``DealState.run`` but its last rank and whether it is empty.
+Actions are ``(CARD, card code)``, ``(PASS, 0)`` and, for a wild play, ``(COMET, rank)``.
+"""
+
+from __future__ import annotations
+
+import z3
+from comet.cards import DIAMONDS, KING, card, card_text
+from comet.state import DealState
+
+from comet_proofs.encoding import (
+    CARD,
+    PASS,
+    AbstractState,
+    StandardEncoding,
+    SymAction,
+    SymState,
+    at,
+)
+
+NINE_D = card(9, DIAMONDS)
+DECK51: tuple[int, ...] = tuple(c for c in range(card(1, 0), card(KING, 3) + 1) if c != card(8, DIAMONDS))
+DEAD, PLAYED, REMOVED = -1, -2, -4
+NO_COMET = -3
+SUIT, BRANCH, NINE_LAST = "suit", "branch", "nine_last"
+
+
+def loc_name(c: int) -> str:
+    return f"loc.{card_text(c)}"
+
+
+class SuitedEncoding(StandardEncoding):
+    """Location-per-card encoding; subclasses give the legal actions, effects and scoring."""
+
+    ranks = DECK51
+    labels = tuple(card_text(c) for c in DECK51)
+    pack_size = len(DECK51)
+    # subclasses append their own fields after these
+    extra_fields = tuple(loc_name(c) for c in DECK51) + (SUIT, BRANCH, NINE_LAST)
+
+    # ------------------------------------------------------------ states
+
+    def fresh_state(self, prefix: str, players: int) -> SymState:
+        extra = tuple((name, z3.Int(f"{prefix}.{name}")) for name in self.extra_fields)
+        locs = [term for name, term in extra[: len(DECK51)]]
+
+        def where(place: int) -> tuple[z3.ArithRef, ...]:
+            return tuple(z3.If(x == place, 1, 0) for x in locs)
+
+        return SymState(
+            players=players,
+            hands=tuple(where(p) for p in range(players)),
+            comet=z3.IntVal(NO_COMET),
+            played=where(PLAYED),
+            dead=where(DEAD),
+            need=z3.Int(f"{prefix}.need"),
+            to_move=z3.Int(f"{prefix}.to_move"),
+            last_player=z3.Int(f"{prefix}.last_player"),
+            turn_played=z3.Bool(f"{prefix}.turn_played"),
+            chips=tuple(z3.Int(f"{prefix}.chips{p}") for p in range(players)),
+            winner=z3.Int(f"{prefix}.winner"),
+            out_wild_as=z3.Int(f"{prefix}.out_wild_as"),
+            steps=z3.Int(f"{prefix}.steps"),
+            comet_value=z3.Int(f"{prefix}.comet_value"),
+            ranks=self.ranks,
+            extra=extra,
+            labels=self.labels,
+        )
+
+    def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
+        return ()
+
+    def abstract(self, state: DealState) -> AbstractState:
+        if state.rules.variant != self.name or state.rules.opera or state.drawn:
+            raise ValueError(f"the {self.name} encoding covers variant {self.name} without Opera")
+        place: dict[int, int] = {}
+        for where, cards in [(p, h) for p, h in enumerate(state.hands)] + [(DEAD, state.dead), (PLAYED, state.played)]:
+            for c in cards:
+                if c in place or c not in DECK51:
+                    raise ValueError(f"card {card_text(c)} is twice in the deal, or not in the 51-card deck")
+                place[c] = where
+        locs = tuple(place.get(c, REMOVED) for c in DECK51)
+
+        def row(where: int) -> tuple[int, ...]:
+            return tuple(1 if x == where else 0 for x in locs)
+
+        nine_last = int(bool(state.played) and state.played[-1] == NINE_D)
+        extra = tuple((loc_name(c), x) for c, x in zip(DECK51, locs, strict=True))
+        extra += ((SUIT, state.run_suit), (BRANCH, state.branch), (NINE_LAST, nine_last))
+        return AbstractState(
+            players=state.players,
+            hands=tuple(row(p) for p in range(state.players)),
+            comet=NO_COMET,
+            played=row(PLAYED),
+            dead=row(DEAD),
+            need=state.need,
+            to_move=state.to_move,
+            last_player=state.last_player,
+            turn_played=state.turn_played,
+            chips=state.chips(),
+            winner=state.winner,
+            out_wild_as=state.out_wild_as,
+            steps=state.steps,
+            comet_value=state.comet_value,
+            ranks=self.ranks,
+            extra=extra + self.variant_abstract_extra(state),
+            labels=self.labels,
+        )
+
+    # ------------------------------------------------------------ helpers
+
+    def loc(self, s: SymState, c: int) -> z3.ArithRef:
+        return s.x(loc_name(c))
+
+    def holds(self, s: SymState, who: z3.ArithRef, c: z3.ArithRef) -> z3.BoolRef:
+        """Seat ``who`` holds the card with symbolic code ``c``."""
+        return z3.Or([z3.And(c == k, self.loc(s, k) == who) for k in DECK51])
+
+    def located(self, s: SymState, c: z3.ArithRef, place: int) -> z3.BoolRef:
+        return z3.Or([z3.And(c == k, self.loc(s, k) == place) for k in DECK51])
+
+    def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
+        return z3.Sum(*s.hands[seat])
+
+    def run_next(self, s: SymState) -> z3.ArithRef:
+        """The card of the run's suit after its last card (meaningful while a run is in progress)."""
+        return s.need * 4 + s.x(SUIT)
+
+    def wanted(self, s: SymState, c: z3.ArithRef) -> z3.BoolRef:
+        """``commit_common.continuations``: the next card of the run's suit, or the branch card."""
+        return z3.Or(z3.And(s.need > 0, c == self.run_next(s)), z3.And(s.x(BRANCH) != 0, c == s.x(BRANCH)))
+
+    def mover_holds_wanted(self, s: SymState, natural_only: bool = False) -> z3.BoolRef:
+        cards = [k for k in DECK51 if not (natural_only and k == NINE_D)]
+        return z3.Or([z3.And(self.wanted(s, z3.IntVal(k)), self.loc(s, k) == s.to_move) for k in cards])
+
+    def keep(self, s: SymState, s2: SymState, names: tuple[str, ...]) -> list[z3.BoolRef]:
+        return [s2.x(name) == s.x(name) for name in names]
+
+    # ------------------------------------------------------------ invariants
+
+    def valid_place(self, x: z3.ArithRef, players: int) -> z3.BoolRef:
+        return z3.Or(x == DEAD, x == PLAYED, z3.And(x >= 0, x < players))
+
+    def well_formed(self, s: SymState) -> z3.BoolRef:
+        n = s.players
+        parts = [self.valid_place(self.loc(s, c), n) for c in DECK51]
+        parts += [
+            s.to_move >= 0,
+            s.to_move < n,
+            s.last_player >= -1,
+            s.last_player < n,
+            s.winner >= -1,
+            s.winner < n,
+            z3.Or(s.need == 0, z3.And(s.need >= 2, s.need <= KING)),
+            s.x(SUIT) >= -1,
+            s.x(SUIT) <= 3,
+            z3.Or(s.x(NINE_LAST) == 0, s.x(NINE_LAST) == 1),
+            s.steps >= 0,
+            s.comet_value >= 0,
+        ]
+        return z3.And(parts)
+
+    def card_conservation(self, s: SymState) -> z3.BoolRef:
+        """Every card of the deck is in exactly one place (a hand, dead, played, or removed)."""
+        n = s.players
+        return z3.And(
+            [
+                z3.Sum(*[s.hands[p][i] for p in range(n)])
+                + s.played[i]
+                + s.dead[i]
+                + z3.If(self.loc(s, c) == REMOVED, 1, 0)
+                == 1
+                for i, c in enumerate(DECK51)
+            ]
+        )
+
+    def turn_structure(self, s: SymState) -> z3.BoolRef:
+        n = s.players
+        sizes = [self.hand_size(s, p) for p in range(n)]
+        return z3.And(
+            z3.Implies(s.turn_played, s.last_player == s.to_move),
+            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+            z3.Implies(s.winner < 0, z3.And([k > 0 for k in sizes])),
+            z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
+            # a run has a suit exactly while it is in progress; a branch only during a run
+            (s.need > 0) == (s.x(SUIT) >= 0),
+            z3.Implies(s.x(BRANCH) != 0, s.need > 0),
+            z3.Implies(s.x(NINE_LAST) == 1, self.loc(s, NINE_D) == PLAYED),
+        )
+
+    def in_deck(self, c: z3.ArithRef) -> z3.BoolRef:
+        return z3.Or([c == k for k in DECK51])
+
+    def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
+        """One case per card played (and the pass): with the card fixed, the sums over the locations
+        differ in one term only, which Z3 sees at once; a symbolic card makes it search."""
+        return [a.kind == PASS] + [z3.And(a.kind == CARD, a.rank == c) for c in DECK51]
+
+    def all_actions(self) -> list[tuple[int, int]]:
+        return [(PASS, 0)] + [(CARD, c) for c in DECK51]
+
+    def settlement_problems(self, state: DealState) -> list[str]:
+        return []
