@@ -18,7 +18,7 @@ from comet import engine
 from comet.cli import main
 from comet.ruleset import Ruleset
 from comet.state import PASS as PASS_ACTION
-from comet.state import DealState, Payment
+from comet.state import Action, DealState, Payment
 from comet_proofs import ProofResult, crosscheck, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
 from comet_proofs.encoding import (
@@ -188,7 +188,39 @@ HAND_MADE = [
     (["KC KC KS KS 4C", "2C 3C"], (), Ruleset(quartet_on_lead=True)),
     # R-COMET-LEAD forbidden, the mover holds only the Comet: must pass
     (["9D", "2C 3C"], (), Ruleset(comet_lead="forbidden")),
+    # RUL-COMET-AFTER optional_restart: the Comet as the 9 keeps the run going (the 10 may follow)
+    (["9D 10C 4C", "2C 3C"], (7, 8), Ruleset(comet_after="optional_restart")),
 ]
+
+
+def after_comet_position() -> DealState:
+    """RUL-COMET-AFTER: just after the Comet as the 9 under optional_restart (free_lead holds)."""
+    rules = Ruleset(comet_after="optional_restart")
+    state = position(["9D 10C 4C", "2C 3C"], run=(7, 8), rules=rules, to_move=0, last_player=1)
+    after = engine.apply(state, engine.legal_actions(state)[-1])
+    assert after.free_lead and after.need == 10
+    return after
+
+
+def test_free_lead_after_the_comet_cross_checks() -> None:
+    """R-COMET-STOP, RUL-COMET-AFTER: the extra leads right after the Comet agree with the model."""
+    count, problem = check_state(StandardEncoding(), after_comet_position())
+    assert problem is None, problem
+    assert count == 2  # play 10C (go on) or play 4C (a new run); holding the 10, no pass
+
+
+def test_model_without_the_free_lead_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model that forgets the optional restart after the Comet fails the cross-check."""
+    rules = Ruleset(comet_after="optional_restart")
+    before = position(["9D 10C 4C", "2C 3C"], run=(7, 8), rules=rules, to_move=0, last_player=1)
+    real = engine.play
+
+    def forgetful(state: DealState, action: Action) -> DealState:
+        return dataclasses.replace(real(state, action), free_lead=False)
+
+    monkeypatch.setattr(engine, "play", forgetful)
+    _, problem = check_state(StandardEncoding(), before)
+    assert problem is not None and "T forbids" in problem, problem
 
 
 @pytest.mark.parametrize("hands, run, rules", HAND_MADE)

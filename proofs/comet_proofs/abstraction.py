@@ -68,6 +68,7 @@ def counts_abstract(
         to_move=state.to_move,
         last_player=state.last_player,
         turn_played=state.turn_played,
+        free_lead=state.free_lead,
         chips=state.chips(),
         winner=state.winner,
         out_wild_as=state.out_wild_as,

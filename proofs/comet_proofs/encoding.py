@@ -56,11 +56,13 @@ PLAY_RULINGS: tuple[tuple[str, object], ...] = (
     ("comet_requires_missing", True),
     ("comet_bonus_last", "multiplied"),
     ("comet_in_quartet", True),
+    ("comet_after", "optional_restart"),
 )
 # Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
 DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48
+FALSE = z3.BoolVal(False)
 
 
 def pack_count(rank: int) -> int:
@@ -93,6 +95,8 @@ class AbstractState:
     extra: tuple[tuple[str, int], ...] = ()
     # How to print the rows' entries (default: rank codes); a card-level encoding names cards.
     labels: tuple[str, ...] = ()
+    # RUL-COMET-AFTER (optional_restart): right after the Comet the mover may also start a new run.
+    free_lead: bool = False
 
 
 Rulings = tuple[tuple[str, object], ...]
@@ -160,9 +164,17 @@ class SymState:
     ranks: tuple[int, ...] = RANKS
     extra: tuple[tuple[str, z3.ArithRef], ...] = ()
     labels: tuple[str, ...] = ()
+    # RUL-COMET-AFTER: symbolic in encodings that quantify over comet_after, else the constant false.
+    free_lead: z3.BoolRef = FALSE
 
     @staticmethod
-    def fresh(prefix: str, players: int, ranks: tuple[int, ...] = RANKS, extra: tuple[str, ...] = ()) -> SymState:
+    def fresh(
+        prefix: str,
+        players: int,
+        ranks: tuple[int, ...] = RANKS,
+        extra: tuple[str, ...] = (),
+        free_lead: bool = False,
+    ) -> SymState:
         def i(name: str) -> z3.ArithRef:
             return z3.Int(f"{prefix}.{name}")
 
@@ -183,6 +195,7 @@ class SymState:
             comet_value=i("comet_value"),
             ranks=ranks,
             extra=tuple((name, i(name)) for name in extra),
+            free_lead=z3.Bool(f"{prefix}.free_lead") if free_lead else FALSE,
         )
 
     @staticmethod
@@ -206,6 +219,7 @@ class SymState:
             ranks=a.ranks,
             extra=tuple((name, v(x)) for name, x in a.extra),
             labels=a.labels,
+            free_lead=z3.BoolVal(a.free_lead),
         )
 
     def x(self, name: str) -> z3.ArithRef:
@@ -220,7 +234,7 @@ class SymState:
         out: list[z3.ExprRef] = [x for h in self.hands for x in h]
         out += [self.comet, *self.played, *self.dead, self.need, self.to_move, self.last_player]
         out += [self.turn_played, *self.chips, self.winner, self.out_wild_as, self.steps, self.comet_value]
-        return out + [term for _, term in self.extra]
+        return out + [term for _, term in self.extra] + [self.free_lead]
 
     def equals(self, other: SymState) -> z3.BoolRef:
         return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True)])
@@ -247,6 +261,7 @@ class SymState:
             ranks=self.ranks,
             extra=tuple((name, n(term)) for name, term in self.extra),
             labels=self.labels,
+            free_lead=z3.is_true(model.eval(self.free_lead, model_completion=True)),
         )
 
 
@@ -290,7 +305,15 @@ class StandardEncoding:
     pack_size: int = PACK_SIZE
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
-        return SymState.fresh(prefix, players, self.ranks, self.extra_fields)
+        return SymState.fresh(prefix, players, self.ranks, self.extra_fields, self.has_ruling("comet_after"))
+
+    def has_ruling(self, name: str) -> bool:
+        """Does this encoding quantify over the ruling field ``name``?"""
+        return any(field == name for field, _ in self.rulings)
+
+    def reading(self, rd: Readings, name: str) -> z3.BoolRef:
+        """The Boolean of ruling ``name`` (false where the encoding does not quantify over it)."""
+        return rd[name] if self.has_ruling(name) else FALSE
 
     def fresh_readings(self, prefix: str = "rd") -> Readings:
         return Readings.fresh(prefix, self.rulings)
@@ -435,6 +458,7 @@ class StandardEncoding:
             s.to_move < n,
             s.last_player == -1,
             z3.Not(s.turn_played),
+            z3.Not(s.free_lead),
             s.winner == -1,
             s.out_wild_as == 0,
             s.steps == 0,
@@ -501,6 +525,10 @@ class StandardEncoding:
             self.quartet_available(s, need),
         )
         cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, z3.And(rd["may_stop_early"], s.turn_played)))
+        # RUL-COMET-AFTER (optional_restart): right after the Comet, any natural card may start a new run
+        free_natural = z3.And(
+            s.free_lead, a.kind == NATURAL, self.in_rank_range(a.rank), self.mover_count(s, a.rank) >= 1
+        )
         pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
         return z3.And(
             z3.Not(self.terminal(s)),
@@ -508,7 +536,7 @@ class StandardEncoding:
             z3.If(
                 lead,
                 z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass),
-                z3.Or(cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass),
+                z3.Or(cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass, free_natural),
             ),
         )
 
@@ -548,6 +576,7 @@ class StandardEncoding:
             s2.to_move == nxt,
             s2.need == z3.If(nxt == s.last_player, 0, s.need),
             z3.Not(s2.turn_played),
+            z3.Not(s2.free_lead),
             s2.steps == s.steps + 1,
         )
 
@@ -586,8 +615,11 @@ class StandardEncoding:
         payee = self.bonus_payee(s)
         for p in range(n):
             parts.append(s2.chips[p] == s.chips[p] + z3.If(payee == p, (n - 1) * amount, -amount))
+        # RUL-COMET-AFTER (optional_restart): the Comet (not as a King) keeps the run going from its rank
+        go_on = z3.And(self.wild_play(a.kind), self.reading(rd, "comet_after"), a.rank != KING)
         parts += [
-            s2.need == z3.If(self.stops(a.rank, a.kind), 0, a.rank + 1),
+            s2.need == z3.If(z3.And(self.stops(a.rank, a.kind), z3.Not(go_on)), 0, a.rank + 1),
+            s2.free_lead == z3.And(go_on, z3.Not(out)),
             s2.to_move == s.to_move,
             s2.last_player == s.to_move,
             s2.turn_played,
