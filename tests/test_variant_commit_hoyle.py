@@ -10,6 +10,7 @@ import pytest
 from comet.cards import DIAMONDS, card, parse_card
 from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
+from comet.invariants import check_settlement, check_transition
 from comet.policy import random_policy
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
@@ -184,3 +185,41 @@ def test_planted_bug_forgetting_to_remove_the_nine_is_caught(monkeypatch: pytest
 
     _, _, problems = play_checked(s, nine_first)
     assert problems and "cards not conserved" in problems[0] and "appeared [9D]" in problems[0]
+
+
+@pytest.mark.parametrize("value", [0, 2, 7])
+def test_the_nine_of_diamonds_is_worth_two_whatever_the_comet_value(value: int) -> None:
+    """R-COMMIT-H-NINE-PAID R-COMMIT-H-CAUGHT: 000:86 "the 9♦ 2 counters", "pays 2 to each": fixed, so a
+    deal (or a record) with another ``comet_value`` pays the same; the step check and the recomputation
+    agree."""
+    s = position(["9D 2C", "5S 10D QH", "4C"], run=(4,), suit=3, comet_value=value)
+    act = Action((NINE_D,))
+    after = apply(s, act)
+    assert after.chips() == (4, -2, -2)
+    assert check_transition(s, act, after) == []
+    caught = position(["", "9D KS", "3C"], winner=0, comet_value=value)
+    table = {(p.payer, p.payee): p.amount for p in settlement(caught) if p.rule == "R-COMMIT-H-CAUGHT"}
+    assert table == {(1, 0): 2, (1, 2): 2}
+    assert check_settlement(caught) == ([], False)
+
+
+def test_planted_nine_paid_at_the_comet_value_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: a play hook paying the 9♦ at the deal's ``comet_value`` (7) is reported by the step check."""
+    v = variant_named("commit_hoyle")
+    real_play = v.play
+    assert real_play is not None
+
+    def at_comet_value(state: DealState, action: Action) -> DealState:
+        after = real_play(state, action)
+        if action.cards == (NINE_D,):
+            extra = tuple(replace(p, amount=state.comet_value) for p in after.payments[len(state.payments) :])
+            after = replace(after, payments=state.payments + extra)
+        return after
+
+    monkeypatch.setitem(REGISTRY, "commit_hoyle", replace(v, play=at_comet_value))
+    s = position(["9D 2C", "5S 10D QH", "4C"], run=(4,), suit=3, comet_value=7)
+    act = Action((NINE_D,))
+    assert check_transition(s, act, apply(s, act)) == [
+        "play 9D paid {seat 1 pays seat 0 7, seat 2 pays seat 0 7}; 000's Commit pays "
+        "{seat 1 pays seat 0 2, seat 2 pays seat 0 2}"
+    ]

@@ -157,12 +157,15 @@ def old_comet_recomputed(state: DealState) -> Expected:
 
 
 _NINE_D = card(9, DIAMONDS)
+# 000:86 "the 9♦ 2 counters", "whoever is caught with the 9♦ pays 2 to each": 2, whatever the deal's
+# ``comet_value`` (a record may carry another; it plays no part in 000's Commit).
+_COMMIT_NINE = 2
 
 
 def commit_hoyle_recomputed(state: DealState) -> Expected:
     """000's Commit (000:86): "The first player out wins the pool" (each other player's stake,
-    RUL-COMMIT-H-STAKE); "whoever is caught with the 9♦ pays 2 to each" (the 9♦'s value, 2 in every
-    deal of a game, pinned by ``commit_hoyle_economy``); "each King left in a hand costs 1 counter
+    RUL-COMMIT-H-STAKE); "whoever is caught with the 9♦ pays 2 to each" (2 whatever the deal's
+    ``comet_value``); "each King left in a hand costs 1 counter
     to each other player" (RUL-COMMIT-H-KINGS-HELD: paid by its holder, or to it)."""
     out: Counter[tuple[int, int]] = Counter()
     if state.winner < 0:
@@ -177,7 +180,7 @@ def commit_hoyle_recomputed(state: DealState) -> Expected:
                 if other == seat:
                     continue
                 if c == _NINE_D:
-                    out[(seat, other)] += state.comet_value
+                    out[(seat, other)] += _COMMIT_NINE
                 if rank_of(c) == KING:
                     pair = (seat, other) if state.rules.commit_king_payer == "holder" else (other, seat)
                     out[pair] += 1
@@ -482,11 +485,12 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
 
 
 def commit_hoyle_step(before: DealState, action: Action, after: DealState) -> list[str]:
-    """000:86 "A player who plays a King collects 1 counter from each other player, the 9♦ 2 counters"."""
+    """000:86 "A player who plays a King collects 1 counter from each other player, the 9♦ 2 counters"
+    (2 whatever the deal's ``comet_value``)."""
     want: Counter[tuple[int, int]] = Counter()
     for c in action.cards:
         if c == _NINE_D:
-            want.update(_from_each_other(before.players, before.to_move, before.comet_value))
+            want.update(_from_each_other(before.players, before.to_move, _COMMIT_NINE))
         elif rank_of(c) == KING:
             want.update(_from_each_other(before.players, before.to_move, 1))
     got = _added_payments(before, after)

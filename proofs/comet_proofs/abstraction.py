@@ -104,6 +104,8 @@ def describe(a: AbstractState) -> str:
     lines.append(f"  dead: {ranks_text(a.dead, a.ranks, a.labels)}{' + Comet' if a.comet == COMET_DEAD else ''}")
     lines.append(f"  played: {ranks_text(a.played, a.ranks, a.labels)}{' + Comet' if a.comet == COMET_PLAYED else ''}")
     run = "a new run is to be started" if a.need == 0 else f"the run needs a {rank_text(a.need)}"
+    if a.free_lead:
+        run += " (or, after the Comet, any new lead)"
     lines.append(
         f"  {run}; mover has {'' if a.turn_played else 'not '}played this turn; "
         f"chips {' '.join(f'{c:+d}' for c in a.chips)} (sum {sum(a.chips):+d}); "

@@ -25,8 +25,11 @@ from comet.state import DealState
 from comet_proofs.abstraction import describe, describe_deal_state
 from comet_proofs.encoding import PLAY_RULINGS, AbstractState, StandardEncoding, SymAction, SymState
 
-# Fields whose readings are varied when sampling (play rulings plus the deal-shape ones).
+# The standard encoding's play rulings plus the deal-shape ones (``sampled_fields`` gives every field
+# the cross-check varies for an encoding: these and the rest of what applies to the preset).
 SAMPLED_FIELDS: tuple[str, ...] = tuple(name for name, _ in PLAY_RULINGS) + ("deal_sizes", "deal_order")
+# The values an integer ruling (a stake, starting chips) is drawn from.
+INT_SAMPLES = (0, 1, 2, 5)
 MAX_SUCCESSORS = 200
 
 
@@ -42,31 +45,57 @@ class CrossCheckResult:
 
 
 def random_rules(rng: random.Random, base: Ruleset | None = None, fields: Sequence[str] = SAMPLED_FIELDS) -> Ruleset:
-    """``base`` (default: the standard preset) with a random reading of every ruling in ``fields``."""
+    """``base`` (default: the standard preset) with a random reading of every ruling in ``fields``
+    (an integer ruling from ``INT_SAMPLES``)."""
     changes: dict[str, object] = {}
     for name in fields:
-        readings = field_readings(name)
-        assert readings is not None
+        readings = field_readings(name) or INT_SAMPLES
         changes[name] = readings[rng.randrange(len(readings))]
     return (base or Ruleset()).with_overrides(changes)
 
 
 def sampled_fields(enc: StandardEncoding) -> tuple[str, ...]:
-    """The rulings to vary when sampling for ``enc``: those it quantifies, plus how cards are dealt."""
-    return tuple(dict.fromkeys([name for name, _ in enc.rulings] + ["deal_order"]))
+    """The rulings varied when sampling for ``enc``: every field that applies to its preset but those
+    whose other readings lie outside the encoding (``StandardEncoding.outside``), so a field that changes
+    play without a Boolean in the encoding shows up as a mismatch."""
+    return tuple(dict.fromkeys([name for name, _ in enc.rulings] + list(enc.unquantified)))
+
+
+def coverage_problems(preset: str, enc: StandardEncoding) -> list[str]:
+    """Every ruling field that applies to ``preset`` is quantified by ``enc``, or listed as unquantified
+    or outside; nothing is listed twice or listed for a preset it does not apply to."""
+    from comet.ruleset import RULING_FIELDS, applies
+
+    variant = preset_named(preset).rules.variant
+    quantified = [name for name, _ in enc.rulings]
+    lists = {"quantified": quantified, "unquantified": list(enc.unquantified), "outside": list(enc.outside)}
+    out: list[str] = []
+    for field in RULING_FIELDS:
+        where = [k for k, names in lists.items() if field in names]
+        if applies(field, variant) and not where:
+            out.append(
+                f"{preset}: ruling field {field!r} applies to the preset, but the {enc.name} encoding neither "
+                "quantifies it nor lists it as unquantified or outside"
+            )
+        elif where and not applies(field, variant):
+            out.append(f"{preset}: the {enc.name} encoding lists {field!r} ({where[0]}), which does not apply to it")
+        elif len(where) > 1:
+            out.append(f"{preset}: the {enc.name} encoding lists {field!r} as {' and '.join(where)}")
+    return out
 
 
 def sample_states(
     players: Sequence[int], deals: int, seed: int, per_deal: int = 12, preset: str = "standard"
 ) -> list[DealState]:
-    """States met in ``deals`` random deals per player count of ``preset`` (random readings of the
-    rulings its encoding covers, random pack of the rotation, Comet value, uniformly random legal
-    play), ``per_deal`` of them per deal plus the final state."""
+    """States met in ``deals`` random deals per player count of ``preset`` (random readings of every
+    ruling that applies to the preset but those outside its encoding, ``sampled_fields``; random pack
+    of the rotation, Comet value, uniformly random legal play), ``per_deal`` of them per deal plus the
+    final state."""
     from comet_proofs.encoding import encoding_for
 
     rng = random.Random(seed)
     base = preset_named(preset).rules
-    fields = SAMPLED_FIELDS if preset == "standard" else sampled_fields(encoding_for(preset))
+    fields = sampled_fields(encoding_for(preset))
     values = (0, 2, 4, 6) if preset == "standard" else (0, 2, 4, 6, 10)
     out: list[DealState] = []
     for n in players:

@@ -60,6 +60,20 @@ PLAY_RULINGS: tuple[tuple[str, object], ...] = (
 )
 # Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
 DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
+# Ruling fields of the standard game that need no Boolean: the deal's order and pack (the counting
+# abstraction does not see suits or which pack), the game around the deal, and the Opera's readings
+# while Opera is off.  See ``StandardEncoding.unquantified``.
+GAME_FIELDS: tuple[str, ...] = ("insolvency", "starting_chips", "deal_count", "game_tie", "first_dealer_tie")
+STANDARD_UNQUANTIFIED: tuple[str, ...] = (
+    "deal_order",
+    "packs",
+    "escalation",
+    "comet_reset",
+    "escalate_on",
+    *GAME_FIELDS,
+    "opera_draw",
+    "opera_stack",
+)
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48
 FALSE = z3.BoolVal(False)
@@ -303,6 +317,14 @@ class StandardEncoding:
     extra_fields: tuple[str, ...] = ()
     scoring: str = "chips"
     pack_size: int = PACK_SIZE
+    # Every ``Ruleset`` field that applies to the preset (``comet.ruleset.APPLIES_TO``) is accounted for:
+    # a free Boolean (``rulings``); ``unquantified``: it changes no transition, no return and no points of
+    # a deal under this encoding, or is read from the state (the cross-check draws it at random, so a
+    # field wrongly listed here shows up as a mismatch); ``outside``: its other readings make deals this
+    # encoding does not cover (``abstract`` rejects them; another encoding does, or spec/proofs.md says
+    # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
+    unquantified: tuple[str, ...] = STANDARD_UNQUANTIFIED
+    outside: tuple[str, ...] = ("opera",)
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         return SymState.fresh(prefix, players, self.ranks, self.extra_fields, self.has_ruling("comet_after"))

@@ -5,7 +5,7 @@ lies face down (RUL-COMMIT-H-REST).  Runs go up in one suit from the Ace; Kings
 and the 7♦ are stops.  A player who cannot go on may play the 9♦ instead of
 saying "without": their turn ends, and the run may go on with the old run's
 next card or with the 10♦ (RUL-COMMIT-H-NINE-RUN).  Chips: 1 from each other
-player for a King played, the 9♦'s value (2) for the 9♦; at the end the pool
+player for a King played, 2 for the 9♦ (fixed: the deal's ``comet_value`` plays no part); at the end the pool
 (RUL-COMMIT-H-STAKE) goes to the first player out, whoever holds the 9♦ pays 2
 to each other player, and every King left in a hand costs 1 to each other
 player (RUL-COMMIT-H-KINGS-HELD).
@@ -32,6 +32,10 @@ from comet.variants.commit_common import (
 )
 
 SEVEN_OF_DIAMONDS = card(7, DIAMONDS)
+# 000:86 "the 9♦ 2 counters", "whoever is caught with the 9♦ pays 2 to each": a fixed value.  Commit
+# has no escalation, so the deal's ``comet_value`` (a record's ``comet_value``) plays no part here.
+NINE_CHIPS = 2
+KING_CHIPS = 1
 TEN_OF_DIAMONDS = card(10, DIAMONDS)
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
 
@@ -102,11 +106,11 @@ def is_stop(state: DealState, c: Card) -> bool:
 
 @rule("R-COMMIT-H-KING-PAID", "R-COMMIT-H-NINE-PAID")
 def hoyle_play_payments(state: DealState, seat: int, c: Card) -> tuple[Payment, ...]:
-    """A King earns 1 chip from each other player, the 9♦ its value (2) from each."""
+    """A King earns 1 chip from each other player, the 9♦ 2 from each (whatever the deal's ``comet_value``)."""
     if rank_of(c) == KING:
-        amount, why = 1, "R-COMMIT-H-KING-PAID"
+        amount, why = KING_CHIPS, "R-COMMIT-H-KING-PAID"
     elif c == NINE_OF_DIAMONDS:
-        amount, why = state.comet_value, "R-COMMIT-H-NINE-PAID"
+        amount, why = NINE_CHIPS, "R-COMMIT-H-NINE-PAID"
     else:
         return ()
     return tuple(Payment(p, seat, amount, why) for p in range(state.players) if p != seat and amount)
@@ -172,7 +176,7 @@ def hoyle_end_turn(state: DealState) -> DealState:
 @rule("R-COMMIT-H-POOL", "R-COMMIT-H-CAUGHT", "R-COMMIT-H-KINGS-HELD")
 def hoyle_settlement(state: DealState) -> tuple[Payment, ...]:
     """The first player out wins the pool (each other player's stake); a player caught with the 9♦
-    pays its value to each other player; each King left in a hand costs 1 chip per other player."""
+    pays 2 to each other player; each King left in a hand costs 1 chip per other player."""
     if state.winner < 0:
         return ()
     n = state.players
@@ -182,7 +186,7 @@ def hoyle_settlement(state: DealState) -> tuple[Payment, ...]:
         if seat != state.winner and stake:
             pays.append(Payment(seat, state.winner, stake, "R-COMMIT-H-POOL"))
     for seat, hand in enumerate(state.hands):
-        caught = hand.count(NINE_OF_DIAMONDS) * state.comet_value
+        caught = hand.count(NINE_OF_DIAMONDS) * NINE_CHIPS
         kings = sum(1 for c in hand if rank_of(c) == KING)
         for other in range(n):
             if other == seat:
@@ -191,9 +195,9 @@ def hoyle_settlement(state: DealState) -> tuple[Payment, ...]:
                 pays.append(Payment(seat, other, caught, "R-COMMIT-H-CAUGHT"))
             if kings:
                 if state.rules.commit_king_payer == "holder":
-                    pays.append(Payment(seat, other, kings, "R-COMMIT-H-KINGS-HELD"))
+                    pays.append(Payment(seat, other, kings * KING_CHIPS, "R-COMMIT-H-KINGS-HELD"))
                 else:
-                    pays.append(Payment(other, seat, kings, "R-COMMIT-H-KINGS-HELD"))
+                    pays.append(Payment(other, seat, kings * KING_CHIPS, "R-COMMIT-H-KINGS-HELD"))
     return tuple(pays)
 
 
@@ -203,7 +207,7 @@ COMMIT_HOYLE = register(
         player_counts=PLAYER_COUNTS,
         default_players=4,
         lowest_rank=1,
-        comet_value=2,
+        comet_value=NINE_CHIPS,
         comet_escalates=False,
         wild_name="9♦",
         packs=hoyle_packs,

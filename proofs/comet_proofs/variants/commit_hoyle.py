@@ -4,7 +4,7 @@ Any card leads; a run goes on with the next card of its suit or the branch card;
 neither may play the 9D instead of passing, which ends their turn (``nine_last`` with
 ``turn_played``: only a pass is legal) and opens the 10D as a branch while the old run stays open;
 Kings and the 7D stop a run (RUL-COMMIT-H-REST = stop_cards: also a card whose successor lies in the
-face-down rest).  Chips: 1 from each other player per King played, the 9D's value for the 9D; at the
+face-down rest).  Chips: 1 from each other player per King played, 2 for the 9D (fixed); at the
 end the pool (the ``stake`` field: RUL-COMMIT-H-STAKE is an integer ruling, kept free), the 9D caught,
 and Kings left in hand (RUL-COMMIT-H-KINGS-HELD).
 """
@@ -15,7 +15,7 @@ import z3
 from comet.cards import DIAMONDS, KING, card
 from comet.state import DealState
 
-from comet_proofs.encoding import CARD, ENCODINGS, PASS, Readings, SymAction, SymState, at
+from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at
 from comet_proofs.variants.commit_common import (
     BRANCH,
     DEAD,
@@ -29,6 +29,7 @@ from comet_proofs.variants.commit_common import (
 )
 
 TEN_D = card(10, DIAMONDS)
+NINE_CHIPS = 2  # 000:86 "the 9♦ 2 counters", "pays 2 to each": fixed, whatever the deal's comet_value
 SEVEN_D = card(7, DIAMONDS)
 KINGS = tuple(card(KING, s) for s in range(4))
 STAKE = "stake"
@@ -46,6 +47,9 @@ class CommitHoyleEncoding(SuitedEncoding):
         ("commit_king_payer", "others"),
     )
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
+    # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
+    unquantified = ("deal_order", "commit_stake", *GAME_FIELDS)
+    outside = ()
 
     def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
         return ((STAKE, state.rules.commit_stake),)
@@ -125,7 +129,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         suit = z3.If(stop, -1, z3.If(is9, z3.If(running, s.x(SUIT), DIAMONDS), z3.If(take_branch, DIAMONDS, c % 4)))
         parts = [self.loc(s2, k) == z3.If(c == k, PLAYED, self.loc(s, k)) for k in DECK51]
         out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
-        amount = z3.If(c / 4 == KING, 1, z3.If(is9, s.comet_value, 0))
+        amount = z3.If(c / 4 == KING, 1, z3.If(is9, NINE_CHIPS, 0))
         parts += [s2.chips[p] == s.chips[p] + z3.If(s.to_move == p, (n - 1) * amount, -amount) for p in range(n)]
         parts += [
             s2.need == need,
@@ -186,7 +190,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, s.x(STAKE))
 
     def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
-        """The pool, plus R-COMMIT-H-CAUGHT (the 9D's holder pays its value to each other player) and
+        """The pool, plus R-COMMIT-H-CAUGHT (the 9D's holder pays 2 to each other player) and
         R-COMMIT-H-KINGS-HELD (each King left: 1 from its holder to each other player, or the reverse)."""
         n = s.players
         base = super().deal_returns(s, rd)
@@ -194,7 +198,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         sign = z3.If(rd["commit_king_payer"], -1, 1)  # +1: the holder pays
         owes = []
         for h in range(n):
-            caught = z3.If(self.loc(s, NINE_D) == h, s.comet_value, 0)
+            caught = z3.If(self.loc(s, NINE_D) == h, NINE_CHIPS, 0)
             kings = z3.Sum(*[z3.If(self.loc(s, k) == h, 1, 0) for k in KINGS])
             owes.append(z3.If(over, caught + sign * kings, 0))
         return tuple(base[p] - (n - 1) * owes[p] + z3.Sum(*[owes[h] for h in range(n) if h != p]) for p in range(n))

@@ -4,7 +4,9 @@ Rows run over ranks Ace..King (four naturals each, three natural 9s: the 9D is t
 wild card, tracked like the Comet).  Chips: a King played earns 1 from each other player (four for all
 four Kings), the manille its value; a run everyone passes on earns its last player 1 from each; the
 settlement is 1 chip per point left (Ace 1, the manille 9) to the winner, and a player caught with the
-manille pays 10 to each other player (RUL-OLD-CAUGHT: or to each but the winner).
+manille pays 10 to each other player (RUL-OLD-CAUGHT: or to each but the winner).  The manille standing
+for a King earns the King's chip too under RUL-OLD-MANILLE-KING = manille_and_king.  Opera (and with it
+RUL-OLD-OPERA-CAUGHT) is outside this encoding: ``abstract`` rejects Opera states.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from comet_proofs.abstraction import counts_abstract
 from comet_proofs.encoding import (
     DEAL_TABLE,
     ENCODINGS,
+    GAME_FIELDS,
     KING,
     NATURAL,
     NINE,
@@ -45,7 +48,10 @@ class OldCometEncoding(StandardEncoding):
         ("old_deal_sizes", "even"),
         ("old_caught", "nine_only"),
         ("old_manille_last", "multiplied"),
+        ("old_manille_king", "manille_and_king"),
     )
+    # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out.
+    unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught")
 
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != "old_comet" or state.rules.opera:
@@ -60,9 +66,12 @@ class OldCometEncoding(StandardEncoding):
         return size, DECK - size * players
 
     def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
-        """R-OLD-MANILLE-PLAY: the manille's value from each; R-OLD-KING: 1 per King played from each."""
+        """R-OLD-MANILLE-PLAY: the manille's value from each (RUL-OLD-MANILLE-KING = manille_and_king: standing
+        for a King, 1 more); R-OLD-KING: 1 per King played from each."""
         kings = z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, self.mover_count(s, a.rank), 0))
-        return z3.If(self.wild_play(a.kind), s.comet_value, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
+        as_king = z3.If(z3.And(rd["old_manille_king"], a.rank == KING), KING_CHIPS, 0)
+        manille = s.comet_value + as_king
+        return z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
 
     def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
         """R-OLD-LAST-CARD: everyone passed on a stuck run: its last player collects 1 from each."""

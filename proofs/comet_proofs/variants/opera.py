@@ -21,6 +21,7 @@ from comet_proofs.encoding import (
     ENCODINGS,
     PASS,
     PLAY_RULINGS,
+    STANDARD_UNQUANTIFIED,
     AbstractState,
     Readings,
     StandardEncoding,
@@ -38,6 +39,7 @@ class OperaEncoding(StandardEncoding):
     name = "opera"
     rulings = PLAY_RULINGS + DEAL_RULINGS + (("opera_draw", "dealer_could"), ("opera_stack", "multiply"))
     extra_fields = (FIRST, COULD, DRAWN)
+    unquantified = tuple(f for f in STANDARD_UNQUANTIFIED if f not in ("opera_draw", "opera_stack"))
 
     def abstract(self, state: DealState) -> AbstractState:
         from comet.variants.opera import dealer_could_go_out
