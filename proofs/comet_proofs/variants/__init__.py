@@ -7,6 +7,6 @@ seams where its rules differ, and registers the class under the preset's name in
 
 from __future__ import annotations
 
-from comet_proofs.variants import commit_hoyle, old_comet, opera, red_nines, two_player
+from comet_proofs.variants import commit_cats, commit_hoyle, old_comet, opera, red_nines, two_player
 
-__all__ = ["commit_hoyle", "old_comet", "opera", "red_nines", "two_player"]
+__all__ = ["commit_cats", "commit_hoyle", "old_comet", "opera", "red_nines", "two_player"]

@@ -1,0 +1,272 @@
+"""Commit as 002:32-45 describes it (R-COMMIT-C-*), over the card-level encoding of ``commit_common``.
+
+The deck is the 51 cards less some sevens and eights, which lie at ``REMOVED`` for the whole deal
+(RUL-COMMIT-C-REMOVED: the fixed black ones, or any of the right number); the whole rest is dealt, so
+nothing is ever ``DEAD``.  A new run starts with one of the mover's lowest natural cards
+(RUL-COMMIT-C-LOWEST: any of the lowest rank, or the lowest rank then suit); a hand of only the 9D
+goes out with it as a 9.  A run goes on with the next card of its suit or the branch card; a player
+holding neither passes ("without").  The 9D is wild (action ``(COMET, rank)``): during a run it stands
+for the card needed, scores 2 and opens the replaced card as the branch (RUL-COMMIT-C-COMET = stop: it
+ends the run instead).  A King ends the run and scores 1 (the 9D as a King: RUL-COMMIT-C-COMET-KING).
+Points scored in play are the fields ``score0..``; at the end the winner scores 1, 2 per King and 1
+per other card left in the other hands, and a player caught with the 9D gives everyone else 1.
+No chips move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import z3
+from comet.cards import KING, card
+from comet.state import DealState
+from comet.variants.commit_cats import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
+
+from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState, at
+from comet_proofs.variants.commit_common import (
+    BRANCH,
+    DEAD,
+    DECK51,
+    NINE_D,
+    NINE_LAST,
+    PLAYED,
+    REMOVED,
+    SUIT,
+    SuitedEncoding,
+    loc_name,
+)
+
+NATURALS: tuple[int, ...] = tuple(c for c in DECK51 if c != NINE_D)
+KINGS = tuple(card(KING, s) for s in range(4))
+REMOVABLE = ALL_SEVENS + OTHER_EIGHTS
+COMET_RANKS = tuple(range(2, KING + 1))  # the Comet stands for the card a run needs: rank 2..K (9 to go out)
+
+
+def score_name(seat: int) -> str:
+    return f"score{seat}"
+
+
+class CommitCatsEncoding(SuitedEncoding):
+    """Preset ``commit_cats``: points, 2-8 players."""
+
+    name = "commit_cats"
+    player_counts = tuple(sorted(CATS_TABLE))
+    scoring = "points"
+    rulings = (
+        ("commit_removed", "any"),
+        ("commit_lowest", "rank_then_suit"),
+        ("commit_comet", "stop"),
+        ("commit_comet_king", "comet_and_king"),
+    )
+    # RUL-COMMIT-C-TARGET decides only when the game ends.
+    unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
+    outside = ()
+    # These steps are split by the card played (``action_cases``); the others are faster whole.
+    split_obligations = ("card conservation", "step bound", "termination")
+
+    # ------------------------------------------------------------ states
+
+    def fresh_state(self, prefix: str, players: int) -> SymState:
+        """The shared card-level state plus one score field per seat (``DealState.scores``)."""
+        s = super().fresh_state(prefix, players)
+        scores = tuple((score_name(p), z3.Int(f"{prefix}.{score_name(p)}")) for p in range(players))
+        return dataclasses.replace(s, extra=s.extra + scores)
+
+    def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
+        scores = state.scores or (0,) * state.players
+        return tuple((score_name(p), x) for p, x in enumerate(scores))
+
+    def score(self, s: SymState, seat: int) -> z3.ArithRef:
+        return s.x(score_name(seat))
+
+    # ------------------------------------------------------------ invariants
+
+    def valid_place(self, x: z3.ArithRef, players: int) -> z3.BoolRef:
+        """No dead hand in 002's Commit: a card is in a hand, played, or taken out of the deck."""
+        return z3.Or(x == PLAYED, x == REMOVED, z3.And(x >= 0, x < players))
+
+    def card_conservation(self, s: SymState) -> z3.BoolRef:
+        """Every card of the deck is in exactly one place (a hand, dead, played, or removed): the sum of
+        ``commit_common``'s rows, stated as a pseudo-Boolean count of the same 0/1 indicators (Z3
+        proves it in seconds; the arithmetic sum made the initial case take from 1 s to a minute)."""
+        places = (*range(s.players), PLAYED, DEAD, REMOVED)
+        return z3.And([z3.PbEq([(self.loc(s, c) == place, 1) for place in places], 1) for c in DECK51])
+
+    def removed_count(self, s: SymState, cards: tuple[int, ...]) -> z3.ArithRef:
+        return z3.Sum(*[z3.If(self.loc(s, c) == REMOVED, 1, 0) for c in cards])
+
+    def deck_shape(self, s: SymState) -> z3.BoolRef:
+        """R-COMMIT-C-DECK: exactly the table's number of sevens and eights are out, nothing else."""
+        _, sevens, eights = CATS_TABLE[s.players]
+        return z3.And(
+            *[self.loc(s, c) != REMOVED for c in DECK51 if c not in REMOVABLE],
+            self.removed_count(s, ALL_SEVENS) == sevens,
+            self.removed_count(s, OTHER_EIGHTS) == eights,
+        )
+
+    def well_formed(self, s: SymState) -> z3.BoolRef:
+        n = s.players
+        return z3.And(
+            super().well_formed(s),
+            self.deck_shape(s),
+            *[self.score(s, p) >= 0 for p in range(n)],
+            # the branch is the card the Comet replaced: the run's last rank, in its suit
+            z3.Implies(s.x(BRANCH) != 0, s.x(BRANCH) == (s.need - 1) * 4 + s.x(SUIT)),
+            z3.Or(s.out_wild_as == 0, z3.And(s.out_wild_as >= 2, s.out_wild_as <= KING)),
+            z3.Implies(s.out_wild_as > 0, z3.And(s.winner >= 0, self.loc(s, NINE_D) == PLAYED)),
+        )
+
+    # ------------------------------------------------------------ initial deals
+
+    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """R-COMMIT-C-DEAL: 002's table, the whole reduced deck, no dead hand."""
+        return z3.IntVal(CATS_TABLE[players][0]), z3.IntVal(0)
+
+    def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        n = s.players
+        size, _ = self.deal_size(n, rd)
+        _, sevens, eights = CATS_TABLE[n]
+        fixed = FIXED_SEVENS[:sevens] + ((FIXED_EIGHT,) if eights else ())
+        parts = [z3.Or([self.loc(s, c) == place for place in (REMOVED, *range(n))]) for c in DECK51]
+        parts += [self.hand_size(s, p) == size for p in range(n)]
+        parts += [self.deck_shape(s)]
+        # RUL-COMMIT-C-REMOVED = fixed: the black sevens first, then the 8C
+        parts += [z3.Implies(z3.Not(rd["commit_removed"]), z3.And([self.loc(s, c) == REMOVED for c in fixed]))]
+        parts += [x == 0 for x in s.chips] + [self.score(s, p) == 0 for p in range(n)]
+        parts += [
+            s.need == 0,
+            s.x(SUIT) == -1,
+            s.x(BRANCH) == 0,
+            s.x(NINE_LAST) == 0,
+            s.to_move >= 0,
+            s.to_move < n,
+            s.last_player == -1,
+            z3.Not(s.turn_played),
+            s.winner == -1,
+            s.out_wild_as == 0,
+            s.steps == 0,
+            s.comet_value >= 0,
+        ]
+        return z3.And(parts)
+
+    # ------------------------------------------------------------ transitions
+
+    def lowest(self, s: SymState, c: z3.ArithRef, rd: Readings) -> z3.BoolRef:
+        """``lowest_cards`` (R-COMMIT-C-LEAD): no natural card the mover holds is lower than ``c``
+        (by rank, Ace low; RUL-COMMIT-C-LOWEST = rank_then_suit: by rank, then suit)."""
+        by_rank = z3.And([z3.Implies(self.loc(s, k) == s.to_move, k / 4 >= c / 4) for k in NATURALS])
+        by_code = z3.And([z3.Implies(self.loc(s, k) == s.to_move, k >= c) for k in NATURALS])
+        return z3.If(rd["commit_lowest"], by_code, by_rank)
+
+    def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
+        """``cats_legal_actions`` (R-COMMIT-C-LEAD, R-COMMIT-C-SUIT, R-COMMIT-C-COMET)."""
+        new_run = z3.And(s.need == 0, s.x(BRANCH) == 0)
+        natural = z3.And(a.kind == CARD, a.rank != NINE_D, self.holds(s, s.to_move, a.rank))
+        holds_comet = self.loc(s, NINE_D) == s.to_move
+        no_naturals = z3.And([self.loc(s, k) != s.to_move for k in NATURALS])
+        lead = z3.Or(
+            z3.And(natural, self.lowest(s, a.rank, rd)),
+            z3.And(a.kind == COMET, a.rank == 9, holds_comet, no_naturals),
+        )
+        cont = z3.Or(
+            z3.And(natural, self.wanted(s, a.rank)),
+            z3.And(a.kind == COMET, holds_comet, s.need > 0, a.rank == s.need),
+            z3.And(a.kind == PASS, a.rank == 0, z3.Not(self.mover_holds_wanted(s, natural_only=True))),
+        )
+        return z3.And(z3.Not(self.terminal(s)), z3.If(new_run, lead, cont))
+
+    def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """``cats_play``: a natural card extends the run in its suit (the branch card keeps the run
+        where it is); the 9D stands for the card needed, scores 2 and opens the replaced card as the
+        branch (or ends the run under RUL-COMMIT-C-COMET = stop); a King ends the run and scores 1."""
+        n = s.players
+        wild = a.kind == COMET
+        c = z3.If(wild, NINE_D, a.rank)
+        rank = z3.If(wild, a.rank, a.rank / 4)
+        running = s.need > 0
+        take_branch = z3.And(z3.Not(wild), s.x(BRANCH) != 0, c == s.x(BRANCH), running, rank == s.need - 1)
+        king = rank == KING
+        comet_need = z3.If(z3.And(running, z3.Not(rd["commit_comet"])), rank + 1, 0)
+        need = z3.If(king, 0, z3.If(wild, comet_need, z3.If(take_branch, s.need, rank + 1)))
+        suit = z3.If(need == 0, -1, z3.If(z3.Or(wild, take_branch), s.x(SUIT), a.rank % 4))
+        branch = z3.If(z3.And(wild, need > 0), rank * 4 + s.x(SUIT), 0)
+        gain = z3.If(wild, 2, 0) + z3.If(z3.And(king, z3.Or(z3.Not(wild), rd["commit_comet_king"])), 1, 0)
+        parts = [self.loc(s2, k) == z3.If(c == k, PLAYED, self.loc(s, k)) for k in DECK51]
+        parts += [self.score(s2, p) == self.score(s, p) + z3.If(s.to_move == p, gain, 0) for p in range(n)]
+        parts += [x == y for x, y in zip(s.chips, s2.chips, strict=True)]
+        out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
+        parts += [
+            s2.need == need,
+            s2.x(SUIT) == suit,
+            s2.x(BRANCH) == branch,
+            s2.x(NINE_LAST) == z3.If(wild, 1, 0),
+            s2.to_move == s.to_move,
+            s2.last_player == s.to_move,
+            s2.turn_played,
+            s2.winner == z3.If(out, s.to_move, -1),
+            s2.out_wild_as == z3.If(z3.And(out, wild), rank, 0),
+            s2.steps == s.steps + 1,
+            s2.comet_value == s.comet_value,
+        ]
+        return z3.And(parts)
+
+    def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
+        """``suited_end_turn``: the turn passes left; back at the run's last player the run (its suit
+        and branch) ends (R-STOP-STUCK)."""
+        n = s.players
+        nxt = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
+        need = z3.If(nxt == s.last_player, 0, s.need)
+        names = tuple(loc_name(k) for k in DECK51) + (NINE_LAST,) + tuple(score_name(p) for p in range(n))
+        parts = self.keep(s, s2, names)
+        parts += [x == y for x, y in zip(s.chips, s2.chips, strict=True)]
+        parts += [
+            s2.need == need,
+            s2.x(SUIT) == z3.If(need == 0, -1, s.x(SUIT)),
+            s2.x(BRANCH) == z3.If(need == 0, 0, s.x(BRANCH)),
+            s2.to_move == nxt,
+            s2.last_player == s.last_player,
+            z3.Not(s2.turn_played),
+            s2.winner == s.winner,
+            s2.out_wild_as == s.out_wild_as,
+            s2.steps == s.steps + 1,
+            s2.comet_value == s.comet_value,
+        ]
+        return z3.And(parts)
+
+    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        effect = z3.If(a.kind == PASS, self.pass_effect(s, s2), self.play_effect(s, a, s2, rd))
+        return z3.And(self.legal(s, a, rd), effect)
+
+    def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
+        """The pass, one case per natural card, one per rank the Comet stands for."""
+        return (
+            [a.kind == PASS]
+            + [z3.And(a.kind == CARD, a.rank == c) for c in NATURALS]
+            + [z3.And(a.kind == COMET, a.rank == r) for r in COMET_RANKS]
+        )
+
+    def all_actions(self) -> list[tuple[int, int]]:
+        return [(PASS, 0)] + [(CARD, c) for c in NATURALS] + [(COMET, r) for r in COMET_RANKS]
+
+    # ------------------------------------------------------------ scoring
+
+    def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """No chips are settled (``no_chips``): the deal is scored in points."""
+        return z3.IntVal(0)
+
+    def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
+        """``cats_points``: points scored in play; the winner 1 + 2 per King + 1 per other card in the
+        other hands (R-COMMIT-C-OUT); a player caught with the 9D gives every other player 1
+        (R-COMMIT-C-CAUGHT)."""
+        n = s.players
+        left = [self.hand_size(s, q) + z3.Sum(*[z3.If(self.loc(s, k) == q, 1, 0) for k in KINGS]) for q in range(n)]
+        caught = self.loc(s, NINE_D)
+        out: list[z3.ArithRef] = []
+        for p in range(n):
+            won = z3.If(s.winner == p, 1 + z3.Sum(*[left[q] for q in range(n) if q != p]), 0)
+            gift = z3.If(z3.And(caught >= 0, caught != p), 1, 0)
+            out.append(z3.If(s.winner >= 0, self.score(s, p) + won + gift, 0))
+        return tuple(out)
+
+
+ENCODINGS["commit_cats"] = CommitCatsEncoding
