@@ -8,7 +8,8 @@ R-2P-POINTS, R-2P-DOUBLING, R-OLD-DECK, R-OLD-DEAL, R-OLD-ACE-LOW, R-OLD-KING, R
 R-OLD-MANILLE-PLAY, R-OLD-POINTS, R-OLD-SETTLE, R-OLD-MANILLE-CAUGHT, R-RED9-DECK, R-RED9-DEAL,
 R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY, R-RED9-SCORE, R-RED9-DOUBLE, R-COMMIT-H-DECK, R-COMMIT-H-DEAL,
 R-COMMIT-H-SUIT, R-COMMIT-H-NINE, R-COMMIT-H-STOPS, R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID,
-R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD.
+R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD, R-COMMIT-C-DECK, R-COMMIT-C-DEAL, R-COMMIT-C-LEAD,
+R-COMMIT-C-SUIT, R-COMMIT-C-KING, R-COMMIT-C-COMET, R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import Action, DealState, Payment
 from comet.variants import REGISTRY
+from comet.variants import commit_cats as cats
 from comet.variants import commit_hoyle as hoyle
 from comet.variants import old_comet as old
 from comet.variants import opera as opera_mod
@@ -34,6 +36,7 @@ from comet.variants import two_player as tp
 from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
 from comet_proofs.encoding import (
+    CARD,
     COMET,
     GROUP_BASE,
     NATURAL,
@@ -45,13 +48,15 @@ from comet_proofs.encoding import (
     SymState,
 )
 from comet_proofs.proofs import covered_invariants
+from comet_proofs.variants.commit_cats import CommitCatsEncoding
+from comet_proofs.variants.commit_common import BRANCH, SUIT
 from comet_proofs.variants.commit_hoyle import KINGS, CommitHoyleEncoding
 from comet_proofs.variants.old_comet import OldCometEncoding
 from comet_proofs.variants.opera import DRAWN, OperaEncoding
 from comet_proofs.variants.red_nines import WILD_PLAYED, RedNinesEncoding
 from comet_proofs.variants.two_player import TwoPlayerEncoding
 
-VARIANTS = ("opera", "two_player", "old_comet", "red_nines", "commit_hoyle")
+VARIANTS = ("opera", "two_player", "old_comet", "red_nines", "commit_hoyle", "commit_cats")
 
 
 def failures(results: list[ProofResult]) -> list[ProofResult]:
@@ -81,7 +86,8 @@ def test_obligations_cover_the_presets_invariants(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "players"), [("opera", 3), ("two_player", 2), ("old_comet", 2), ("red_nines", 5), ("commit_hoyle", 3)]
+    ("name", "players"),
+    [("opera", 3), ("two_player", 2), ("old_comet", 2), ("red_nines", 5), ("commit_hoyle", 3), ("commit_cats", 3)],
 )
 def test_variant_proofs_hold(name: str, players: int) -> None:
     """Every obligation of the preset is unsat, every reading of its rulings at once (R-OPERA-DRAW,
@@ -115,6 +121,10 @@ def test_variant_steps_are_not_vacuous() -> None:
     assert satisfiable(TwoPlayerEncoding(), 2, lambda s, a, t: z3.And(a.kind == COMET, s.comet_value > 0))
     assert satisfiable(RedNinesEncoding(), 4, lambda s, a, t: a.kind == GROUP_BASE + 4)
     assert satisfiable(RedNinesEncoding(), 6, lambda s, a, t: z3.And(a.kind == COMET, t.x(WILD_PLAYED) == 3))
+    # R-COMMIT-C-COMET: the card the Comet replaced is played as the branch, keeping the run where it is
+    assert satisfiable(
+        CommitCatsEncoding(), 3, lambda s, a, t: z3.And(a.kind == CARD, a.rank == s.x(BRANCH), t.need == s.need)
+    )
 
 
 # ----------------------------------------------------------------- encodings vs model
@@ -143,6 +153,15 @@ HOYLE_PACK = hoyle.hoyle_packs(HOYLE, 3)[0]
 def hoyle_position(hands: list[str], suit: int, run: tuple[int, ...], **kw: int) -> DealState:
     state = position(hands, rules=HOYLE, pack=HOYLE_PACK, run=run, **kw)  # type: ignore[arg-type]
     return dataclasses.replace(state, run_suit=suit if run else -1)
+
+
+CATS = PRESETS["commit_cats"].rules
+CATS_PACK = cats.cats_packs(CATS, 3)[0]
+
+
+def cats_position(hands: list[str], suit: int, run: tuple[int, ...], rules: object = CATS, **kw: int) -> DealState:
+    state = position(hands, rules=rules, pack=CATS_PACK, run=run, **kw)  # type: ignore[arg-type]
+    return dataclasses.replace(state, run_suit=suit if run else -1, scores=(0, 1, 0))
 
 
 RED9 = PRESETS["red_nines"].rules
@@ -205,6 +224,27 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
     ("commit_hoyle", hoyle_position(["9D 2C", "10D 3C", "4C"], 0, (5,), last_player=2, to_move=0), "play 9D"),
     # R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD: going out against a King and the 9D held
     ("commit_hoyle", hoyle_position(["6C", "KS 9D", "2H"], 0, (5,), last_player=2, to_move=0), "play 6C"),
+    # R-COMMIT-C-COMET: the Comet for the 6S opens the 6S as a branch beside the 7S
+    ("commit_cats", cats_position(["9D 6S 7S 2C", "3C", "4C"], 3, (4, 5), last_player=2, to_move=0), "play 9D as 6"),
+    # R-COMMIT-C-KING, RUL-COMMIT-C-COMET-KING: the Comet as the King ends the run and scores 2 + 1
+    (
+        "commit_cats",
+        cats_position(
+            ["9D 2C", "3C", "4C"],
+            3,
+            (11, 12),
+            CATS.with_overrides({"commit_comet_king": "comet_and_king"}),
+            last_player=2,
+            to_move=0,
+        ),
+        "play 9D as K",
+    ),
+    # R-COMMIT-C-LEAD: a hand of only the Comet goes out with it at a new run
+    ("commit_cats", cats_position(["9D", "2C 3C", "4C"], 0, (), to_move=0), "play 9D as 9"),
+    # R-COMMIT-C-LEAD: the lowest card leads, the Ace low (either Ace under RUL-COMMIT-C-LOWEST = rank)
+    ("commit_cats", cats_position(["AH AS 3C", "2C", "4C"], 0, (), to_move=0), "play AS"),
+    # R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT: going out against a King and the Comet held
+    ("commit_cats", cats_position(["6C", "KS 9D", "2H"], 0, (5,), last_player=2, to_move=0), "play 6C"),
     # R-RED9-WILD, R-RED9-DOUBLE: going out on a red nine as a 9 (RUL-RED9-OUT like_comet: x4), a hand
     # holding the other red nine (x2) and an Ace (20)
     (
@@ -357,6 +397,38 @@ def test_kings_held_paid_double_breaks_settlement_zero_sum() -> None:
     assert "not zero-sum" in text and "WINNER" in text and re.search(r"K[CDHS]", text)
 
 
+class CometKingOpensBranch(CommitCatsEncoding):
+    """Bug: the Comet standing for a King leaves the King as a branch, though the King ended the run."""
+
+    def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        king = z3.And(a.kind == COMET, a.rank == 13)
+        planted = z3.If(king, 13 * 4 + s.x(SUIT), 0)
+        view = dataclasses.replace(
+            s2, extra=tuple((name, term - planted if name == BRANCH else term) for name, term in s2.extra)
+        )
+        return super().play_effect(s, a, view, rd)
+
+
+def test_comet_king_branch_breaks_turn_structure() -> None:
+    """R-COMMIT-C-KING, R-COMMIT-C-COMET: the turn-structure step fails (a branch with no run), shown
+    with the Comet played as a King."""
+    bad = failures(prove(CometKingOpensBranch(), 2, only=("turn structure",)))
+    assert bad, "the planted bug was not caught"
+    text = bad[0].counterexample or ""
+    assert "one step breaks turn structure" in text and "action: play the Comet as K" in text
+    assert "a new run is to be started" in text and re.search(r"branch 5[2-5]", text)
+
+
+def test_hand_made_commit_cats_positions_score_as_002_says() -> None:
+    """The hand-made positions reach what they are for: the Comet as a King scores 2 + 1 and ends the
+    run (RUL-COMMIT-C-COMET-KING); going out against K + 9D scores 1 + 2 + 1 and the caught 9D gives the
+    others 1 each (R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT; seat 1 had 1 point from play)."""
+    after_king = terminal_after(HAND_MADE[14][1], "play 9D as K")
+    assert after_king.scores == (3, 1, 0) and not after_king.run and after_king.branch == 0
+    out = terminal_after(HAND_MADE[17][1], "play 6C")
+    assert out.winner == 0 and engine.deal_points(out) == (1 + 3 + 1 + 1, 1, 1)
+
+
 # ----------------------------------------------------------------- planted bugs in the model
 
 
@@ -417,6 +489,15 @@ def test_model_commit_seven_of_diamonds_not_a_stop_is_caught(monkeypatch: pytest
     _, problem = check_state(CommitHoyleEncoding(), HAND_MADE[10][1])
     assert problem is not None
     assert "'play 7D' leads to a state T forbids" in problem and "the run needs a 8" in problem
+
+
+def test_model_commit_cats_lead_any_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMMIT-C-LEAD broken in the model (any natural card may start a run, not only the lowest): the
+    cross-check reports the model's successor that T forbids."""
+    monkeypatch.setattr(cats, "lowest_cards", lambda state, hand: tuple(c for c in hand if c not in state.wild))
+    _, problem = check_state(CommitCatsEncoding(), HAND_MADE[16][1])
+    assert problem is not None
+    assert "'play 3C' leads to a state T forbids" in problem and "the run needs a 4" in problem
 
 
 # ----------------------------------------------------------------- registry and command line
