@@ -683,7 +683,6 @@ def standard_game_economy(before: GameState, start: DealState, final: DealState,
     deal is zero-sum (000:61 "Every other player pays that player"), and under the ``debt``
     reading the balances move by exactly the deal's payments."""
     out: list[str] = []
-    n = before.players
     rotation = engine.packs_in_rotation(before.rules, before.players)
     net = after.history[-1] if after.history else ()
     key = 0 if before.rules.escalation == "shared" else before.deal_index % len(rotation)
@@ -702,9 +701,18 @@ def standard_game_economy(before: GameState, start: DealState, final: DealState,
             f"deal {before.deal_index}: the Comet's value carried to the next deal is "
             f"{after.comet_values[key]}, expected {carried}"
         )
+    return out + _chips_follow_payments(before, final, after, net)
+
+
+def _chips_follow_payments(
+    before: GameState, final: DealState, after: GameState, net: tuple[int, ...]
+) -> list[str]:
+    """The deal is zero-sum; under ``debt`` the balances move by exactly its payments, under
+    ``pay_what_you_have`` no balance goes below zero (RUL-INSOLVENCY)."""
+    out: list[str] = []
     if sum(net) != 0:
         out.append(f"the deal's net {net} is not zero-sum")
-    owed = [0] * n
+    owed = [0] * before.players
     for p in final.payments + engine.settlement(final):
         owed[p.payer] -= p.amount
         owed[p.payee] += p.amount
@@ -729,19 +737,7 @@ def _chip_economy(before: GameState, final: DealState, after: GameState, value: 
         out.append(f"deal {before.deal_index}: the {name} is worth {final.comet_value}, not {value}")
     if any(v != value for v in after.comet_values):
         out.append(f"deal {before.deal_index}: the {name}'s value carried on is {after.comet_values}, not {value}")
-    if sum(net) != 0:
-        out.append(f"the deal's net {net} is not zero-sum")
-    owed = [0] * before.players
-    for p in final.payments + engine.settlement(final):
-        owed[p.payer] -= p.amount
-        owed[p.payee] += p.amount
-    if before.rules.insolvency == "debt" and tuple(owed) != net:
-        out.append(f"the deal's net {net} differs from its payments {tuple(owed)}")
-    if before.rules.insolvency == "pay_what_you_have" and any(
-        b < 0 <= a for a, b in zip(before.balances, after.balances, strict=True)
-    ):
-        out.append(f"a balance went negative under insolvency=pay_what_you_have: {after.balances}")
-    return out
+    return out + _chips_follow_payments(before, final, after, net)
 
 
 def old_comet_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
