@@ -58,12 +58,36 @@ def counts_abstract(
     places += [COMET_DEAD] * state.dead.count(wild) + [COMET_PLAYED] * state.played.count(wild)
     if len(places) != 1 or any(h.count(wild) > 1 for h in state.hands):
         raise ValueError(f"the Comet must be in exactly one place, found {len(places)}")
-    return AbstractState(
-        players=state.players,
+    return from_deal(
+        state,
         hands=tuple(counts(h) for h in state.hands),
         comet=places[0],
         played=counts(state.played),
         dead=counts(state.dead),
+        ranks=ranks,
+        extra=extra,
+    )
+
+
+def from_deal(
+    state: DealState,
+    *,
+    hands: tuple[tuple[int, ...], ...],
+    comet: int,
+    played: tuple[int, ...],
+    dead: tuple[int, ...],
+    ranks: tuple[int, ...],
+    extra: tuple[tuple[str, int], ...],
+    labels: tuple[str, ...] = (),
+) -> AbstractState:
+    """An abstract state with the given card rows; the turn, run, chips and outcome fields are copied
+    from ``state`` in one place, so no encoding forgets one (every encoding's abstraction uses this)."""
+    return AbstractState(
+        players=state.players,
+        hands=hands,
+        comet=comet,
+        played=played,
+        dead=dead,
         need=state.need,
         to_move=state.to_move,
         last_player=state.last_player,
@@ -76,6 +100,7 @@ def counts_abstract(
         comet_value=state.comet_value,
         ranks=ranks,
         extra=extra,
+        labels=labels,
     )
 
 

@@ -21,6 +21,7 @@ import z3
 from comet.cards import DIAMONDS, KING, card, card_text
 from comet.state import DealState
 
+from comet_proofs.abstraction import from_deal
 from comet_proofs.encoding import (
     CARD,
     PASS,
@@ -100,21 +101,12 @@ class SuitedEncoding(StandardEncoding):
         nine_last = int(bool(state.played) and state.played[-1] == NINE_D)
         extra = tuple((loc_name(c), x) for c, x in zip(DECK51, locs, strict=True))
         extra += ((SUIT, state.run_suit), (BRANCH, state.branch), (NINE_LAST, nine_last))
-        return AbstractState(
-            players=state.players,
+        return from_deal(
+            state,
             hands=tuple(row(p) for p in range(state.players)),
             comet=NO_COMET,
             played=row(PLAYED),
             dead=row(DEAD),
-            need=state.need,
-            to_move=state.to_move,
-            last_player=state.last_player,
-            turn_played=state.turn_played,
-            chips=state.chips(),
-            winner=state.winner,
-            out_wild_as=state.out_wild_as,
-            steps=state.steps,
-            comet_value=state.comet_value,
             ranks=self.ranks,
             extra=extra + self.variant_abstract_extra(state),
             labels=self.labels,

@@ -19,6 +19,7 @@ import z3
 from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
 from comet.state import DealState
 
+from comet_proofs.abstraction import from_deal
 from comet_proofs.encoding import (
     COMET,
     ENCODINGS,
@@ -95,21 +96,12 @@ class RedNinesEncoding(StandardEncoding):
             raise ValueError("Red Nines deals every card; this deal has a dead hand")
         extra = tuple((wild_name(p), sum(1 for c in h if c in wild)) for p, h in enumerate(state.hands))
         extra += ((WILD_PLAYED, sum(1 for c in state.played if c in wild)),)
-        return AbstractState(
-            players=state.players,
+        return from_deal(
+            state,
             hands=tuple(counts(h) for h in state.hands),
             comet=NO_COMET,
             played=counts(state.played),
             dead=counts(state.dead),
-            need=state.need,
-            to_move=state.to_move,
-            last_player=state.last_player,
-            turn_played=state.turn_played,
-            chips=state.chips(),
-            winner=state.winner,
-            out_wild_as=state.out_wild_as,
-            steps=state.steps,
-            comet_value=state.comet_value,
             ranks=self.ranks,
             extra=extra,
         )
