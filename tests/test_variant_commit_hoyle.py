@@ -46,9 +46,12 @@ def test_deck_and_deal_sizes() -> None:
     (pack,) = packs_in_rotation(HOYLE, 4)
     assert len(pack.cards) == 51 and parse_card("8D") not in pack.cards and parse_card("AS") in pack.cards
     assert pack.wild == (NINE_D,)
-    assert [deal_sizes(HOYLE, n, 51) for n in (2, 3, 4, 5, 8)] == [(25, 1), (17, 0), (12, 3), (10, 1), (6, 3)]
-    assert deal_sizes(replace(HOYLE, commit_five="nine"), 5, 51) == (9, 6)  # RUL-COMMIT-H-FIVE, 000:86
+    assert [deal_sizes(HOYLE, n, 51) for n in (2, 3, 4, 5, 8)] == [(25, 1), (17, 0), (12, 3), (9, 6), (6, 3)]
+    # RUL-COMMIT-H-FIVE: 000:86 "9 each with five players" by default; 10 as the deck goes round.
+    assert deal_sizes(replace(HOYLE, commit_five="ten"), 5, 51) == (10, 1)
     s = shuffled_deal(HOYLE, 5, 0, 1)
+    assert [len(h) for h in s.hands] == [9] * 5 and len(s.dead) == 6
+    s = shuffled_deal(replace(HOYLE, commit_five="ten"), 5, 0, 1)
     assert [len(h) for h in s.hands] == [10] * 5 and len(s.dead) == 1
 
 

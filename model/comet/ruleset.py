@@ -83,8 +83,8 @@ class Ruleset:
     old_opera_caught: Literal["plain", "doubled"] = "plain"
     # RUL-OLD-MANILLE-KING: Old Comet: does the manille standing for a King also earn the King's 1 chip?
     old_manille_king: Literal["manille_only", "manille_and_king"] = "manille_only"
-    # RUL-COMMIT-H-FIVE: 000's Commit with five players: 10 each as the deck goes round, or 9 as 000 says.
-    commit_five: Literal["ten", "nine"] = "ten"
+    # RUL-COMMIT-H-FIVE: 000's Commit with five players: 9 each as 000 says, or 10 as the deck goes round.
+    commit_five: Literal["nine", "ten"] = "nine"
     # RUL-COMMIT-H-REST: 000's undealt rest: hidden (runs just get stuck), or the cards below them are stops.
     commit_rest: Literal["hidden", "stop_cards"] = "hidden"
     # RUL-COMMIT-H-NINE-RUN: after 000's 9D both continuations stay open, or only for the next player.

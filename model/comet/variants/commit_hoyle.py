@@ -47,7 +47,8 @@ def hoyle_packs(rules: Ruleset, players: int | None) -> tuple[Pack, ...]:
 
 @rule("R-COMMIT-H-DEAL")
 def hoyle_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int, int]:
-    """As many cards each as go round evenly; the rest lie face down (RUL-COMMIT-H-FIVE: 9 or 10 for five)."""
+    """As many cards each as go round evenly, but 9 each for five (RUL-COMMIT-H-FIVE; 10 under
+    commit_five = ten); the rest lie face down."""
     each = pack_size // players
     if players == 5 and rules.commit_five == "nine":
         each = 9
