@@ -191,3 +191,33 @@ def test_planted_comet_king_point_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
     act = Action(cards("9D"), 13)
     problems = check_transition(s, act, apply(s, act))
     assert problems == ["play 9D as K left the scores in play at (0, 3, 0), not (0, 2, 0)"]
+
+
+@pytest.mark.parametrize("reading", ["must", "may"])
+def test_new_run_after_a_king_may_be_passed_on(reading: str) -> None:
+    """RUL-CATS-NEW-RUN (R-COMMIT-C-KING, R-COMMIT-C-LEAD): 002:43 'he may then start a new sequence with
+    his lowest card'.  must: the King's player leads at once; may: they may pass, and the left neighbour
+    must then lead their lowest card."""
+    rules = CATS.with_overrides({"cats_new_run": reading})
+    after = apply(position(["KH 3C 2D", "3S 5S", "4C"], run=(12,), suit=2, rules=rules), Action(cards("KH")))
+    if reading == "must":
+        assert legal_actions(after) == (Action(cards("2D")),)
+        return
+    assert set(legal_actions(after)) == {Action(cards("2D")), PASS}
+    passed = apply(after, PASS)
+    assert passed.to_move == 1 and legal_actions(passed) == (Action(cards("3S")),)
+
+
+@pytest.mark.parametrize("reading", ["must", "may"])
+def test_stuck_run_may_be_passed_on(reading: str) -> None:
+    """RUL-CATS-NEW-RUN (R-COMMIT-C-LEAD): 002:43 the player declaring without 'may also start a
+    sequence'; under may the player to whom the stuck run came back may pass it on."""
+    rules = CATS.with_overrides({"cats_new_run": reading})
+    s = position(["3C 2D", "3S 5S", "4C"], run=(5,), suit=2, rules=rules, last_player=0, to_move=1)
+    s = apply(apply(s, PASS), PASS)
+    assert s.to_move == 0 and s.run == ()
+    if reading == "must":
+        assert legal_actions(s) == (Action(cards("2D")),)
+    else:
+        assert PASS in legal_actions(s)
+        assert legal_actions(apply(s, PASS)) == (Action(cards("3S")),)

@@ -135,3 +135,17 @@ def test_planted_bug_red_nine_ignored_in_doubling_is_caught(monkeypatch: pytest.
     s = position(["2C", "9D 9H 3C"], to_move=0, played=())
     _, _, problems = play_checked(s, lambda st, legal: legal[0])
     assert problems and "non-negative" in problems[0] and "-" in problems[0]
+
+
+@pytest.mark.parametrize("reading", ["must", "may"])
+def test_new_run_after_a_king_may_be_passed_on(reading: str) -> None:
+    """RUL-CATS-NEW-RUN (R-RED9-RUN): 002:58 'he may then start a new sequence with any rank'.  must: the
+    King's player leads; may: they may pass, and the left neighbour must lead (no pass offered)."""
+    rules = RED9.with_overrides({"cats_new_run": reading})
+    s = position(["KD 4S", "2C 6H"], to_move=0, played=cards("AC"), run=(12,), turn_played=False, rules=rules)
+    after = apply(s, Action(cards("KD")))
+    assert after.run == () and after.to_move == 0
+    assert (PASS in legal_actions(after)) == (reading == "may")
+    if reading == "may":
+        passed = apply(after, PASS)
+        assert passed.to_move == 1 and PASS not in legal_actions(passed)

@@ -111,6 +111,9 @@ class Ruleset:
     red_nines_first: Literal["any_number", "all"] = "any_number"
     # RUL-RED9-OUT: going out on a red nine doubles the others' scores, or x4 when it stood for a 9.
     red_nines_out: Literal["double", "like_comet"] = "double"
+    # RUL-CATS-NEW-RUN: 002's Commit and Red Nines: after a King (or a stuck run) must the player start
+    # the new run, or may they pass it to the left?
+    cats_new_run: Literal["must", "may"] = "must"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -196,6 +199,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
     "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),
     "red_nines_out": ("RUL-RED9-OUT", ("red_nines",)),
+    "cats_new_run": ("RUL-CATS-NEW-RUN", ("commit_cats", "red_nines")),
 }
 
 

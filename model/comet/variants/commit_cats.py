@@ -27,6 +27,7 @@ from comet.variants.commit_common import (
     at_new_run,
     continuations,
     deck_without_8d,
+    may_pass_new_run,
     suited_end_turn,
     suited_why_illegal,
 )
@@ -98,9 +99,10 @@ def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
     wilds = sorted({c for c in hand if c in state.wild})
     if at_new_run(state):
         low = lowest_cards(state, hand)
-        if low:
-            return tuple(Action((c,)) for c in low)
-        return tuple(Action((w,), 9) for w in wilds)
+        leads = [Action((c,)) for c in low] if low else [Action((w,), 9) for w in wilds]
+        if may_pass_new_run(state):
+            leads.append(PASS)  # RUL-CATS-NEW-RUN = may
+        return tuple(sorted(leads))
     wanted = continuations(state)
     acts = [Action((c,)) for c in sorted(set(hand)) if c in wanted and c not in state.wild]
     matching = bool(acts)

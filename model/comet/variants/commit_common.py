@@ -44,6 +44,15 @@ def at_new_run(state: DealState) -> bool:
     return not state.run and not state.branch
 
 
+def may_pass_new_run(state: DealState) -> bool:
+    """RUL-CATS-NEW-RUN = may (002's Commit and Red Nines): a player who has just ended a run with a King
+    (a stop) this turn, or to whom a stuck run has come back, may pass the new run on; the left neighbour
+    (who has played nothing this turn and is not the last player) must then start it."""
+    if state.rules.cats_new_run != "may":
+        return False
+    return state.turn_played or state.to_move == state.last_player
+
+
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-C-SUIT")
 def follows_suit(state: DealState, c: Card) -> bool:
     """A natural card continues a run only as the next higher card of the run's suit (or the branch card)."""

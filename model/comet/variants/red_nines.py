@@ -23,6 +23,7 @@ from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
 from comet.variants.base import Variant, register
+from comet.variants.commit_common import may_pass_new_run
 
 RED_NINES = (card(9, DIAMONDS), card(9, HEARTS))
 # The suits added for a fifth, sixth, ... player: red and black kept equal, or one more red.
@@ -92,7 +93,7 @@ def red_nines_legal_actions(state: DealState) -> tuple[Action, ...]:
             acts.extend(opening_groups(state, naturals))
         if state.rules.red_nines_lead == "any_rank" or not singles:
             acts.extend(Action((w,), r) for w in wilds for r in range(ACE, KING + 1))
-        if not acts:
+        if not acts or may_pass_new_run(state):  # RUL-CATS-NEW-RUN = may: the new run may be passed on
             acts.append(PASS)
     else:
         matching = [Action((c,)) for c in singles if rank_of(c) == need]
