@@ -149,3 +149,18 @@ def test_new_run_after_a_king_may_be_passed_on(reading: str) -> None:
     if reading == "may":
         passed = apply(after, PASS)
         assert passed.to_move == 1 and PASS not in legal_actions(passed)
+
+
+@pytest.mark.parametrize("reading", ["must", "may"])
+def test_holding_the_next_rank(reading: str) -> None:
+    """RUL-RED9-CONTINUE (R-RED9-RUN): must: a player holding the next rank plays it (002:59-60 'does
+    not have the next card ... must pass'); may: 002:61 'that player may continue' lets them pass."""
+    rules = RED9.with_overrides({"red_nines_continue": reading})
+    s = position(["8C 3D", "2C"], to_move=0, played=cards("7C"), run=(7,), turn_played=False, rules=rules)
+    assert set(legal_actions(s)) == ({Action(cards("8C"))} | ({PASS} if reading == "may" else set()))
+    if reading == "must":
+        with pytest.raises(IllegalAction) as e:
+            apply(s, PASS)
+        assert e.value.rule == "R-RED9-RUN"
+    else:
+        assert apply(s, PASS).to_move == 1

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from comet.cards import KING, Card, Pack, black_pack, card_text, rank_of, rank_text, red_pack
 from comet.errors import IllegalAction, RecordError
 from comet.ruleset import Ruleset
-from comet.state import PASS, Action, DealState, Payment
+from comet.state import PASS, Action, DealState, Payment, one_card
 from comet.trace import rule
 from comet.variants.base import variant_of
 
@@ -235,20 +235,20 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     acts: list[Action] = []
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
-        acts.extend(Action((c,)) for c in naturals)
+        acts.extend(one_card(c, 0) for c in naturals)
         if rules.quartet_on_lead:
             for r in sorted({rank_of(c) for c in naturals}):
                 q = quartet(state, hand, r)
                 if q is not None:
                     acts.append(Action(q))
         if rules.comet_lead == "any_rank":
-            acts.extend(Action((w,), r) for w in wilds for r in range(lowest_rank(state), KING + 1))
+            acts.extend(one_card(w, r) for w in wilds for r in range(lowest_rank(state), KING + 1))
         can_decline = rules.new_run == "may" and state.turn_played
         if not acts or can_decline:
             acts.append(PASS)
     else:
         matching = [c for c in naturals if rank_of(c) == need]
-        acts.extend(Action((c,)) for c in matching)
+        acts.extend(one_card(c, 0) for c in matching)
         q = quartet(state, hand, need)
         if q is not None:
             acts.append(Action(q))
@@ -256,10 +256,10 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                 acts.extend(Action(tuple(sorted(q + (w,))), need) for w in wilds)
         if wilds and not (rules.comet_requires_missing and matching):
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
-            acts.extend(Action((w,), r) for w in wilds for r in ranks)
+            acts.extend(one_card(w, r) for w in wilds for r in ranks)
         if state.free_lead:
             # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card.
-            acts.extend(Action((c,)) for c in naturals)
+            acts.extend(one_card(c, 0) for c in naturals)
         # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
         if not matching or (rules.may_stop_early and state.turn_played):

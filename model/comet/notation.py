@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from comet.cards import KING, card_text, parse_card, parse_rank, rank_of, spoken_rank
 from comet.engine import apply, deal_points, returns, settlement
 from comet.errors import RecordError
-from comet.state import PASS, Action, DealState
+from comet.state import PASS, Action, DealState, one_card
 from comet.variants.base import variant_of
 
 NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil", "Frida", "Gustav", "Hanna")
@@ -48,7 +48,7 @@ def parse_action(text: str) -> Action:
         cards = tuple(sorted(parse_card(w) for w in cards_words))
     except ValueError as e:
         raise RecordError("card", f"cannot read action {text!r}: {e}") from None
-    return Action(cards, as_rank)
+    return one_card(cards[0], as_rank) if len(cards) == 1 else Action(cards, as_rank)
 
 
 def format_action(action: Action) -> str:

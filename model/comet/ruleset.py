@@ -114,6 +114,8 @@ class Ruleset:
     # RUL-CATS-NEW-RUN: 002's Commit and Red Nines: after a King (or a stuck run) must the player start
     # the new run, or may they pass it to the left?
     cats_new_run: Literal["must", "may"] = "must"
+    # RUL-RED9-CONTINUE: Red Nines: must a player holding the next rank play it, or may they pass?
+    red_nines_continue: Literal["must", "may"] = "must"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -200,6 +202,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),
     "red_nines_out": ("RUL-RED9-OUT", ("red_nines",)),
     "cats_new_run": ("RUL-CATS-NEW-RUN", ("commit_cats", "red_nines")),
+    "red_nines_continue": ("RUL-RED9-CONTINUE", ("red_nines",)),
 }
 
 

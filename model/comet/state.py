@@ -7,6 +7,7 @@ field by field.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from comet.cards import Card, card_text, rank_of, rank_text
@@ -41,6 +42,15 @@ class Action:
 
 
 PASS = Action()
+
+
+@functools.cache
+def one_card(card: Card, as_rank: int) -> Action:
+    """The action that plays the single ``card`` (standing for ``as_rank`` if it is wild, else 0).
+
+    Actions are immutable, so one value per card and rank is shared: a replayed action parsed from
+    its text is then the very object ``legal_actions`` lists, and ``in`` finds it by identity."""
+    return Action((card,), as_rank)
 
 
 @dataclass(frozen=True, slots=True)

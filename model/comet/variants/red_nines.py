@@ -77,8 +77,8 @@ def opening_groups(state: DealState, naturals: list[Card]) -> list[Action]:
 @rule("R-RED9-RUN", "R-RED9-WILD")
 def red_nines_legal_actions(state: DealState) -> tuple[Action, ...]:
     """Any card leads (the first lead also a group of one rank); a run goes on with the next rank in
-    any suit; a red nine may stand for the rank needed, or lead as any rank (RUL-RED9-LEAD), and is
-    never compulsory."""
+    any suit, which a player who holds it must play (RUL-RED9-CONTINUE: or may pass); a red nine may
+    stand for the rank needed, or lead as any rank (RUL-RED9-LEAD), and is never compulsory."""
     if state.terminal:
         return ()
     hand = state.hands[state.to_move]
@@ -99,7 +99,7 @@ def red_nines_legal_actions(state: DealState) -> tuple[Action, ...]:
         matching = [Action((c,)) for c in singles if rank_of(c) == need]
         acts.extend(matching)
         acts.extend(Action((w,), need) for w in wilds)
-        if not matching:
+        if not matching or state.rules.red_nines_continue == "may":  # RUL-RED9-CONTINUE
             acts.append(PASS)
     return tuple(sorted(set(acts)))
 
