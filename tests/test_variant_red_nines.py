@@ -164,3 +164,17 @@ def test_holding_the_next_rank(reading: str) -> None:
         assert e.value.rule == "R-RED9-RUN"
     else:
         assert apply(s, PASS).to_move == 1
+
+
+@pytest.mark.parametrize("reading", ["continues", "stop"])
+def test_a_red_nine_goes_on_or_stops(reading: str) -> None:
+    """RUL-RED9-NINE-STOP (R-RED9-WILD): continues: 002:70 'to continue the current sequence', the run goes
+    on from the rank the red nine stood for; stop: it ends the run like the Comet and its player leads."""
+    rules = RED9.with_overrides({"red_nines_wild_stop": reading})
+    s = position(["9H 9C 4S", "2C"], to_move=0, played=cards("7C"), run=(7,), turn_played=False, rules=rules)
+    after = apply(s, Action((NINE_H,), 8))
+    assert after.to_move == 0
+    if reading == "continues":
+        assert after.run == (7, 8) and legal_actions(after) == (Action(cards("9C")),)
+    else:
+        assert after.run == () and set(legal_actions(after)) == {Action(cards("4S")), Action(cards("9C"))}

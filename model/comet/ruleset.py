@@ -116,6 +116,8 @@ class Ruleset:
     cats_new_run: Literal["must", "may"] = "must"
     # RUL-RED9-CONTINUE: Red Nines: must a player holding the next rank play it, or may they pass?
     red_nines_continue: Literal["must", "may"] = "must"
+    # RUL-RED9-NINE-STOP: Red Nines: does the run go on after a red nine, or is the red nine a stop?
+    red_nines_wild_stop: Literal["continues", "stop"] = "continues"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -203,6 +205,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_out": ("RUL-RED9-OUT", ("red_nines",)),
     "cats_new_run": ("RUL-CATS-NEW-RUN", ("commit_cats", "red_nines")),
     "red_nines_continue": ("RUL-RED9-CONTINUE", ("red_nines",)),
+    "red_nines_wild_stop": ("RUL-RED9-NINE-STOP", ("red_nines",)),
 }
 
 

@@ -132,16 +132,18 @@ def red_nines_why_illegal(state: DealState, action: Action) -> IllegalAction:
 
 @rule("R-RED9-RUN", "R-RED9-WILD")
 def red_nines_play(state: DealState, action: Action) -> DealState:
-    """Put the cards on the pile; the run gets their rank (a King ends it, whatever its suit)."""
+    """Put the cards on the pile; the run gets their rank (a King ends it, whatever its suit; a red nine
+    goes on from the rank it stands for, or ends the run under RUL-RED9-NINE-STOP = stop)."""
     seat = state.to_move
     hands = remove_cards(state, action.cards)
     rank = action.rank
     out = not hands[seat]
+    stop = rank == KING or (bool(action.as_rank) and state.rules.red_nines_wild_stop == "stop")
     return replace(
         state,
         hands=hands,
         played=state.played + action.cards,
-        run=() if rank == KING else state.run + (rank,),
+        run=() if stop else state.run + (rank,),
         turn_played=True,
         last_player=seat,
         steps=state.steps + 1,
