@@ -213,12 +213,12 @@ def test_rank_order_two_low_king_high() -> None:
 
 
 def test_lead_any_card() -> None:
-    """R-LEAD-ANY: a new run starts with any card in hand (the Comet too, RUL-COMET-LEAD)."""
+    """R-LEAD-ANY: a new run starts with any card in hand (the Comet too, standing for the King, RUL-COMET-LEAD)."""
     s = position(["5C 8S KC 9D", "2C", "3C"])
     plays = {str(a) for a in legal_actions(s)}
-    assert {"play 5C", "play 8S", "play KC"} <= plays
+    assert {"play 5C", "play 8S", "play KC", "play 9D as K"} <= plays
     assert "pass" not in plays
-    assert {f"play 9D as {r}" for r in ["2", "9", "K"]} <= plays
+    assert not {f"play 9D as {r}" for r in ["2", "9", "Q"]} & plays
 
 
 def test_play_held_cards_only() -> None:

@@ -175,16 +175,26 @@ def test_rul_quartet_lead() -> None:
 
 
 def test_rul_comet_lead_offers_the_comet_on_a_lead() -> None:
-    """RUL-COMET-LEAD (R-COMET-WILD, R-LEAD-ANY): the Comet among Anna's opening plays, or not."""
+    """RUL-COMET-LEAD (R-COMET-WILD, R-LEAD-ANY): the Comet among Anna's opening plays, as the King only,
+    as any rank, or not at all."""
+    king = full_deal(rules(comet_lead="king"), "9D 5C")
     anyr = full_deal(rules(comet_lead="any_rank"), "9D 5C")
     forb = full_deal(rules(comet_lead="forbidden"), "9D 5C")
+    assert {t for t in legal_texts(king) if "9D" in t} == {"play 9D as K"}
     assert {f"play 9D as {r}" for r in ("2", "9", "K")} <= legal_texts(anyr)
     assert not any("9D" in t for t in legal_texts(forb))
+    with pytest.raises(IllegalAction, match="stands for the King") as e:
+        apply(king, parse_action("play 9D as 9"))
+    assert e.value.rule == "R-COMET-WILD"
+    assert Ruleset().comet_lead == "king"  # the default since issue 12
 
 
 def test_rul_comet_lead_only_the_comet_left() -> None:
-    """RUL-COMET-LEAD (R-END-OUT, R-SETTLE-COMET-LAST): Ben must lead holding only the Comet."""
+    """RUL-COMET-LEAD (R-END-OUT, R-SETTLE-COMET-LAST, R-COMET-BONUS): Ben must lead holding only the Comet."""
     base = position(["5C", "9D", "KS"], dealer=0, to_move=1, last_player=1)
+    king = apply(replace(base, rules=rules(comet_lead="king")), parse_action("play 9D as K"))
+    assert king.terminal and king.winner == 1 and king.out_wild_as == 13
+    assert returns(king) == (-(2 * 2) - 5 * 2, 4 + 4 + 10 + 20, -(2 * 2) - 10 * 2)
     out = apply(replace(base, rules=rules(comet_lead="any_rank")), parse_action("play 9D as 9"))
     assert out.terminal and out.winner == 1
     assert returns(out) == (-(2 * 4) - 5 * 4, 8 + 8 + 20 + 40, -(2 * 4) - 10 * 4)

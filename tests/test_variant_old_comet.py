@@ -70,7 +70,8 @@ def test_ace_is_low_and_starts_a_run() -> None:
     assert parse_action("play AC") in legal_actions(s)
     s = play(s, "play AC", "play 2C", "play 3H")
     assert s.run == (1, 2, 3)
-    lead = at(["9D 5C", "AS KH", "7C"], dealer=2)
+    # A led manille stands for the King by default (RUL-COMET-LEAD); under comet_lead=any_rank, for an Ace too.
+    lead = at(["9D 5C", "AS KH", "7C"], dealer=2, rules=OLD.with_overrides({"comet_lead": "any_rank"}))
     assert parse_action("play 9D as A") in legal_actions(lead)
 
 

@@ -243,6 +243,10 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                     acts.append(Action(q))
         if rules.comet_lead == "any_rank":
             acts.extend(one_card(w, r) for w in wilds for r in range(lowest_rank(state), KING + 1))
+        elif rules.comet_lead == "king":
+            # RUL-COMET-LEAD: no card is needed on a lead; the led Comet stands for the King, the one
+            # rank that continues nothing (so going out on it pays x2, never the x4 of a 9).
+            acts.extend(one_card(w, KING) for w in wilds)
         can_decline = rules.new_run == "may" and state.turn_played
         if not acts or can_decline:
             acts.append(PASS)
@@ -304,6 +308,9 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
         if not lowest_rank(state) <= action.as_rank <= KING:
             return IllegalAction("R-COMET-WILD", f"the Comet cannot stand for rank {action.as_rank}", text)
         if need == 0:
+            if state.rules.comet_lead == "king":
+                why = "a Comet that starts a run stands for the King (ruling comet_lead=king)"
+                return IllegalAction("R-COMET-WILD", why, text)
             return IllegalAction("R-COMET-WILD", "the Comet may not start a run (ruling comet_lead=forbidden)", text)
         if action.as_rank != need:
             return IllegalAction(

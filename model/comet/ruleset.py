@@ -37,8 +37,8 @@ class Ruleset:
     new_run: Literal["must", "may"] = "must"
     # RUL-QUARTET-LEAD: may four of a kind (or the three natural 9s) be played as a lead?
     quartet_on_lead: bool = False
-    # RUL-COMET-LEAD: may the Comet be led, standing for any rank?
-    comet_lead: Literal["any_rank", "forbidden"] = "any_rank"
+    # RUL-COMET-LEAD: may the Comet be led, and for what does it stand (the King, any rank, or not at all)?
+    comet_lead: Literal["king", "any_rank", "forbidden"] = "king"
     # RUL-COMET-RANK: when continuing, must the Comet stand for the needed rank?
     comet_as: Literal["needed_rank", "any_rank"] = "needed_rank"
     # RUL-COMET-HOLDING: may the Comet replace a rank the player holds?
