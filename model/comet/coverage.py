@@ -70,6 +70,12 @@ CLASSIFIED: frozenset[str] = frozenset(
         "R-GAME-DEALS",
         "R-GAME-CHIPS",
         "R-GAME-WINNER",
+        "R-REC-STATE",
+        "R-REC-ACTION-ORDER",
+        "R-REC-PAYMENTS",
+        "R-REC-NUMBERS",
+        "R-REC-FAULTS",
+        "R-REC-ILLEGAL-PRECEDENCE",
     }
 )
 
@@ -92,6 +98,10 @@ def all_rule_ids() -> frozenset[str]:
 def deal_rules(start: DealState) -> set[str]:
     """Rules exercised by dealing ``start`` (players, pack, sizes, order, dead hand, first lead)."""
     hit = {"R-PLAYERS", "R-DEAL-SIZES", "R-DEAL-ORDER", "R-LEAD-FIRST"}
+    # The record contract's ids about reading records and refusing actions (spec/rules.md section 7)
+    # concern every deal, which is what a record describes; the conformance vectors count them
+    # properly (malformed and illegal cases, comet.vectors.case_rules).
+    hit.update({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE"})
     if start.dead:
         hit.add("R-DEAD-HAND")
     if start.pack == "black":
@@ -103,9 +113,13 @@ def deal_rules(start: DealState) -> set[str]:
 
 def transition_rules(before: DealState, action: Action, after: DealState) -> set[str]:
     """Rules a single legal step exercised, judged from the states on either side."""
-    hit: set[str] = set()
+    hit: set[str] = {"R-REC-STATE"}
     legal = legal_actions(before)
     need = before.need
+    if len(legal) > 1:
+        hit.add("R-REC-ACTION-ORDER")
+    if len(after.payments) > len(before.payments) or (after.terminal and settlement(after)):
+        hit.add("R-REC-PAYMENTS")
     if PASS not in legal:
         hit.add("R-PLAY-MUST")
     if action.is_pass:

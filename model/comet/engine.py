@@ -271,6 +271,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     return tuple(sorted(set(acts)))
 
 
+@rule("R-REC-ILLEGAL-PRECEDENCE")
 def why_illegal(state: DealState, action: Action) -> IllegalAction:
     """The rule an action breaks, with a plain explanation (the action is known to be illegal)."""
     text = str(action)
@@ -494,8 +495,21 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
         caught = 2 if any(c in state.wild for c in hand) else 1
         amount = points * caught * out_mult
         if amount:
-            pays.append(Payment(seat, state.winner, amount, "R-SETTLE-POINTS"))
+            pays.append(Payment(seat, state.winner, amount, settlement_rule(state, caught > 1, out_mult)))
     return tuple(pays)
+
+
+@rule("R-REC-PAYMENTS")
+def settlement_rule(state: DealState, caught: bool, out_mult: int) -> str:
+    """The rule id a settlement payment carries: the most specific multiplier that applied to it
+    (the Comet as the last card, then caught with the Comet, then Opera's doubling), else plain points."""
+    if state.out_wild_as:
+        return "R-SETTLE-COMET-LAST"
+    if caught:
+        return "R-SETTLE-CAUGHT"
+    if out_mult > 1:
+        return "R-OPERA-DOUBLE"
+    return "R-SETTLE-POINTS"
 
 
 def returns(state: DealState) -> tuple[int, ...]:

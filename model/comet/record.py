@@ -17,18 +17,20 @@ id the engine gives.
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from comet.cards import card_text, parse_card, rank_text
+from comet.cards import card_text, parse_card, rank_of, rank_text, suit_of
 from comet.engine import apply, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
+from comet.trace import rule
 
 #: The fields a record may hold; the first group is required.
 REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
@@ -124,11 +126,24 @@ def record_from_state(start: DealState, variant: str, actions: Sequence[Action] 
 # --------------------------------------------------------------------- reading
 
 
-def _int_field(obj: Mapping[str, object], name: str, kind: str) -> int:
-    value = obj[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(kind, f"{name!r} must be a whole number, not {_show(value)}")
+def _int_field(obj: Mapping[str, object], name: str) -> int:
+    value = whole_number(obj[name])
+    if value is None:
+        raise RecordError("field", f"{name!r} must be a whole number, not {_show(obj[name])}")
     return value
+
+
+@rule("R-REC-NUMBERS")
+def whole_number(value: object) -> int | None:
+    """A JSON number with no fractional part as an int (``2`` and ``2.0`` alike; JSON has one number
+    type); None for anything else (``true``, ``2.5``, ``"2"``, an infinity)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
 
 
 def _show(value: object) -> str:
@@ -145,8 +160,11 @@ def _is_jsonable(value: object) -> bool:
 
 
 def parse_card_code(text: object, where: str) -> int:
-    """A card code in its exact form (``5H``, ``10C``, ``AS``); RecordError kind ``card`` otherwise."""
-    if not isinstance(text, str) or not CARD_RE.fullmatch(text):
+    """A card code in its exact form (``5H``, ``10C``, ``AS``); RecordError kind ``card`` otherwise
+    (kind ``field`` if it is not a string at all)."""
+    if not isinstance(text, str):
+        raise RecordError("field", f"{where}: a card is a string such as \"5H\", not {_show(text)}")
+    if not CARD_RE.fullmatch(text):
         raise RecordError(
             "card", f"{where}: unknown card {_show(text)}: expected a rank 2..10, J, Q, K or A then C, D, H or S"
         )
@@ -156,7 +174,7 @@ def parse_card_code(text: object, where: str) -> int:
 def parse_action_text(text: object, index: int) -> Action:
     """One action in its exact form; RecordError kind ``action-syntax`` (or ``card``) otherwise."""
     if not isinstance(text, str):
-        raise RecordError("action-syntax", f"action {index} must be a string, not {_show(text)}")
+        raise RecordError("field", f"action {index} must be a string, not {_show(text)}")
     if not ACTION_RE.fullmatch(text):
         raise RecordError(
             "action-syntax",
@@ -166,8 +184,25 @@ def parse_action_text(text: object, index: int) -> Action:
     return parse_action(text)
 
 
-def parse_record(obj: object) -> DealRecord:
-    """Read a decoded JSON value as a deal record; RecordError (with a kind) for anything malformed."""
+#: The order in which the kinds of fault are checked (spec/record.md, R-REC-FAULTS); the first
+#: fault found is the one reported.  ``hand-size`` appears twice: the number of hands is checked
+#: before the pack, the size of each hand after it.
+CHECK_ORDER = (
+    "json",
+    "field",
+    "variant",
+    "card",
+    "action-syntax",
+    "ruling",
+    "players",
+    "hand-size",
+    "pack",
+    "dealer",
+)
+
+
+def _check_shape(obj: object) -> dict[str, object]:
+    """Kind ``field``: the record is an object with exactly the known fields, each of the right JSON type."""
     if not isinstance(obj, dict):
         raise RecordError("field", f"a record is a JSON object, not {_show(obj)}")
     for name in REQUIRED_FIELDS:
@@ -176,43 +211,78 @@ def parse_record(obj: object) -> DealRecord:
     unknown = sorted(str(k) for k in obj if k not in REQUIRED_FIELDS + OPTIONAL_FIELDS)
     if unknown:
         raise RecordError("field", f"unknown field(s) {', '.join(map(repr, unknown))}")
-    variant = obj["variant"]
-    if not isinstance(variant, str):
-        raise RecordError("variant", f"'variant' must be a preset name, not {_show(variant)}")
-    preset(variant)  # RecordError kind "variant" if unknown
+    if not isinstance(obj["variant"], str):
+        raise RecordError("field", f"'variant' must be a preset name (a string), not {_show(obj['variant'])}")
     rulings_raw = obj.get("rulings", {})
     if not isinstance(rulings_raw, dict):
-        raise RecordError("ruling", f"'rulings' must be an object of name: reading, not {_show(rulings_raw)}")
-    rulings: list[tuple[str, str | int | bool]] = []
+        raise RecordError("field", f"'rulings' must be an object of name: reading, not {_show(rulings_raw)}")
     for name in sorted(rulings_raw):
         value = rulings_raw[name]
-        if not isinstance(value, str | int | bool):
+        if not isinstance(value, str | bool) and whole_number(value) is None:
             raise RecordError(
-                "ruling", f"ruling {name!r}: a reading is a string, number or boolean, not {_show(value)}"
+                "field", f"ruling {name!r}: a reading is a string, a whole number or a boolean, not {_show(value)}"
             )
-        rulings.append((str(name), value))
-    players = _int_field(obj, "players", "players")
-    dealer = _int_field(obj, "dealer", "dealer")
-    comet_value: int | None = None
-    if "comet_value" in obj:
-        comet_value = _int_field(obj, "comet_value", "field")
-        if comet_value < 0:
-            raise RecordError("field", f"'comet_value' must not be negative, not {comet_value}")
+    _int_field(obj, "players")
+    _int_field(obj, "dealer")
+    if "comet_value" in obj and _int_field(obj, "comet_value") < 0:
+        raise RecordError("field", f"'comet_value' must not be negative, not {_show(obj['comet_value'])}")
     hands_raw = obj["hands"]
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
         raise RecordError("field", "'hands' must be a list of lists of card codes, one per seat")
-    hands = tuple(
-        tuple(parse_card_code(c, f"hands[{seat}][{i}]") for i, c in enumerate(h)) for seat, h in enumerate(hands_raw)
-    )
+    for seat, hand in enumerate(hands_raw):
+        for i, c in enumerate(hand):
+            if not isinstance(c, str):
+                raise RecordError("field", f"hands[{seat}][{i}]: a card is a string such as \"5H\", not {_show(c)}")
     dead_raw = obj["dead"]
     if not isinstance(dead_raw, list):
         raise RecordError("field", "'dead' must be a list of card codes")
-    dead = tuple(parse_card_code(c, f"dead[{i}]") for i, c in enumerate(dead_raw))
+    for i, c in enumerate(dead_raw):
+        if not isinstance(c, str):
+            raise RecordError("field", f"dead[{i}]: a card is a string such as \"5H\", not {_show(c)}")
     actions_raw = obj["actions"]
     if not isinstance(actions_raw, list):
         raise RecordError("field", "'actions' must be a list of action strings")
     if len(actions_raw) > MAX_ACTIONS:
         raise RecordError("field", f"'actions' holds {len(actions_raw)} actions; at most {MAX_ACTIONS} are read")
+    for i, a in enumerate(actions_raw):
+        if not isinstance(a, str):
+            raise RecordError("field", f"action {i} must be a string, not {_show(a)}")
+    return obj
+
+
+@rule("R-REC-FAULTS")
+def parse_record(obj: object) -> DealRecord:
+    """Read a decoded JSON value as a deal record; RecordError (with a kind) for anything malformed.
+
+    The checks run in ``CHECK_ORDER``: shape and types (``field``), the preset name, card codes, action
+    syntax here; ruling readings, player count, hands, pack, deal sizes and dealer when the deal starts
+    (``DealRecord.start``)."""
+    rec = _check_shape(obj)
+    variant = rec["variant"]
+    assert isinstance(variant, str)
+    preset(variant)  # RecordError kind "variant" if unknown
+    rulings_raw = rec.get("rulings", {})
+    assert isinstance(rulings_raw, dict)
+    rulings: list[tuple[str, str | int | bool]] = []
+    for name in sorted(rulings_raw):
+        value = rulings_raw[name]
+        if isinstance(value, str | bool):
+            rulings.append((str(name), value))
+        else:
+            number = whole_number(value)
+            assert number is not None  # _check_shape refused anything else
+            rulings.append((str(name), number))
+    players = _int_field(rec, "players")
+    dealer = _int_field(rec, "dealer")
+    comet_value = _int_field(rec, "comet_value") if "comet_value" in rec else None
+    hands_raw = rec["hands"]
+    dead_raw = rec["dead"]
+    actions_raw = rec["actions"]
+    assert isinstance(hands_raw, list) and isinstance(dead_raw, list) and isinstance(actions_raw, list)
+    hands = tuple(
+        tuple(parse_card_code(c, f"hands[{seat}][{i}]") for i, c in enumerate(h)) for seat, h in enumerate(hands_raw)
+    )
+    dead = tuple(parse_card_code(c, f"dead[{i}]") for i, c in enumerate(dead_raw))
     actions = tuple(parse_action_text(a, i) for i, a in enumerate(actions_raw))
     texts = tuple(str(a) for a in actions_raw)
     return DealRecord(variant, tuple(rulings), players, dealer, comet_value, hands, dead, actions, texts)
@@ -271,6 +341,21 @@ class Verdict:
         return state_summary(self.final)
 
 
+@rule("R-REC-ACTION-ORDER")
+def action_order_key(action: Action) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The canonical order of actions: by the list of cards, each card by (rank, suit) with suits
+    C < D < H < S, card by card (a list that is a prefix of another comes first, so ``pass`` is
+    first), then by the rank a wild card stands for (none first).  The cards of a play are listed in
+    the same order inside the action."""
+    return tuple((rank_of(c), suit_of(c)) for c in action.cards), action.as_rank
+
+
+def canonical_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
+    """``actions`` without duplicates, in the canonical order (R-REC-ACTION-ORDER)."""
+    return tuple(sorted(set(actions), key=action_order_key))
+
+
+@rule("R-REC-STATE", "R-REC-PAYMENTS")
 def state_summary(s: DealState) -> JsonObject:
     """The JSON description of a state reached legally (replay output and oracle responses)."""
     winner: JsonValue = s.winner if s.winner >= 0 else None
@@ -288,7 +373,7 @@ def state_summary(s: DealState) -> JsonObject:
         "dead": [card_text(c) for c in s.dead],
         "run": [rank_text(r) for r in s.run],
         "applied": s.steps,
-        "legal_actions": [str(a) for a in legal_actions(s)],
+        "legal_actions": [str(a) for a in canonical_actions(legal_actions(s))],
     }
 
 
