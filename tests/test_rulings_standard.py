@@ -150,13 +150,65 @@ def test_rul_new_run_after_a_king() -> None:
     assert after.to_move == 1 and after.need == 0 and PASS not in legal_actions(after)
 
 
-def test_rul_new_run_stuck_leader_leads_in_both_readings() -> None:
-    """RUL-NEW-RUN (R-STOP-STUCK): the player a stuck run returns to must lead under both readings."""
+def test_rul_new_run_stuck_leader_leads_under_either_new_run_reading() -> None:
+    """RUL-NEW-RUN (R-STOP-STUCK): new_run covers stops only; a stuck run's restart is RUL-STUCK-RESTART."""
     for reading in ("must", "may"):
         s = position(["5C 7C", "2S"], run=(3, 4), rules=rules(new_run=reading), to_move=1, last_player=0)
         s = apply(s, PASS)  # seat 1 passes; the run is stuck and back with seat 0
         assert s.to_move == 0 and s.need == 0
         assert PASS not in legal_actions(s)
+
+
+def test_rul_stuck_restart() -> None:
+    """RUL-STUCK-RESTART (R-STOP-STUCK, R-LEAD-ANY): Anna's run is stuck at "without 5" and comes back to her."""
+    hands = ["6C 7C", "2S 9S"]
+    must = apply(position(hands, run=(3, 4), rules=rules(stuck_restart="must"), to_move=1, last_player=0), PASS)
+    may = apply(position(hands, run=(3, 4), rules=rules(stuck_restart="may"), to_move=1, last_player=0), PASS)
+    assert must.to_move == may.to_move == 0 and must.need == may.need == 0
+    assert legal_texts(must) == {"play 6C", "play 7C"}
+    assert legal_texts(may) == {"play 6C", "play 7C", "pass"}
+    with pytest.raises(IllegalAction) as e:
+        apply(must, PASS)
+    assert e.value.rule == "R-PLAY-MUST"
+    # Under "may" Anna passes and Ben must start the new run (he may not hand it back).
+    ben = apply(may, PASS)
+    assert ben.to_move == 1 and ben.need == 0 and legal_texts(ben) == {"play 2S", "play 9S"}
+    # Anna plays out under "must"; under "may" she can also let Ben lead first.
+    assert play(must, "play 6C", "play 7C").winner == 0
+    assert play(ben, "play 2S").run == (2,)
+
+
+def test_rul_stuck_restart_left_neighbour_cannot_lead() -> None:
+    """RUL-STUCK-RESTART, RUL-COMET-LEAD (R-STOP-STUCK, R-END-OUT): Ben holds only the Comet and may not lead
+    it, so Anna must restart even under "may" (else the empty run would go back and forth for ever)."""
+    r = rules(stuck_restart="may", comet_lead="forbidden")
+    s = apply(position(["6C 7C", "9D"], run=(3, 4), rules=r, to_move=1, last_player=0), PASS)
+    assert s.to_move == 0 and PASS not in legal_actions(s)
+    with pytest.raises(IllegalAction) as e:
+        apply(s, PASS)
+    assert e.value.rule == "R-STOP-STUCK"
+    # With a natural card in Ben's hand the pass is open again.
+    s = apply(position(["6C 7C", "9D 2S"], run=(3, 4), rules=r, to_move=1, last_player=0), PASS)
+    assert PASS in legal_actions(s)
+
+
+def test_rul_stuck_restart_and_new_run_may_terminate() -> None:
+    """RUL-STUCK-RESTART, RUL-NEW-RUN (R-END-OUT): every reading combination ends every sampled deal within
+    the step bound, two players included (where a declined lead comes straight back)."""
+    from comet.engine import shuffled_deal, step_bound
+
+    rng = random.Random(12)
+    for seed in range(60):
+        r = rules(
+            stuck_restart="may",
+            new_run=rng.choice(["must", "may"]),
+            comet_lead=rng.choice(["king", "any_rank", "forbidden"]),
+        )
+        s = shuffled_deal(r, 2 + seed % 4, 0, seed)
+        while not s.terminal:
+            acts = legal_actions(s)
+            s = apply(s, PASS if PASS in acts else acts[rng.randrange(len(acts))])  # decline whenever allowed
+            assert s.steps <= step_bound(s)
 
 
 def test_rul_quartet_lead() -> None:

@@ -247,7 +247,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             # RUL-COMET-LEAD: no card is needed on a lead; the led Comet stands for the King, the one
             # rank that continues nothing (so going out on it pays x2, never the x4 of a 9).
             acts.extend(one_card(w, KING) for w in wilds)
-        can_decline = rules.new_run == "may" and state.turn_played
+        can_decline = (rules.new_run == "may" and state.turn_played) or may_pass_stuck_restart(state)
         if not acts or can_decline:
             acts.append(PASS)
     else:
@@ -271,6 +271,17 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     return tuple(sorted(set(acts)))
 
 
+@rule("R-STOP-STUCK")
+def may_pass_stuck_restart(state: DealState) -> bool:
+    """RUL-STUCK-RESTART (``stuck_restart = "may"``): a stuck run has come back to the player to move
+    (the last to play a card, who has not played in this turn), who may pass the new run to the left
+    neighbour, provided that neighbour can start it; otherwise the lead would come straight back."""
+    if state.rules.stuck_restart != "may" or state.turn_played or state.last_player != state.to_move:
+        return False
+    left = state.hands[(state.to_move + 1) % state.players]
+    return state.rules.comet_lead != "forbidden" or any(c not in state.wild for c in left)
+
+
 @rule("R-REC-ILLEGAL-PRECEDENCE")
 def why_illegal(state: DealState, action: Action) -> IllegalAction:
     """The rule an action breaks, with a plain explanation (the action is known to be illegal)."""
@@ -290,6 +301,9 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
                 return IllegalAction(
                     "R-NEW-RUN", "after a stop the player must start a new run (ruling new_run=must)", text
                 )
+            if state.rules.stuck_restart == "may" and state.last_player == state.to_move:
+                why = "the left neighbour holds only the Comet and may not lead it, so the player must start the run"
+                return IllegalAction("R-STOP-STUCK", why, text)
             return IllegalAction("R-PLAY-MUST", "the player must start a new run with any card", text)
         if state.turn_played:
             return IllegalAction(

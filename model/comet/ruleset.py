@@ -65,6 +65,8 @@ class Ruleset:
     comet_in_quartet: bool = False
     # RUL-COMET-AFTER: is the Comet a stop, or may the player go on with the old run instead?
     comet_after: Literal["stop", "optional_restart"] = "stop"
+    # RUL-STUCK-RESTART: must the player a stuck run comes back to start the new run, or may they pass it left?
+    stuck_restart: Literal["must", "may"] = "must"
     # RUL-OPERA-*: the Opera option (variants; spec/rulings-variants.md).
     opera: bool = False
     # RUL-OPERA-DRAW: is an Opera deal drawn when the dealer could also have gone out at once (000:83)?
@@ -180,6 +182,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "escalate_on": ("RUL-ESCALATION-TRIGGER", ("standard",)),
     "comet_in_quartet": ("RUL-COMET-QUARTET", _STANDARD_PLAY),
     "comet_after": ("RUL-COMET-AFTER", _STANDARD_PLAY),
+    "stuck_restart": ("RUL-STUCK-RESTART", _STANDARD_PLAY),
     "opera": ("RUL-OPERA", _STANDARD_PLAY),
     "opera_draw": ("RUL-OPERA-DRAW", _STANDARD_PLAY),
     "opera_stack": ("RUL-OPERA-STACK", _STANDARD_PLAY),

@@ -324,7 +324,7 @@ class StandardEncoding:
     # encoding does not cover (``abstract`` rejects them; another encoding does, or spec/proofs.md says
     # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
     unquantified: tuple[str, ...] = STANDARD_UNQUANTIFIED
-    outside: tuple[str, ...] = ("opera",)
+    outside: tuple[str, ...] = ("opera", "stuck_restart")  # stuck_restart: RUL-STUCK-RESTART, for P2 to quantify
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         return SymState.fresh(prefix, players, self.ranks, self.extra_fields, self.has_ruling("comet_after"))
