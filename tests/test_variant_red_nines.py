@@ -178,3 +178,28 @@ def test_a_red_nine_goes_on_or_stops(reading: str) -> None:
         assert after.run == (7, 8) and legal_actions(after) == (Action(cards("9C")),)
     else:
         assert after.run == () and set(legal_actions(after)) == {Action(cards("4S")), Action(cards("9C"))}
+
+
+@pytest.mark.parametrize("reading", ["any_king", "suit_king"])
+def test_only_the_king_of_the_suit(reading: str) -> None:
+    """RUL-RED9-KING (R-RED9-RUN): 002:57 'the King of the suit'.  any_king: the K♠ ends a run begun with
+    the 10♣ at once; suit_king: the run stands at the King, every other player passes, then the King's
+    player leads.  The K♣ (the run's suit) ends it at once under both."""
+    rules = RED9.with_overrides({"red_nines_king": reading})
+    s = position(["10C 2D", "JH 3C", "QH 3S", "KS KC 4S"], to_move=0, played=cards("AS"), rules=rules)
+    for act in ("10C", "JH", "QH"):
+        s = apply(apply(s, Action(cards(act))), PASS)
+    assert s.to_move == 3 and s.run == (10, 11, 12)
+    after = apply(s, Action(cards("KS")))
+    if reading == "any_king":
+        assert after.run == () and after.to_move == 3
+    else:
+        assert after.run == (10, 11, 12, 13) and legal_actions(after) == (PASS,)
+        for _ in range(4):
+            after = apply(after, PASS)
+        assert after.to_move == 3 and after.run == () and legal_actions(after) == (
+            Action(cards("4S")),
+            Action(cards("KC")),
+        )
+    clubs = apply(s, Action(cards("KC")))
+    assert clubs.run == () and clubs.to_move == 3

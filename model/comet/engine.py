@@ -8,7 +8,6 @@ rulings in ``spec/rulings.md`` come from ``state.rules`` (a ``Ruleset``).
 from __future__ import annotations
 
 import dataclasses
-import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -452,18 +451,20 @@ def going_out_multiplier(wild_as: int) -> int:
     return 4 if wild_as == 9 else 2
 
 
-_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(DealState))
-_state_values = operator.attrgetter(*_STATE_FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(DealState))
 
 
 def _replace(state: DealState, **changes: object) -> DealState:
-    """``dataclasses.replace`` for states, without its per-call field checks (it was a third of a replay):
-    every field read in one call, the changed ones overwritten, the state built positionally."""
-    values = list(_state_values(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return DealState(*values)
+    """``dataclasses.replace`` for states, made for the engine's one new state per action: a copy of
+    the fields with the changes applied, built without a call per field (``DealState`` has no slots
+    for this reason).  A new state is never written to again."""
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"DealState has no field(s) {', '.join(sorted(changes.keys() - _STATE_FIELDS))}")
+    after = object.__new__(DealState)
+    fields = after.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return after
 
 
 # --------------------------------------------------------------------- settlement

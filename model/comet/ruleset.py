@@ -120,6 +120,8 @@ class Ruleset:
     red_nines_continue: Literal["must", "may"] = "must"
     # RUL-RED9-NINE-STOP: Red Nines: does the run go on after a red nine, or is the red nine a stop?
     red_nines_wild_stop: Literal["continues", "stop"] = "continues"
+    # RUL-RED9-KING: Red Nines: any King ends the run at once, or only the King of the run's (first) suit.
+    red_nines_king: Literal["any_king", "suit_king"] = "any_king"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -209,6 +211,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "cats_new_run": ("RUL-CATS-NEW-RUN", ("commit_cats", "red_nines")),
     "red_nines_continue": ("RUL-RED9-CONTINUE", ("red_nines",)),
     "red_nines_wild_stop": ("RUL-RED9-NINE-STOP", ("red_nines",)),
+    "red_nines_king": ("RUL-RED9-KING", ("red_nines",)),
 }
 
 

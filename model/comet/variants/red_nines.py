@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from comet.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUITS, Card, Pack, card, rank_of
+from comet.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUITS, Card, Pack, card, rank_of, suit_of
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
@@ -98,7 +98,8 @@ def red_nines_legal_actions(state: DealState) -> tuple[Action, ...]:
     else:
         matching = [Action((c,)) for c in singles if rank_of(c) == need]
         acts.extend(matching)
-        acts.extend(Action((w,), need) for w in wilds)
+        if need <= KING:  # nothing follows a King left standing (RUL-RED9-KING = suit_king)
+            acts.extend(Action((w,), need) for w in wilds)
         if not matching or state.rules.red_nines_continue == "may":  # RUL-RED9-CONTINUE
             acts.append(PASS)
     return tuple(sorted(set(acts)))
@@ -130,6 +131,17 @@ def red_nines_why_illegal(state: DealState, action: Action) -> IllegalAction:
     return IllegalAction("R-RED9-RUN", f"the run needs a {state.need}", text)
 
 
+@rule("R-RED9-RUN")
+def king_ends_run(state: DealState, action: Action, suit: int) -> bool:
+    """Does this King end the run at once?  Any King (RUL-RED9-KING = any_king); under suit_king only
+    "the King of the suit": a natural King of the suit of the run's first card, or a red nine standing
+    for the King (it is whatever card the run needs).  Another King leaves the run standing at the King:
+    nothing can follow, everyone passes, and its player starts the next run."""
+    if state.rules.red_nines_king == "any_king" or action.as_rank:
+        return True
+    return suit_of(action.cards[0]) == suit
+
+
 @rule("R-RED9-RUN", "R-RED9-WILD")
 def red_nines_play(state: DealState, action: Action) -> DealState:
     """Put the cards on the pile; the run gets their rank (a King ends it, whatever its suit; a red nine
@@ -138,12 +150,18 @@ def red_nines_play(state: DealState, action: Action) -> DealState:
     hands = remove_cards(state, action.cards)
     rank = action.rank
     out = not hands[seat]
-    stop = rank == KING or (bool(action.as_rank) and state.rules.red_nines_wild_stop == "stop")
+    suit = state.run_suit
+    if state.rules.red_nines_king == "suit_king" and state.need == 0:
+        suit = suit_of(action.cards[0])  # the run's suit: that of its first card
+    stop = (rank == KING and king_ends_run(state, action, suit)) or (
+        bool(action.as_rank) and state.rules.red_nines_wild_stop == "stop"
+    )
     return replace(
         state,
         hands=hands,
         played=state.played + action.cards,
         run=() if stop else state.run + (rank,),
+        run_suit=suit,
         turn_played=True,
         last_player=seat,
         steps=state.steps + 1,
