@@ -366,8 +366,8 @@ def check_state(state: DealState, start: DealState | None = None) -> list[str]:
             out.append(f"run {list(run)} is not a sequence of consecutive ranks")
             break
     # a King ends a run, except a King of another suit in Red Nines under RUL-RED9-KING = suit_king
-    top = KING + 1 if state.rules.red_nines_king == "suit_king" else KING
-    if run and not (run[0] >= 1 and run[-1] < top):
+    highest = KING + 1 if state.rules.red_nines_king == "suit_king" else KING
+    if run and not (run[0] >= 1 and run[-1] < highest):
         out.append(f"run {list(run)} holds a rank outside Ace..Queen (a King ends a run)")
     if run and (not state.played or (rank_of(state.played[-1]) != run[-1] and state.played[-1] not in state.wild)):
         top = card_text(state.played[-1]) if state.played else "nothing"
