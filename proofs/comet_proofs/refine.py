@@ -1,0 +1,400 @@
+"""The directed refinement check: the encoding against the model on states Z3 finds for each
+behaviour class of the catalogue (``catalogue.py``), not only on states random play happens to meet.
+
+For each class of a preset and each reading combination it names, Z3 finds a step
+``Inv(s) ∧ T(s, a, s2) ∧ guard(s, a, s2)``; ``concrete.concretise`` turns ``s`` into a real
+``DealState`` (and ``enc.abstract`` must give ``s`` back, else Z3 is asked for another ``s``); then,
+on that state, the model's legal actions and successors must equal the encoding's exactly
+(``crosscheck.check_state``), and every finished successor's returns and points must equal the
+encoding's (with the model's payments shown when they do not).  A class without a witness is a
+failure.  A short random cross-check (``crosscheck.sample_states``) is a second source of states.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import z3
+from comet import engine
+from comet.presets import preset as preset_named
+from comet.ruleset import Ruleset, field_readings
+from comet.state import DealState, Payment
+from comet.variants.base import variant_of
+
+from comet_proofs.abstraction import describe, describe_action, describe_deal_state
+from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for
+from comet_proofs.concrete import concretise
+from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, crosscheck, encoded_successors, sample_states
+from comet_proofs.encoding import (
+    KING,
+    AbstractState,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+    at,
+    encoding_for,
+)
+
+TIMEOUT_MS = 20_000
+ATTEMPTS = 8  # abstract states tried per class and reading before giving up on concretising
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """A concrete state that exhibits a class: where it came from and the step the class is about."""
+
+    cls: str
+    players: int
+    readings: tuple[tuple[str, str], ...]
+    action: str
+    state: DealState
+
+
+@dataclass(frozen=True, slots=True)
+class ClassResult:
+    """One behaviour class: its witnesses, the reading combinations without one, and the mismatches."""
+
+    name: str
+    witnesses: tuple[Witness, ...]
+    missing: tuple[str, ...]
+    mismatches: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing and not self.mismatches
+
+
+@dataclass(frozen=True, slots=True)
+class RefineResult:
+    """The directed refinement check of one preset."""
+
+    preset: str
+    classes: tuple[ClassResult, ...]
+    random_states: int
+    random_mismatches: tuple[str, ...]
+    seconds: float
+
+    @property
+    def witnesses(self) -> int:
+        return sum(len(c.witnesses) for c in self.classes)
+
+    @property
+    def covered(self) -> int:
+        """Classes with a witness for every reading combination they name."""
+        return sum(1 for c in self.classes if not c.missing)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.classes) and not self.random_mismatches
+
+    def failures(self) -> list[str]:
+        out: list[str] = []
+        for c in self.classes:
+            out += [f"{self.preset}: class '{c.name}' has no witness {m}" for m in c.missing]
+            out += c.mismatches
+        return out + [f"{self.preset}: random cross-check:\n{m}" for m in self.random_mismatches]
+
+
+# ---------------------------------------------------------------- readings
+
+
+def other_reading(field: str, value: object) -> object:
+    others = [r for r in field_readings(field) or () if r != value]
+    if not others:
+        raise ValueError(f"ruling {field!r} has no reading besides {value!r}")
+    return others[0]
+
+
+def rules_of(enc: StandardEncoding, base: Ruleset, rd: Readings, model: z3.ModelRef) -> Ruleset:
+    """The concrete rules a Z3 model picked: each quantified ruling's reading, the rest from ``base``."""
+    changes: dict[str, object] = {}
+    for (field, value), flag in zip(rd.fields, rd.flags, strict=True):
+        if z3.is_true(model.eval(flag, model_completion=True)):
+            changes[field] = value
+        else:
+            changes[field] = getattr(base, field) if getattr(base, field) != value else other_reading(field, value)
+    return base.with_overrides(changes)
+
+
+def pin_readings(
+    enc: StandardEncoding, rd: Readings, base: Ruleset, overrides: Overrides, free: bool
+) -> list[z3.BoolRef]:
+    """Fix the readings named in ``overrides``; unless ``free``, fix the others to ``base``'s."""
+    named = dict(overrides)
+    out: list[z3.BoolRef] = []
+    for (field, value), flag in zip(rd.fields, rd.flags, strict=True):
+        if field in named:
+            out.append(flag == z3.BoolVal(named[field] == value))
+        elif not free:
+            out.append(flag == z3.BoolVal(getattr(base, field) == value))
+    return out
+
+
+def reading_combinations(enc: StandardEncoding, cls: BehaviourClass) -> list[Overrides]:
+    """The class's reading combinations, each limited to the rulings ``enc`` quantifies (a reading the
+    preset does not have, e.g. RUL-COMET-BONUS-LAST in the two-player game, falls away), without repeats."""
+    out: list[Overrides] = []
+    for overrides in cls.readings:
+        for field, _ in overrides:
+            field_readings(field)  # an unknown field is a catalogue error (ValueError)
+        kept = tuple((f, v) for f, v in overrides if enc.has_ruling(f))
+        if kept not in out:
+            out.append(kept)
+    return out
+
+
+# ---------------------------------------------------------------- what makes an abstract state concretisable
+
+
+def realism(enc: StandardEncoding, preset: str, s: SymState, escalated: bool) -> list[z3.BoolRef]:
+    """Constraints that pick states a real deal can have (the encoding allows more): the Comet at its
+    starting value (or above it, for an escalated class), small stakes, and the facts the concrete state
+    must agree with that the encoding leaves free (the Opera dealer's answer, the order of Commit's pile)."""
+    start = variant_of(preset_named(preset).rules).comet_value
+    out = [s.comet_value > start, s.comet_value <= start + 10] if escalated else [s.comet_value == start]
+    names = {k for k, _ in s.extra}
+    if "stake" in names:
+        out += [s.x("stake") >= 1, s.x("stake") <= 5]
+    if "nine_last" in names:
+        from comet_proofs.variants.commit_common import NINE_D, PLAYED, loc_name
+
+        only_nine = z3.Sum(*s.played) < 2
+        out.append(z3.Implies(z3.And(s.x("nine_last") == 0, s.x(loc_name(NINE_D)) == PLAYED), z3.Not(only_nine)))
+    if "dealer_could" in names:
+        out.append(opera_dealer(enc, s))
+    return out
+
+
+def opera_dealer(enc: StandardEncoding, s: SymState) -> z3.BoolRef:
+    """In the first turn the encoding's ``dealer_could`` is free, the model searches the dealer's hand: pick
+    a dealer's hand whose answer is plain.  Could: one card of each rank from some L up to the King (lead
+    L and run to the King).  Could not: no King, no Comet and two cards of one rank (one run, no stop)."""
+    n = s.players
+    dealer = z3.If(s.to_move == 0, n - 1, s.to_move - 1)
+    row = [at([s.hands[p][i] for p in range(n)], dealer) for i in range(len(enc.ranks))]
+    low = z3.Int(f"{s.need}.ladder")
+    ladder = z3.And(
+        low >= enc.ranks[0],
+        low <= KING,
+        *[x == z3.If(low <= r, 1, 0) for x, r in zip(row, enc.ranks, strict=True)],
+    )
+    king = row[enc.ranks.index(KING)]
+    stuck = z3.And(king == 0, z3.Or([x == 2 for x in row]))
+    answer = z3.If(s.x("dealer_could") == 1, ladder, stuck)
+    return z3.Implies(s.x("first_turn") == 1, z3.And(s.comet != dealer, answer))
+
+
+# ---------------------------------------------------------------- witnesses
+
+
+class Context:
+    """The formulas of one encoding and player count, built once: ``Inv(s) ∧ T(s, a, s2)`` for finding
+    witnesses (the class's guard and readings are pushed and popped), and ``T`` alone for enumerating
+    the encoded successors of a concrete state."""
+
+    def __init__(self, enc: StandardEncoding, players: int) -> None:
+        self.enc = enc
+        self.players = players
+        self.s, self.s2, self.a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+        self.rd = enc.fresh_readings()
+        step = enc.transition(self.s, self.a, self.s2, self.rd)
+        self.search = z3.Solver()
+        self.search.set("timeout", TIMEOUT_MS)
+        self.search.add(enc.invariant(self.s), step)
+        self.step = z3.Solver()
+        self.step.set("timeout", TIMEOUT_MS)
+        self.step.add(step)
+
+    def successors(self, abstract: AbstractState, rules: Ruleset) -> set[AbstractState]:
+        """Every abstract successor T allows from ``abstract`` under ``rules`` (at most ``MAX_SUCCESSORS``+1)."""
+        fixed = SymState.const(abstract)
+        rd = self.enc.readings_of(rules)
+        self.step.push()
+        try:
+            self.step.add(self.s.equals(fixed))
+            self.step.add(*[x == y for x, y in zip(self.rd.flags, rd.flags, strict=True)])
+            found: set[AbstractState] = set()
+            while len(found) <= MAX_SUCCESSORS and self.step.check() == z3.sat:
+                succ = self.s2.evaluate(self.step.model())
+                found.add(succ)
+                self.step.add(z3.Not(self.s2.equals(SymState.const(succ))))
+            return found
+        finally:
+            self.step.pop()
+
+
+def find_witness(
+    context: Callable[[int], Context],
+    preset: str,
+    cls: BehaviourClass,
+    overrides: Overrides,
+    players: Sequence[int],
+) -> Witness | None:
+    """A concrete state exhibiting ``cls`` under ``overrides`` for the first player count that has one
+    (the other readings as the preset's if possible, else as Z3 picks them); None if there is none."""
+    base = preset_named(preset).rules
+    for n in players:
+        ctx = context(n)
+        enc, s, s2, a, rd = ctx.enc, ctx.s, ctx.s2, ctx.a, ctx.rd
+        for free in (False, True):
+            solver = ctx.search
+            solver.push()
+            try:
+                solver.add(cls.guard(enc, s, a, s2, rd))
+                solver.add(*pin_readings(enc, rd, base, overrides, free), *realism(enc, preset, s, cls.escalated))
+                for _ in range(ATTEMPTS):
+                    if solver.check() != z3.sat:
+                        break
+                    m = solver.model()
+                    abstract = s.evaluate(m)
+                    rules = rules_of(enc, base, rd, m)
+                    state = _concrete(enc, abstract, rules)
+                    if state is not None:
+                        kind = int(m.eval(a.kind, model_completion=True).as_long())
+                        rank = int(m.eval(a.rank, model_completion=True).as_long())
+                        readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
+                        return Witness(cls.name, n, readings, describe_action(kind, rank), state)
+                    solver.add(z3.Not(s.equals(SymState.const(abstract))))
+            finally:
+                solver.pop()
+    return None
+
+
+def _concrete(enc: StandardEncoding, abstract: AbstractState, rules: Ruleset) -> DealState | None:
+    try:
+        state = concretise(enc, abstract, rules)
+        return state if enc.abstract(state) == abstract else None
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- the check on one witness
+
+
+def payments_text(pays: Sequence[Payment]) -> str:
+    return ", ".join(f"seat {p.payer} pays seat {p.payee} {p.amount} ({p.rule})" for p in pays) or "none"
+
+
+def check_witness(ctx: Context, w: Witness) -> list[str]:
+    """Compare the model with the encoding on the witness state and on each finished successor: the
+    successor sets first (fast, with the prepared solver), then, on a difference, ``check_state`` for the
+    full report; the step bound; and for each finished successor the returns and points."""
+    enc = ctx.enc
+    state = w.state
+    head = f"{state.rules.variant if not state.rules.opera else 'opera'}: class '{w.cls}' ({w.players} players, "
+    head += f"step: {w.action}; readings: " + ", ".join(f"{k}={v}" for k, v in w.readings) + ")"
+    problems: list[str] = []
+    mine = {enc.abstract(engine.apply(state, act)) for act in engine.legal_actions(state)}
+    same = mine == ctx.successors(enc.abstract(state), state.rules)
+    bound = z3.simplify(enc.step_bound(SymState.const(enc.abstract(state)))).as_long()
+    _, problem = (0, None) if same and bound == engine.step_bound(state) else check_state(enc, state)
+    if problem is not None:
+        problems.append(
+            f"{head}: the model's successors differ from the encoding's\n{problem}{step_detail(enc, state)}"
+        )
+    for act in engine.legal_actions(state):
+        after = engine.apply(state, act)
+        if not after.terminal:
+            continue
+        sym = SymState.const(enc.abstract(after))
+        rd = enc.readings_of(after.rules)
+        enc_returns = tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym, rd))
+        enc_points = tuple(z3.simplify(x).as_long() for x in enc.deal_points(sym, rd))
+        got_returns, got_points = engine.returns(after), engine.deal_points(after)
+        if enc_returns != got_returns or enc_points != got_points:
+            step = after.payments[len(state.payments) :]
+            problems.append(
+                f"{head}: after '{act}' the deal is over and the model's payments differ from the encoding's:\n"
+                f"  model returns {got_returns}, encoding returns {enc_returns}; "
+                f"model points {got_points}, encoding points {enc_points}\n"
+                f"  the model's payments for the step: {payments_text(step)}\n"
+                f"  the model's settlement: {payments_text(engine.settlement(after))}\n"
+                f"state before the step:\n{describe_deal_state(state)}"
+            )
+    return problems
+
+
+def step_detail(enc: StandardEncoding, state: DealState) -> str:
+    """For each legal action whose successor the encoding forbids: the payments the model made, and the
+    chips of the encoding's successors that move the same cards."""
+    allowed, _ = encoded_successors(enc, state)
+    lines: list[str] = []
+    for act in engine.legal_actions(state):
+        after = engine.apply(state, act)
+        got = enc.abstract(after)
+        if got in allowed:
+            continue
+        same = [
+            x for x in allowed if (x.hands, x.played, x.comet, x.extra) == (got.hands, got.played, got.comet, got.extra)
+        ]
+        theirs = "; ".join(f"chips {x.chips}" for x in same) or "no successor moving the same cards"
+        lines.append(
+            f"- model '{act}': payments {payments_text(after.payments[len(state.payments) :])}, chips {got.chips}; "
+            f"encoding: {theirs}"
+        )
+    return ("\nper action:\n" + "\n".join(lines)) if lines else ""
+
+
+# ---------------------------------------------------------------- one preset
+
+
+def refine(
+    preset: str,
+    *,
+    players: Sequence[int] | None = None,
+    random_deals: int = 1,
+    seed: int = 0,
+    enc: StandardEncoding | None = None,
+    only: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+) -> RefineResult:
+    """The directed refinement check of ``preset`` over its player counts (or ``players``); ``enc``: its
+    encoding, or a planted one in tests; ``only``: just the classes whose name contains one of these."""
+    t0 = time.perf_counter()
+    enc = enc or encoding_for(preset)
+    counts = tuple(players) if players else enc.player_counts
+    results: list[ClassResult] = []
+    contexts: dict[int, Context] = {}
+
+    def context(n: int) -> Context:
+        if n not in contexts:
+            contexts[n] = Context(enc, n)
+        return contexts[n]
+
+    catalogue = [c for c in classes_for(preset) if not only or any(k in c.name for k in only)]
+    for i, cls in enumerate(catalogue):
+        order = counts[i % len(counts) :] + counts[: i % len(counts)]
+        witnesses: list[Witness] = []
+        missing: list[str] = []
+        mismatches: list[str] = []
+        for overrides in reading_combinations(enc, cls):
+            if progress is not None:
+                progress(f"refine {preset}: {cls.name}")
+            w = find_witness(context, preset, cls, overrides, order)
+            label = "under " + (", ".join(f"{k}={v}" for k, v in overrides) or "the preset's readings")
+            if w is None:
+                missing.append(f"{label} ({', '.join(map(str, counts))} players)")
+                continue
+            witnesses.append(w)
+            mismatches += check_witness(contexts[w.players], w)
+        results.append(ClassResult(cls.name, tuple(witnesses), tuple(missing), tuple(mismatches)))
+    sample_states_n = 0
+    random_bad: tuple[str, ...] = ()
+    if random_deals > 0:
+        if progress is not None:
+            progress(f"refine {preset}: random cross-check")
+        states = sample_states(counts[:2], random_deals, seed, per_deal=4, preset=preset)
+        report = crosscheck(enc, states)
+        sample_states_n, random_bad = report.states, report.mismatches
+    return RefineResult(preset, tuple(results), sample_states_n, random_bad, time.perf_counter() - t0)
+
+
+def describe_witness(w: Witness, enc: StandardEncoding) -> str:
+    """A witness in words: the class, the step and the concrete state (with its abstraction)."""
+    return (
+        f"{w.cls}: {w.players} players, step '{w.action}'\n{describe_deal_state(w.state)}\n"
+        f"abstracted:\n{describe(enc.abstract(w.state))}"
+    )
