@@ -226,3 +226,22 @@ def test_planted_nine_paid_at_the_comet_value_is_caught(monkeypatch: pytest.Monk
         "play 9D paid {seat 1 pays seat 0 7, seat 2 pays seat 0 7}; 000's Commit pays "
         "{seat 1 pays seat 0 2, seat 2 pays seat 0 2}"
     ]
+
+
+@pytest.mark.parametrize("reading", ["without_or_pass", "without_only"])
+def test_nine_of_diamonds_instead_of_pass(reading: str) -> None:
+    """RUL-COMMIT-H-NINE-PASS (R-COMMIT-H-NINE): a player who has played nothing this turn and cannot go
+    on would say 'pass' (000:44); may they play the 9♦ instead?  After a card this turn ('without') both
+    readings offer it."""
+    rules = HOYLE.with_overrides({"commit_nine_when": reading})
+    s = position(["9D 2C", "5S 10D QH", "4C"], run=(4,), suit=3, rules=rules)
+    if reading == "without_or_pass":
+        assert set(legal_actions(s)) == {Action((NINE_D,)), PASS}
+    else:
+        assert legal_actions(s) == (PASS,)
+        with pytest.raises(IllegalAction) as e:
+            apply(s, Action((NINE_D,)))
+        assert e.value.rule == "R-COMMIT-H-NINE" and "without_only" in str(e.value)
+    played = position(["9D 2C 4S", "5S 10D QH", "4C"], run=(3,), suit=3, rules=rules)
+    after_four = apply(played, Action(cards("4S")))
+    assert set(legal_actions(after_four)) == {Action((NINE_D,)), PASS}

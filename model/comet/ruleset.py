@@ -122,6 +122,8 @@ class Ruleset:
     red_nines_wild_stop: Literal["continues", "stop"] = "continues"
     # RUL-RED9-KING: Red Nines: any King ends the run at once, or only the King of the run's (first) suit.
     red_nines_king: Literal["any_king", "suit_king"] = "any_king"
+    # RUL-COMMIT-H-NINE-PASS: 000's 9D goes down instead of "without" or "pass", or instead of "without" only.
+    commit_nine_when: Literal["without_or_pass", "without_only"] = "without_or_pass"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -212,6 +214,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_continue": ("RUL-RED9-CONTINUE", ("red_nines",)),
     "red_nines_wild_stop": ("RUL-RED9-NINE-STOP", ("red_nines",)),
     "red_nines_king": ("RUL-RED9-KING", ("red_nines",)),
+    "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
 }
 
 

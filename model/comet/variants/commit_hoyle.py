@@ -65,6 +65,14 @@ def just_played_nine(state: DealState) -> bool:
     )
 
 
+@rule("R-COMMIT-H-NINE")
+def nine_for_this_ending(state: DealState) -> bool:
+    """May the 9♦ end this turn (the player can go on no further)?  Instead of "without" or of "pass"
+    (RUL-COMMIT-H-NINE-PASS = without_or_pass), or only instead of "without": after the player has put a
+    card on the run this turn (without_only)."""
+    return state.rules.commit_nine_when == "without_or_pass" or state.turn_played
+
+
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE")
 def hoyle_legal_actions(state: DealState) -> tuple[Action, ...]:
     """Any card leads; a run goes on with the next card of its suit (or the branch card); a player
@@ -79,7 +87,7 @@ def hoyle_legal_actions(state: DealState) -> tuple[Action, ...]:
     wanted = continuations(state)
     acts = [Action((c,)) for c in hand if c in wanted]
     if not acts:
-        if NINE_OF_DIAMONDS in hand:
+        if NINE_OF_DIAMONDS in hand and nine_for_this_ending(state):
             acts.append(Action((NINE_OF_DIAMONDS,)))
         acts.append(PASS)
     return tuple(sorted(set(acts)))
@@ -89,6 +97,12 @@ def hoyle_why_illegal(state: DealState, action: Action) -> IllegalAction:
     if just_played_nine(state) and not action.is_pass:
         return IllegalAction("R-COMMIT-H-NINE", "the 9♦ was played instead of 'without': the turn is over", str(action))
     if action.cards == (NINE_OF_DIAMONDS,) and not action.as_rank and not at_new_run(state):
+        if not nine_for_this_ending(state) and not (set(continuations(state)) & set(state.hands[state.to_move])):
+            return IllegalAction(
+                "R-COMMIT-H-NINE",
+                "the 9♦ replaces 'without', not 'pass': only after a card this turn (commit_nine_when=without_only)",
+                str(action),
+            )
         return IllegalAction(
             "R-COMMIT-H-NINE", "the 9♦ is played only instead of 'without' (the player can go on)", str(action)
         )
