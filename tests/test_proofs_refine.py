@@ -109,3 +109,25 @@ def test_contradictory_play_effect_leaves_classes_without_witness() -> None:
     missing = [c.name for c in result.classes if c.missing]
     assert "natural card goes out" in missing and LAST_AS_NINE in missing
     assert any("has no witness" in f and "natural card goes out" in f for f in result.failures())
+
+
+def test_comet_verify_exits_non_zero_and_names_the_class_on_a_planted_bug(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`comet verify` runs the refinement check: the caught-with-the-Comet x3 bug (R-SETTLE-CAUGHT) makes it
+    exit 1 and print the class and the payments."""
+    from comet.cli import main
+
+    real = engine.settlement
+
+    def settlement(state: DealState) -> tuple[Payment, ...]:
+        holds = {seat for seat, h in enumerate(state.hands) if any(c in state.wild for c in h)}
+        return scaled(real(state), 3, 2, lambda p: p.payer in holds)
+
+    monkeypatch.setattr(engine, "settlement", settlement)
+    monkeypatch.setenv("COLUMNS", "1000")
+    code = main(["verify", "--preset", "standard", "--no-proofs", "--no-fuzz"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "refinement failure" in out and f"class '{CAUGHT}'" in out
+    assert "model returns" in out and "R-SETTLE" in out

@@ -35,6 +35,12 @@ def register(sub: Any) -> None:
         help="also cross-check the encoding against the model on D random deals per player count",
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for the cross-check sample (default 0)")
+    p.add_argument(
+        "--refine",
+        action="store_true",
+        help="also run the directed refinement check: a Z3 witness for every behaviour class of the preset, "
+        "turned into a real deal state, where the model must agree with the encoding (spec/proofs.md)",
+    )
     p.set_defaults(run=run)
 
 
@@ -114,4 +120,38 @@ def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Na
             console.print(m, markup=False, highlight=False)
         if not report.ok:
             return 1
+    if args.refine and refine_one(console, name, args.players) != 0:
+        return 1
     return 1 if failed else 0
+
+
+def refine_one(console: Any, name: str, players: list[int] | None) -> int:
+    """``comet prove --refine``: the directed refinement check of one preset, every class listed."""
+    from comet_proofs.refine import refine
+    from rich.progress import Progress
+    from rich.table import Table
+
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"refinement check of {name}", total=None)
+        result = refine(name, players=players, progress=lambda text: progress.update(task, description=text))
+    table = Table(title=f"directed refinement check of {name}")
+    for col in ("class", "witnesses", "players", "steps", "result"):
+        table.add_column(col)
+    for c in result.classes:
+        verdict = "[green]ok[/green]" if c.ok else "[red]no witness[/red]" if c.missing else "[red]MISMATCH[/red]"
+        table.add_row(
+            c.name,
+            str(len(c.witnesses)),
+            " ".join(str(w.players) for w in c.witnesses),
+            "; ".join(w.action for w in c.witnesses),
+            verdict,
+        )
+    console.print(table)
+    console.print(
+        f"{name}: {result.covered}/{len(result.classes)} classes covered, {result.witnesses} witnesses, "
+        f"{result.random_states} random states, {result.seconds:.1f} s"
+    )
+    for failure in result.failures():
+        console.print("[red]refinement failure[/red]")
+        console.print(failure, markup=False, highlight=False)
+    return 0 if result.ok else 1

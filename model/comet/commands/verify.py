@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet.presets import PRESETS, preset
+
+if TYPE_CHECKING:
+    from comet_proofs.refine import RefineResult
 
 
 def register(sub: Any) -> None:
@@ -31,6 +34,11 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the fuzz campaign (default 0)")
     p.add_argument("--no-proofs", action="store_true", help="skip the proofs")
     p.add_argument("--no-fuzz", action="store_true", help="skip the fuzz campaign")
+    p.add_argument(
+        "--no-refine",
+        action="store_true",
+        help="skip the directed refinement check (Z3 witnesses of every behaviour class, compared with the model)",
+    )
     p.set_defaults(run=run)
 
 
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
             for name in names:
                 proofs[name] = prove_preset(name, lambda text: bar.update(task, description=text))
                 bar.advance(task)
+    refined = {} if args.no_refine else refine_presets(names, console)
     report = None
     if not args.no_fuzz:
         report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True)
@@ -114,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
             "" if fz is None else (f"[red]{len(fz.failures)}[/red]" if fz.failures else "[green]0[/green]"),
         )
     console.print(table)
+    failed = print_refine(console, refined) or failed
     for pr in proofs.values():
         for problem in pr.problems:
             console.print(f"[red]proof problem[/red] {problem}", highlight=False)
@@ -124,3 +134,44 @@ def run(args: argparse.Namespace) -> int:
             console.print("rules never hit by this campaign (coverage gaps): " + ", ".join(report.never_hit))
     console.print("[red]verify: FAILED[/red]" if failed else "[green]verify: all proofs hold, no fuzz failures[/green]")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- the directed refinement check (issue 8, P1)
+
+
+def refine_presets(names: list[str], console: Any) -> dict[str, RefineResult]:
+    """``comet_proofs.refine.refine`` for each preset (a ``RefineResult`` per name), with a progress bar."""
+    from comet_proofs.refine import refine
+    from rich.progress import Progress
+
+    out: dict[str, RefineResult] = {}
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("refinement check", total=len(names))
+        for name in names:
+            out[name] = refine(name, progress=lambda text: bar.update(task, description=text))
+            bar.advance(task)
+    return out
+
+
+def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
+    """One table row per preset (classes covered, witnesses found, random states, verdict), then every
+    failure in full; True if any preset failed."""
+    from rich.table import Table
+
+    if not results:
+        return False
+    table = Table(title="directed refinement check (the model against the encoding on Z3 witnesses)")
+    for col in ("preset", "classes covered", "witnesses", "random states", "seconds", "result"):
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    failed = False
+    for name, r in results.items():
+        failed = failed or not r.ok
+        verdict = "[green]ok[/green]" if r.ok else f"[red]{len(r.failures())} failures[/red]"
+        covered = f"{r.covered}/{len(r.classes)}"
+        table.add_row(name, covered, str(r.witnesses), str(r.random_states), f"{r.seconds:.1f}", verdict)
+    console.print(table)
+    for r in results.values():
+        for failure in r.failures():
+            console.print("[red]refinement failure[/red]")
+            console.print(failure, markup=False, highlight=False)
+    return failed
