@@ -1,0 +1,216 @@
+"""``comet diverge``: where two readings part ways (a witness), and how much it matters (paired impact)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from comet.diverge.impact import Tally, impact
+from comet.diverge.pairs import Pair, all_pairs, pairs_for
+from comet.diverge.policies import POLICY_NAMES
+from comet.diverge.report import PairReport, anchor, field_section
+from comet.diverge.store import entry, load, save, search_of
+from comet.diverge.witness import Bound, search
+from comet.presets import PRESETS
+from comet.ruleset import APPLIES_TO, RULING_FIELDS
+from comet.rulesfile import resolve
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "diverge",
+        help="find where two readings of a ruling part ways and measure how much it matters",
+        description="For a ruling (a Ruleset field or RUL- id), every preset it applies to: the smallest deal "
+        "(or game) where its readings differ, narrated side by side, and the paired impact over seeded deals "
+        "and games. --all covers every ruling; --rules A --against B compares two rule sets.",
+    )
+    p.add_argument("ruling", nargs="?", default=None, help="a ruling field (comet_lead) or ruling id (RUL-COMET-LEAD)")
+    p.add_argument("--all", action="store_true", help="every ruling of every preset")
+    p.add_argument("--preset", action="append", default=[], metavar="P", help="only these presets (repeatable)")
+    p.add_argument("--rules", default=None, metavar="A", help="rule set A: a preset name or a TOML rule-set file")
+    p.add_argument("--against", default=None, metavar="B", help="rule set B: a preset name or a TOML rule-set file")
+    p.add_argument(
+        "--ruling",
+        dest="ruling_a",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override a reading in rule set A (repeatable)",
+    )
+    p.add_argument(
+        "--against-ruling",
+        dest="ruling_b",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override a reading in rule set B (repeatable)",
+    )
+    p.add_argument("--deals", type=int, default=200, metavar="N", help="paired deals per policy (default 200)")
+    p.add_argument("--games", type=int, default=10, metavar="G", help="paired whole games per policy (default 10)")
+    p.add_argument(
+        "--policies",
+        default=",".join(POLICY_NAMES),
+        metavar="LIST",
+        help=f"comma-separated policies (default {','.join(POLICY_NAMES)})",
+    )
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players in the impact study (default: the preset's usual)",
+    )
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="W", help="processes for the impact study (same numbers for any W)"
+    )
+    p.add_argument(
+        "--seconds", type=float, default=8.0, metavar="S", help="witness search budget per pair and phase (default 8)"
+    )
+    p.add_argument("--search", action="store_true", help="search for witnesses afresh instead of using the stored ones")
+    p.add_argument("--update", action="store_true", help="store the witnesses searched (comet/diverge/witnesses.json)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write README.md and a PNG per pair into DIR")
+    p.set_defaults(run=run)
+
+
+def field_of(name: str) -> str:
+    """A field name, or the field of a ruling id; ValueError naming the choices."""
+    if name in RULING_FIELDS:
+        return name
+    for f, (rid, _) in APPLIES_TO.items():
+        if rid == name.upper():
+            return f
+    raise ValueError(f"unknown ruling {name!r}; give a field ({', '.join(RULING_FIELDS)}) or its RUL- id")
+
+
+def chosen_pairs(args: argparse.Namespace) -> list[Pair]:
+    for name in args.preset:
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    presets = args.preset or None
+    if args.rules is not None or args.against is not None:
+        if args.rules is None or args.against is None:
+            raise ValueError("--rules A and --against B go together")
+        a = resolve(args.rules, args.ruling_a)
+        b = resolve(args.against, args.ruling_b)
+        if a.rules.variant != b.rules.variant:
+            raise ValueError(
+                f"{a.label} plays the {a.rules.variant} game and {b.label} the {b.rules.variant} game; "
+                "only rule sets of one game can be compared deal by deal"
+            )
+        return [Pair(a.preset, "", a.rules, b.rules)]
+    if args.all:
+        return list(all_pairs(presets))
+    if args.ruling is None:
+        raise ValueError("name a ruling, or give --all, or --rules A --against B")
+    pairs = list(pairs_for(field_of(args.ruling), presets))
+    if not pairs:
+        raise ValueError(f"ruling {args.ruling!r} applies to none of the presets asked for")
+    return pairs
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    if args.deals < 0 or args.games < 0 or args.workers < 1:
+        raise ValueError("--deals and --games must not be negative, --workers at least 1")
+    policies = [x.strip() for x in args.policies.split(",") if x.strip()]
+    for pol in policies:
+        if pol not in (*POLICY_NAMES, "simple"):
+            raise ValueError(f"unknown policy {pol!r}; choose from {', '.join((*POLICY_NAMES, 'simple'))}")
+    pairs = chosen_pairs(args)
+    stored = load()
+    bound = Bound(seconds=args.seconds)
+    reports: list[PairReport] = []
+    per_pair = len(policies) * (args.deals + args.games)
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("diverge", total=len(pairs) * (per_pair + 1))
+        for pair in pairs:
+            progress.update(task, description=f"{pair.key}: witness")
+            found = stored.get(pair.key)
+            if found is not None and not args.search and pair.field:
+                res = search_of(pair, found)
+            else:
+                res = search(pair, bound)
+                if args.update and pair.field:
+                    stored[pair.key] = entry(res)
+                    save(stored)
+            progress.advance(task)
+            progress.update(task, description=f"{pair.key}: impact")
+            tallies: dict[str, Tally] = impact(
+                pair,
+                args.deals,
+                args.games,
+                policies,
+                args.players,
+                args.workers,
+                on_done=lambda k: progress.advance(task, k),
+            )
+            reports.append(PairReport(pair, res, tallies))
+    text = render(pairs, reports, args)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "README.md").write_text(text, encoding="utf-8")
+        console.print(f"wrote {args.out / 'README.md'} and {len(reports)} plot(s)")
+    return 0
+
+
+def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace) -> str:
+    from comet.commands.rules import default_spec_dir, ruling_titles
+
+    titles = ruling_titles(default_spec_dir())
+    out_dir: Path | None = args.out
+    lines = ["# Where the readings part ways", ""]
+    cmd = "comet diverge " + (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
+    lines += [
+        f"Generated by `{cmd.strip()}`: {args.deals} paired deals and {args.games} paired whole games per policy "
+        f"({args.policies}), seeds 0.. under both readings. A is the preset's default reading, B the other. "
+        "A witness is the smallest deal found (fewest actions, then players, then cards played) where the "
+        "readings allow different actions or move different chips; `>>` marks the first point of difference.",
+        "",
+    ]
+    fields: dict[str, list[PairReport]] = {}
+    for r in reports:
+        fields.setdefault(r.pair.field, []).append(r)
+    if len(fields) > 1:
+        lines += ["| ruling | field | pairs | witnesses |", "|---|---|---|---|"]
+        for f, rs in fields.items():
+            rid = APPLIES_TO[f][0] if f in APPLIES_TO else "house"
+            found = sum(r.search.witness is not None for r in rs)
+            lines.append(f"| [{rid}](#{anchor(rid).lower()}-{anchor(f)}) | `{f}` | {len(rs)} | {found} |")
+        lines.append("")
+    for f, rs in fields.items():
+        rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
+        question, where = titles.get(rid, ("", ""))
+        source = f"../{where.removeprefix('spec/')}#{rid.lower()}-{question.lower()}" if where else ""
+        if not f:
+            diff = rs[0].pair.b.differences(rs[0].pair.a)
+            lines += [
+                "## House rules",
+                "",
+                f"Rule set A: `{args.rules}` {' '.join(args.ruling_a)}; rule set B: "
+                f"`{args.against}` {' '.join(args.ruling_b)}.",
+                "",
+                "Fields that differ (A → B):",
+                "",
+            ]
+            lines += [f"- `{k}`: {getattr(rs[0].pair.a, k)} → {v}" for k, v in sorted(diff.items())] or ["- none"]
+            lines.append("")
+            lines += field_section("", "", "", "", rs, out_dir, args.deals, args.games)[2:]
+            continue
+        lines += field_section(f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games)
+    return "\n".join(lines) + "\n"
+
+
+def _slug_link(link: str) -> str:
+    """A GitHub-style heading anchor (lower case, spaces to dashes, punctuation dropped)."""
+    if "#" not in link:
+        return link
+    path, frag = link.split("#", 1)
+    keep = "".join(ch for ch in frag if ch.isalnum() or ch in " -_").replace(" ", "-")
+    return f"{path}#{keep}"

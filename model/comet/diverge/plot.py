@@ -1,0 +1,54 @@
+"""One PNG per reading pair: the distribution of the chip difference per deal, and the shift in seat
+advantage (win share by position under each reading).  matplotlib with the Agg backend (no display)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from comet.diverge.impact import Tally
+
+
+def plot_pair(title: str, label_a: str, label_b: str, tally: Tally, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), dpi=100)
+    n = max(1, tally.deals)
+    same = dict(tally.hist).get(0, 0)
+    moved = [(d, c) for d, c in tally.hist if d > 0]
+    if moved:
+        left.bar(
+            [d for d, _ in moved],
+            [c / n for _, c in moved],
+            width=max(1.0, max(d for d, _ in moved) / 60),
+            color="#c0504d",
+        )
+    else:
+        left.text(0.5, 0.5, "no deal changed", ha="center", va="center", transform=left.transAxes)
+    left.set_title(f"chip difference per deal ({100 * same / n:.1f}% of deals unchanged)", fontsize=9)
+    left.set_xlabel("chips that end up with another seat (deals with a difference)")
+    left.set_ylabel("share of all deals")
+    wins_a = tally.a.wins or (0,)
+    wins_b = tally.b.wins or (0,)
+    pos = list(range(len(wins_a)))
+    names = [
+        (
+            "dealer"
+            if i == len(pos) - 1
+            else f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'}"
+        )
+        for i in pos
+    ]
+    right.bar([p - 0.2 for p in pos], [w / n for w in wins_a], width=0.4, label=f"A: {label_a}", color="#4f81bd")
+    right.bar([p + 0.2 for p in pos], [w / n for w in wins_b], width=0.4, label=f"B: {label_b}", color="#f79646")
+    right.set_xticks(pos, names)
+    right.set_title("seat advantage: share of deals won by position", fontsize=9)
+    right.set_xlabel("position (from the dealer's left; the dealer last)")
+    right.legend(fontsize=8, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, metadata={"Software": None})
+    plt.close(fig)

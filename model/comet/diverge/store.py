@@ -1,0 +1,156 @@
+"""Witnesses as JSON: written by ``comet diverge --all --update``, read by ``comet vectors`` and the tests.
+
+The file ``comet/diverge/witnesses.json`` keeps, per reading pair, the witness found (as a deal record
+under reading A, or the seeded game), the bound searched and what was tried.  Replaying a stored witness
+is cheap, so the vectors and the tests never search; ``tests/test_diverge_vectors.py`` checks every
+stored witness still parts the readings and that every pair of every preset has an entry.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from comet.diverge.pairs import Pair, all_pairs, value_text
+from comet.diverge.witness import Search, Witness
+from comet.record import JsonObject, JsonValue, parse_record, record_from_state
+from comet.ruleset import Ruleset
+
+STORE = Path(__file__).with_name("witnesses.json")
+
+
+def entry(search: Search) -> JsonObject:
+    """One pair's search result as JSON."""
+    p = search.pair
+    out: JsonObject = {
+        "key": p.key,
+        "preset": p.preset,
+        "field": p.field,
+        "a": _jsonable(p.value_a),
+        "b": _jsonable(p.value_b),
+        "found": search.witness is not None,
+        "bound": search.bound,
+        "deals_tried": search.deals_tried,
+        "games_tried": search.games_tried,
+        "notes": list(search.notes),
+    }
+    w = search.witness
+    if w is None:
+        return out
+    out.update({"level": w.level, "kind": w.kind, "detail": w.detail, "origin": w.origin})
+    if w.level == "deal":
+        start = w.start(p.a)
+        out["step"] = w.step
+        out["record"] = record_from_state(start, p.preset, w.actions).to_json()
+    else:
+        game: JsonObject = {"players": w.players, "deals": w.game_deals, "seed": w.game_seed, "policy": w.game_policy}
+        out["game"] = game
+    return out
+
+
+def _jsonable(value: object) -> JsonValue:
+    assert isinstance(value, bool | int | str) or value is None
+    return value
+
+
+def witness_of(e: JsonObject) -> Witness | None:
+    """The stored witness (None when none was found)."""
+    if not e.get("found"):
+        return None
+    level = str(e["level"])
+    if level == "deal":
+        rec = parse_record(e["record"])
+        step = e["step"]
+        assert isinstance(step, int)
+        return Witness(
+            "deal",
+            str(e["kind"]),
+            str(e["detail"]),
+            rec.players,
+            rec.dealer,
+            _pack_name(rec),
+            rec.comet_value or 0,
+            rec.hands,
+            rec.dead,
+            rec.actions,
+            step,
+            str(e["origin"]),
+        )
+    g = e["game"]
+    assert isinstance(g, dict)
+    players, deals, seed = g["players"], g["deals"], g["seed"]
+    assert isinstance(players, int) and isinstance(deals, int) and isinstance(seed, int)
+    return Witness(
+        "game",
+        str(e["kind"]),
+        str(e["detail"]),
+        players,
+        origin=str(e["origin"]),
+        game_seed=seed,
+        game_deals=deals,
+        game_policy=str(g["policy"]),
+    )
+
+
+def _pack_name(rec: object) -> str:
+    from comet.record import DealRecord
+
+    assert isinstance(rec, DealRecord)
+    try:
+        return rec.start().pack
+    except ValueError:
+        return ""
+
+
+def load(path: Path = STORE) -> dict[str, JsonObject]:
+    """Stored entries by pair key (empty if the file does not exist)."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    entries = data["entries"]
+    assert isinstance(entries, list)
+    return {str(e["key"]): e for e in entries if isinstance(e, dict)}
+
+
+def save(entries: dict[str, JsonObject], path: Path = STORE) -> None:
+    """Write the entries sorted by key, one per line group (deterministic)."""
+    body: JsonObject = {
+        "format": 1,
+        "generator": "comet diverge --all --update",
+        "entries": [entries[k] for k in sorted(entries)],
+    }
+    path.write_text(json.dumps(body, indent=1, sort_keys=True, ensure_ascii=True) + "\n", encoding="utf-8")
+
+
+def pair_for(e: JsonObject) -> Pair:
+    """The reading pair an entry was made for (the preset's default against the stored reading)."""
+    from comet.presets import preset
+
+    base: Ruleset = preset(str(e["preset"])).rules
+    field = str(e["field"])
+    return Pair(str(e["preset"]), field, base, base.with_overrides({field: e["b"]}))
+
+
+def missing(entries: dict[str, JsonObject]) -> list[str]:
+    """Keys of reading pairs (of every field, in every preset it applies to) without a stored entry."""
+    return [p.key for p in all_pairs() if p.key not in entries]
+
+
+def reading_name(field: str, value: object) -> str:
+    return f"{field}={value_text(value)}"
+
+
+def search_of(pair: Pair, e: JsonObject) -> Search:
+    """The stored search result of ``pair`` (as ``witness.search`` would return it)."""
+    notes = e.get("notes", [])
+    deals, games = e.get("deals_tried", 0), e.get("games_tried", 0)
+    return Search(
+        pair,
+        witness_of(e),
+        str(e.get("bound", "")),
+        deals if isinstance(deals, int) else 0,
+        games if isinstance(games, int) else 0,
+        0.0,
+        tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+    )

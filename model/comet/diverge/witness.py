@@ -1,0 +1,512 @@
+"""Witness search: the smallest deal (or game) where two rule sets part ways.
+
+Two rule sets of one game are run in lockstep on the same deal: the same cards, and the same actions
+for as long as both agree on what is legal.  The first point of difference is one of
+
+``refused``   the deal itself is a legal deal under one rule set and not the other (a record error);
+``dealt``     the same shuffled pack is dealt into different hands (not expressible in a deal record);
+``legal``     the two rule sets allow different actions (the witness ends with one allowed by only one);
+``payments``  the same action moves different chips (or points) during play;
+``outcome``   the deal ends differently: who went out, a draw, or the settlement.
+
+A breadth-first search over action sequences (both states stepped together, so the bound is exhaustive
+for each deal tried) finds the shortest difference in a deal; playouts by several policies reach
+differences that only show at the end of a long deal, and those are shrunk Hypothesis-style (choices
+replaced by earlier ones while the divergence persists and gets no longer).  Deals come from seeded
+shuffles with the fewest players first, and from planted hands (the wild card in the first player's
+hand; straights for the first player and the dealer) for situations a shuffle rarely makes.
+
+A ruling that never shows within a deal is tried over whole games (``comet.game``), same seeds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from comet.cards import KING, Card, rank_of
+from comet.diverge.pairs import Pair
+from comet.diverge.policies import make_policy
+from comet.engine import (
+    apply,
+    deal_points,
+    deal_sizes,
+    distribute,
+    explicit_deal,
+    legal_actions,
+    packs_in_rotation,
+    returns,
+    start_deal,
+)
+from comet.errors import RecordError
+from comet.game import GameState, play_game, winners
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState
+from comet.variants.base import variant_of
+
+DEAL_MODES = ("shuffled", "wild", "straights")
+PLAYOUT_POLICIES = ("simple", "hoarder", "greedy", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """How far a search looks: seeds per (players, mode), breadth-first depth and nodes, playouts, games."""
+
+    seeds: int = 12
+    depth: int = 6
+    nodes: int = 1500
+    random_playouts: int = 2
+    game_seeds: int = 6
+    max_game_deals: int = 6
+    seconds: float = 20.0
+
+    def text(self) -> str:
+        return (
+            f"{self.seeds} seeds x player counts x packs x deal modes ({', '.join(DEAL_MODES)}); "
+            f"every action sequence to depth {self.depth} (at most {self.nodes} states per deal); "
+            f"playouts by {', '.join(PLAYOUT_POLICIES[:-1])} and {self.random_playouts} random; "
+            f"games: {self.game_seeds} seeds x 1..{self.max_game_deals} deals (and the default length)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """Where two rule sets part ways.  ``actions`` is the deal record's action list under rule set A;
+    the last one (``step``) is the first point of difference (``step`` -1: the deal itself).  A game
+    witness (``level`` "game") names the seeded game instead."""
+
+    level: str  # "deal" | "game"
+    kind: str
+    detail: str
+    players: int
+    dealer: int = 0
+    pack: str = ""
+    comet_value: int = 0
+    hands: tuple[tuple[Card, ...], ...] = ()
+    dead: tuple[Card, ...] = ()
+    actions: tuple[Action, ...] = ()
+    step: int = -1
+    origin: str = ""
+    game_seed: int = 0
+    game_deals: int = 0
+    game_policy: str = ""
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """The order witnesses are compared in: fewest actions, then players, then cards that matter."""
+        return (len(self.actions), self.players, len(cards_that_matter(self)))
+
+    def start(self, rules: Ruleset) -> DealState:
+        """The deal under ``rules`` (RecordError if the deal is not a legal deal under them)."""
+        return explicit_deal(rules, self.players, self.dealer, self.hands, self.dead, self.comet_value)
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The result for one pair: the witness found (or None) and the bound searched."""
+
+    pair: Pair
+    witness: Witness | None
+    bound: str
+    deals_tried: int
+    games_tried: int
+    seconds: float
+    notes: tuple[str, ...] = field(default=())
+
+
+def cards_that_matter(w: Witness) -> tuple[Card, ...]:
+    """The distinct cards the witness's actions put on the table."""
+    return tuple(sorted({c for a in w.actions for c in a.cards}))
+
+
+# --------------------------------------------------------------------- comparing two states
+
+
+def observed(s: DealState) -> tuple[object, ...]:
+    """What an observer sees of a state: chips moved so far, whether it is over, who won, a draw, and
+    (at the end) the settled chips and points."""
+    if s.terminal:
+        return (True, s.winner, s.drawn, returns(s), deal_points(s))
+    return (False, s.chips())
+
+
+def legal_split(sa: DealState, sb: DealState) -> Action | None:
+    """An action legal under exactly one of the two states' rules (preferring one A allows), or None."""
+    if sa.terminal or sb.terminal:
+        return None
+    la = legal_actions(sa)
+    lb = legal_actions(sb)
+    if la == lb:
+        return None
+    only_a = [a for a in la if a not in set(lb)]
+    if only_a:
+        return only_a[0]
+    only_b = [a for a in lb if a not in set(la)]
+    return only_b[0] if only_b else None
+
+
+def describe(kind: str, sa: DealState, sb: DealState, action: Action) -> str:
+    if kind == "legal":
+        allowed = "A allows it, B does not" if action in legal_actions(sa) else "B allows it, A does not"
+        return f"'{action}': {allowed}"
+    if kind == "payments":
+        return f"after '{action}' chips so far: A {list(sa.chips())}, B {list(sb.chips())}"
+    parts = []
+    if sa.terminal != sb.terminal:
+        parts.append(
+            f"the deal is {'over' if sa.terminal else 'not over'} under A, {'over' if sb.terminal else 'not over'} under B"
+        )
+    if sa.winner != sb.winner:
+        parts.append(f"winner A {sa.winner}, B {sb.winner}")
+    if sa.drawn != sb.drawn:
+        parts.append(f"drawn under {'A' if sa.drawn else 'B'} only")
+    if sa.terminal and sb.terminal:
+        if returns(sa) != returns(sb):
+            parts.append(f"chips A {list(returns(sa))}, B {list(returns(sb))}")
+        if deal_points(sa) != deal_points(sb):
+            parts.append(f"points A {list(deal_points(sa))}, B {list(deal_points(sb))}")
+    return f"after '{action}': " + "; ".join(parts)
+
+
+def step_both(sa: DealState, sb: DealState, action: Action) -> tuple[DealState, DealState, str | None]:
+    """Apply ``action`` under both; the kind of difference it makes (None: none visible)."""
+    na = apply(sa, action)
+    nb = apply(sb, action)
+    oa, ob = observed(na), observed(nb)
+    if oa == ob:
+        return na, nb, None
+    if not na.terminal and not nb.terminal:
+        return na, nb, "payments"
+    return na, nb, "outcome"
+
+
+# --------------------------------------------------------------------- deals to try
+
+
+def plant(hands: list[list[Card]], dead: list[Card], seat: int, wanted: Sequence[Card], rng: random.Random) -> None:
+    """Swap cards so that ``seat`` holds ``wanted`` (as far as its hand size allows)."""
+    mine = hands[seat]
+    for c in wanted:
+        if c in mine:
+            continue
+        spare = [i for i, x in enumerate(mine) if x not in wanted]
+        if not spare:
+            return
+        i = spare[rng.randrange(len(spare))]
+        for h in (*hands, dead):
+            if c in h and h is not mine:
+                h[h.index(c)] = mine[i]
+                mine[i] = c
+                break
+
+
+def straight(cards: Sequence[Card], size: int, rng: random.Random, avoid: Sequence[Card]) -> list[Card]:
+    """One card of each rank from as low as a ``size``-card straight to the King allows, up to the King."""
+    by_rank: dict[int, list[Card]] = {}
+    for c in cards:
+        if c not in avoid:
+            by_rank.setdefault(rank_of(c), []).append(c)
+    low = max(min(by_rank), KING - size + 1)
+    return [rng.choice(by_rank[r]) for r in range(low, KING + 1) if r in by_rank]
+
+
+def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, list[Card]]]:
+    """(origin, start under A, the shuffled order) for every deal tried, fewest players first."""
+    from comet.vectors import player_counts
+
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    for seed in range(bound.seeds):
+        for players in counts:
+            packs = packs_in_rotation(pair.a, players)
+            for pack_index, pack in enumerate(packs):
+                for mode in DEAL_MODES:
+                    if mode == "wild" and not pack.wild:
+                        continue
+                    rng = random.Random(f"{seed}:{mode}:{pack_index}")
+                    order = list(pack.cards)
+                    rng.shuffle(order)
+                    dealer = seed % players
+                    size, _ = deal_sizes(pair.a, players, len(pack.cards))
+                    hands_t, dead_t = distribute(pair.a, order, players, dealer, size)
+                    hands = [list(h) for h in hands_t]
+                    dead = list(dead_t)
+                    first = (dealer + 1) % players
+                    if mode == "wild":
+                        plant(hands, dead, first, pack.wild[:1], rng)
+                    elif mode == "straights":
+                        plant(hands, dead, first, straight(pack.cards, size, rng, pack.wild), rng)
+                        if players > 1:
+                            taken = hands[first]
+                            plant(hands, dead, dealer, straight(pack.cards, size, rng, (*pack.wild, *taken)), rng)
+                    value = variant_of(pair.a).comet_value
+                    if seed % 3 == 2 and value and variant_of(pair.a).comet_escalates:
+                        value += 2
+                    start = start_deal(pair.a, pack, players, dealer, hands, dead, value)
+                    yield f"{players} players, seed {seed}, {pack.name} pack, {mode} deal", start, order
+
+
+def deal_difference(pair: Pair, start: DealState, order: list[Card], origin: str) -> Witness | None:
+    """The deal itself differs: refused under B as a record, or the same shuffle dealt differently."""
+    try:
+        explicit_deal(pair.b, start.players, start.dealer, start.hands, start.dead, start.comet_value)
+    except RecordError as e:
+        return Witness(
+            "deal",
+            "refused",
+            f"B refuses this deal [{e.kind}]: {_short(str(e))}",
+            start.players,
+            start.dealer,
+            start.pack,
+            start.comet_value,
+            start.hands,
+            start.dead,
+            (),
+            -1,
+            origin,
+        )
+    if "shuffled" in origin:
+        pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
+        try:
+            size_b, _ = deal_sizes(pair.b, start.players, len(pack.cards))
+            hands_b, dead_b = distribute(pair.b, order, start.players, start.dealer, size_b)
+        except RecordError:
+            return None
+        if hands_b != start.hands or dead_b != start.dead:
+            return Witness(
+                "deal",
+                "dealt",
+                "the same shuffled pack is dealt into different hands under B",
+                start.players,
+                start.dealer,
+                start.pack,
+                start.comet_value,
+                start.hands,
+                start.dead,
+                (),
+                -1,
+                origin,
+            )
+    return None
+
+
+# --------------------------------------------------------------------- searching one deal
+
+
+def breadth_first(pair: Pair, sa0: DealState, depth: int, nodes: int) -> tuple[tuple[Action, ...], str, str] | None:
+    """The shortest action sequence (at most ``depth`` + 1 actions) after which the two rule sets differ."""
+    sb0 = _as_b(pair, sa0)
+    frontier: list[tuple[tuple[Action, ...], DealState, DealState]] = [((), sa0, sb0)]
+    seen: set[tuple[DealState, DealState]] = set()
+    expanded = 0
+    for _ in range(depth + 1):
+        nxt: list[tuple[tuple[Action, ...], DealState, DealState]] = []
+        for path, sa, sb in frontier:
+            if sa.terminal:
+                continue
+            split = legal_split(sa, sb)
+            if split is not None:
+                return (*path, split), "legal", describe("legal", sa, sb, split)
+            for a in legal_actions(sa):
+                na, nb, kind = step_both(sa, sb, a)
+                if kind is not None:
+                    return (*path, a), kind, describe(kind, na, nb, a)
+                key = (na, nb)
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(((*path, a), na, nb))
+            expanded += 1
+            if expanded >= nodes:
+                return None
+        frontier = nxt
+    return None
+
+
+def _as_b(pair: Pair, sa: DealState) -> DealState:
+    return start_deal(pair.b, _pack_of(pair.b, sa), sa.players, sa.dealer, sa.hands, sa.dead, sa.comet_value)
+
+
+def _pack_of(rules: Ruleset, s: DealState):  # type: ignore[no-untyped-def]
+    for p in packs_in_rotation(rules, s.players):
+        if p.name == s.pack:
+            return p
+    return packs_in_rotation(rules, s.players)[0]
+
+
+def playout(
+    pair: Pair, sa0: DealState, choices: Sequence[int], policy: str, seed: int, limit: int
+) -> tuple[tuple[Action, ...], str, str, list[int]] | None:
+    """Play in lockstep: ``choices`` (indices into the legal actions) first, then ``policy``; the record to
+    the first difference, its kind, a description and the choice indices that led there."""
+    choose = make_policy(policy, seed)
+    sa, sb = sa0, _as_b(pair, sa0)
+    path: list[Action] = []
+    idx: list[int] = []
+    while not sa.terminal and len(path) < limit:
+        split = legal_split(sa, sb)
+        if split is not None:
+            return (*path, split), "legal", describe("legal", sa, sb, split), idx
+        legal = legal_actions(sa)
+        i = len(path)
+        a = legal[choices[i] % len(legal)] if i < len(choices) else choose(sa, legal)
+        idx.append(legal.index(a))
+        path.append(a)
+        sa, sb, kind = step_both(sa, sb, a)
+        if kind is not None:
+            return tuple(path), kind, describe(kind, sa, sb, a), idx
+    return None
+
+
+def shrink(
+    pair: Pair, sa0: DealState, found: tuple[tuple[Action, ...], str, str, list[int]], policy: str, deadline: float
+) -> tuple[tuple[Action, ...], str, str, list[int]]:
+    """Replace choices by earlier legal actions while the deals still part ways no later (Hypothesis-style)."""
+    best = found
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        i = 0
+        while i < len(best[3]) and not improved:
+            for c in range(best[3][i]):
+                trial = playout(pair, sa0, [*best[3][:i], c], policy, 0, len(best[0]))
+                if trial is not None and (len(trial[0]), trial[3]) < (len(best[0]), best[3]):
+                    best = trial
+                    improved = True
+                    break
+            if time.monotonic() >= deadline:
+                break
+            i += 1
+    return best
+
+
+# --------------------------------------------------------------------- whole games
+
+
+def game_outcome(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> tuple[object, ...]:
+    """What an observer sees of a whole seeded game: refused (and why), or winners, net chips per seat,
+    deals played and each deal's net chips."""
+    try:
+        g = play_game(rules, players, deals, seed, make_policy(policy, seed))
+    except RecordError as e:
+        return ("refused", e.kind, str(e))
+    return ("played", winners(g), _net(g), g.deal_index, g.history)
+
+
+def _net(g: GameState) -> tuple[int, ...]:
+    start = g.rules.starting_chips if variant_of(g.rules).scoring == "chips" else 0
+    return tuple(b - start for b in g.balances)
+
+
+def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tuple[Witness | None, int]:
+    """The smallest seeded game (fewest deals, then players) whose outcome differs; games tried."""
+    from comet.vectors import player_counts
+
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    tried = 0
+    lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
+    for deals in lengths:
+        for players in counts:
+            for seed in range(bound.game_seeds):
+                for policy in ("simple", "hoarder", "random"):
+                    if time.monotonic() > deadline:
+                        return None, tried
+                    tried += 1
+                    oa = game_outcome(pair.a, players, deals, seed, policy)
+                    ob = game_outcome(pair.b, players, deals, seed, policy)
+                    if oa != ob:
+                        n = deals if deals is not None else -1
+                        return (
+                            Witness(
+                                "game",
+                                "game",
+                                _game_detail(oa, ob),
+                                players,
+                                game_seed=seed,
+                                game_deals=n,
+                                game_policy=policy,
+                                origin=f"game seed {seed}, {players} players, {policy} policy",
+                            ),
+                            tried,
+                        )
+    return None, tried
+
+
+def _game_detail(oa: tuple[object, ...], ob: tuple[object, ...]) -> str:
+    def one(o: tuple[object, ...]) -> str:
+        if o[0] == "refused":
+            return f"refused ({o[2]})"
+        return f"winners {list(o[1])}, net {list(o[2])}, {o[3]} deals"  # type: ignore[call-overload]
+
+    return f"A: {one(oa)}; B: {one(ob)}"
+
+
+# --------------------------------------------------------------------- the search
+
+
+def search(pair: Pair, bound: Bound = Bound(), games: bool = True) -> Search:
+    """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games)."""
+    t0 = time.monotonic()
+    deadline = t0 + bound.seconds
+    best: Witness | None = None
+    tried = 0
+    for origin, sa0, order in deal_candidates(pair, bound):
+        if time.monotonic() > deadline:
+            break
+        tried += 1
+        found = deal_difference(pair, sa0, order, origin)
+        if found is not None:
+            if best is None or found.size < best.size:
+                best = found
+            if found.kind == "refused":
+                break
+            continue
+        if best is not None and len(best.actions) <= 1:
+            break
+        limit = len(best.actions) - 1 if best is not None else bound.depth
+        bfs = breadth_first(pair, sa0, min(limit, bound.depth), bound.nodes)
+        if bfs is not None:
+            best = _better(best, _deal_witness(sa0, bfs, origin + ", every sequence searched"))
+            continue
+        for k, policy in enumerate(PLAYOUT_POLICIES[:-1] + ("random",) * bound.random_playouts):
+            res = playout(pair, sa0, [], policy, tried * 31 + k, 10_000)
+            if res is None:
+                continue
+            res = shrink(pair, sa0, res, policy, min(deadline, time.monotonic() + 2.0))
+            best = _better(best, _deal_witness(sa0, res[:3], f"{origin}, {policy} playout shrunk"))
+    games_tried = 0
+    notes: list[str] = []
+    if best is None and games:
+        deadline = time.monotonic() + bound.seconds
+        best, games_tried = game_witness(pair, bound, deadline)
+        if best is None:
+            notes.append("no deal and no game within the bound differs")
+        else:
+            notes.append("the readings never differed within a deal in the bound; they differ over a game")
+    return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes))
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _deal_witness(sa0: DealState, found: tuple[tuple[Action, ...], str, str], origin: str) -> Witness:
+    actions, kind, detail = found
+    return Witness(
+        "deal",
+        kind,
+        detail,
+        sa0.players,
+        sa0.dealer,
+        sa0.pack,
+        sa0.comet_value,
+        sa0.hands,
+        sa0.dead,
+        actions,
+        len(actions) - 1,
+        origin,
+    )
+
+
+def _better(best: Witness | None, new: Witness) -> Witness:
+    return new if best is None or new.size < best.size else best

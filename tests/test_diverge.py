@@ -1,0 +1,99 @@
+"""Issue 9: witness search, narration, paired impact and the `comet diverge` command.
+
+Rule ids exercised by the witnesses checked here: R-COMET-WILD (a Comet lead), R-NEW-RUN.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from comet.cli import main
+from comet.diverge.impact import chunks, figures, impact, paired_deals
+from comet.diverge.narrate import MARK, narrate_witness
+from comet.diverge.pairs import Pair, all_pairs, pairs_for
+from comet.diverge.witness import Bound, search
+from comet.presets import preset
+from comet.ruleset import APPLIES_TO, RULING_FIELDS
+
+QUICK = Bound(seeds=2, depth=3, nodes=300, random_playouts=0, game_seeds=1, max_game_deals=1, seconds=3)
+
+
+def test_pairs_cover_every_field_that_applies() -> None:
+    fields = {p.field for p in all_pairs()}
+    assert fields == {f for f in RULING_FIELDS if f in APPLIES_TO}
+    assert all(p.a != p.b for p in all_pairs())
+
+
+def test_comet_lead_witness_is_one_action_and_narrated() -> None:
+    """R-COMET-WILD: the readings of RUL-COMET-LEAD part at the first lead of the Comet."""
+    pair = next(p for p in pairs_for("comet_lead", ["standard"]) if p.value_b == "forbidden")
+    res = search(pair, QUICK)
+    w = res.witness
+    assert w is not None and w.kind == "legal" and len(w.actions) == 1
+    text = "\n".join(narrate_witness(pair, w))
+    assert MARK in text and "illegal" in text
+
+
+def test_identical_rule_sets_have_no_witness() -> None:
+    """A planted 'ruling' that changes nothing: the search must report no witness, with its bound."""
+    base = preset("standard").rules
+    res = search(Pair("standard", "", base, base), QUICK)
+    assert res.witness is None and res.deals_tried > 0 and "depth 3" in res.bound
+
+
+def test_impact_is_the_same_for_any_chunking() -> None:
+    pair = pairs_for("comet_bonus_last", ["standard"])[0]
+    whole = paired_deals(pair, 3, range(0, 12), "hoarder")
+    parts = [paired_deals(pair, 3, r, "hoarder") for r in chunks(12, 5)]
+    merged = parts[0].merge(parts[1]).merge(parts[2])
+    assert merged == whole
+    assert impact(pair, 12, 0, ["hoarder"], players=3, chunk=5)["hoarder"] == whole
+
+
+def test_impact_of_identical_rules_is_zero() -> None:
+    base = preset("standard").rules
+    t = paired_deals(Pair("standard", "", base, base), 3, range(6), "random")
+    f = figures(t)
+    assert f["chips_changed"] == 0 and f["winner_changed"] == 0 and f["diff_max"] == 0
+
+
+def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    code = main(
+        [
+            "diverge",
+            "comet_lead",
+            "--preset",
+            "standard",
+            "--deals",
+            "4",
+            "--games",
+            "0",
+            "--policies",
+            "random",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = (out / "README.md").read_text()
+    assert "RUL-COMET-LEAD" in text and "**Witness**" in text and "| deals whose chips change |" in text
+    assert list(out.glob("*.png"))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["diverge", "no_such_ruling"],
+        ["diverge", "comet_lead", "--preset", "nonesuch"],
+        ["diverge", "--rules", "standard"],
+        ["diverge", "--rules", "standard", "--against", "old_comet"],
+        ["diverge", "--rules", "nonesuch", "--against", "standard"],
+        ["diverge", "--rules", "standard", "--against", "standard", "--against-ruling", "comet_lead=sometimes"],
+    ],
+)
+def test_diverge_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
