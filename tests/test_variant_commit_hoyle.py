@@ -245,3 +245,24 @@ def test_nine_of_diamonds_instead_of_pass(reading: str) -> None:
     played = position(["9D 2C 4S", "5S 10D QH", "4C"], run=(3,), suit=3, rules=rules)
     after_four = apply(played, Action(cards("4S")))
     assert set(legal_actions(after_four)) == {Action((NINE_D,)), PASS}
+
+
+@pytest.mark.parametrize("reading", ["any", "last_resort"])
+def test_nine_of_diamonds_as_a_lead(reading: str) -> None:
+    """RUL-COMMIT-H-NINE-LEAD (R-COMMIT-H-NINE): any: the 9♦ may start a run (the diamonds, 10♦ next) and
+    earns 2 from each; last_resort: only as the last card of a hand."""
+    rules = HOYLE.with_overrides({"commit_nine_lead": reading})
+    s = position(["9D 10D 3C", "5S", "4C"], rules=rules)
+    leads = set(legal_actions(s))
+    if reading == "any":
+        assert leads == {Action((NINE_D,)), Action(cards("10D")), Action(cards("3C"))}
+        after = apply(s, Action((NINE_D,)))
+        assert after.run == (9,) and after.run_suit == DIAMONDS and after.chips() == (4, -2, -2)
+    else:
+        assert leads == {Action(cards("10D")), Action(cards("3C"))}
+        with pytest.raises(IllegalAction) as e:
+            apply(s, Action((NINE_D,)))
+        assert e.value.rule == "R-COMMIT-H-NINE" and "last_resort" in str(e.value)
+    alone = position(["9D", "5S", "4C"], rules=rules)
+    assert legal_actions(alone) == (Action((NINE_D,)),)
+    assert apply(alone, Action((NINE_D,))).winner == 0

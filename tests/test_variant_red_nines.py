@@ -197,9 +197,14 @@ def test_only_the_king_of_the_suit(reading: str) -> None:
         assert after.run == (10, 11, 12, 13) and legal_actions(after) == (PASS,)
         for _ in range(4):
             after = apply(after, PASS)
-        assert after.to_move == 3 and after.run == () and legal_actions(after) == (
-            Action(cards("4S")),
-            Action(cards("KC")),
+        assert (
+            after.to_move == 3
+            and after.run == ()
+            and legal_actions(after)
+            == (
+                Action(cards("4S")),
+                Action(cards("KC")),
+            )
         )
     clubs = apply(s, Action(cards("KC")))
     assert clubs.run == () and clubs.to_move == 3

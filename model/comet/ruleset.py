@@ -124,6 +124,8 @@ class Ruleset:
     red_nines_king: Literal["any_king", "suit_king"] = "any_king"
     # RUL-COMMIT-H-NINE-PASS: 000's 9D goes down instead of "without" or "pass", or instead of "without" only.
     commit_nine_when: Literal["without_or_pass", "without_only"] = "without_or_pass"
+    # RUL-COMMIT-H-NINE-LEAD: may 000's 9D start a run, or only from a hand of nothing else?
+    commit_nine_lead: Literal["any", "last_resort"] = "any"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -215,6 +217,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_wild_stop": ("RUL-RED9-NINE-STOP", ("red_nines",)),
     "red_nines_king": ("RUL-RED9-KING", ("red_nines",)),
     "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
+    "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
 }
 
 

@@ -73,6 +73,13 @@ def nine_for_this_ending(state: DealState) -> bool:
     return state.rules.commit_nine_when == "without_or_pass" or state.turn_played
 
 
+@rule("R-COMMIT-H-NINE")
+def nine_may_lead(state: DealState) -> bool:
+    """May the player to move start a run with the 9♦ (the diamonds, the 10♦ next)?  Yes
+    (RUL-COMMIT-H-NINE-LEAD = any), or only when it is the last card in the hand (last_resort)."""
+    return state.rules.commit_nine_lead == "any" or len(state.hands[state.to_move]) == 1
+
+
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE")
 def hoyle_legal_actions(state: DealState) -> tuple[Action, ...]:
     """Any card leads; a run goes on with the next card of its suit (or the branch card); a player
@@ -83,7 +90,7 @@ def hoyle_legal_actions(state: DealState) -> tuple[Action, ...]:
         return (PASS,)
     hand = sorted(set(state.hands[state.to_move]))
     if at_new_run(state):
-        return tuple(Action((c,)) for c in hand)
+        return tuple(Action((c,)) for c in hand if c != NINE_OF_DIAMONDS or nine_may_lead(state))
     wanted = continuations(state)
     acts = [Action((c,)) for c in hand if c in wanted]
     if not acts:
@@ -108,6 +115,12 @@ def hoyle_why_illegal(state: DealState, action: Action) -> IllegalAction:
         )
     if action.as_rank:
         return IllegalAction("R-COMMIT-H-NINE", "in this Commit the 9♦ stands for no other card", str(action))
+    if action.cards == (NINE_OF_DIAMONDS,) and at_new_run(state) and NINE_OF_DIAMONDS in state.hands[state.to_move]:
+        return IllegalAction(
+            "R-COMMIT-H-NINE",
+            "the 9♦ starts a run only as the last card in hand (commit_nine_lead=last_resort)",
+            str(action),
+        )
     return suited_why_illegal(state, action, "R-LEAD-ANY", "R-COMMIT-H-SUIT")
 
 

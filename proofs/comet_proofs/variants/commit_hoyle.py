@@ -49,7 +49,7 @@ class CommitHoyleEncoding(SuitedEncoding):
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
     # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
     unquantified = ("deal_order", "commit_stake", *GAME_FIELDS)
-    outside = ("commit_nine_when",)
+    outside = ("commit_nine_when", "commit_nine_lead")
 
     def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
         return ((STAKE, state.rules.commit_stake),)
