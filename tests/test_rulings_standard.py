@@ -474,3 +474,103 @@ def test_rul_comet_after_stop_against_optional_restart() -> None:
     assert "pass" not in legal_texts(after_without)  # Anna holds 7S and must go on with the old run
     restarted = play(loose, "play 3C")
     assert restarted.run == (3,) and not restarted.free_lead
+
+
+# ------------------------------------------------------------------ the Opera (spec/rulings-variants.md)
+
+
+def _opera_out(hands: Sequence[str], moves: Sequence[str], **readings: object) -> DealState:
+    """Three players, Carla (seat 2) deals, Opera on: Anna (seat 0) plays ``moves`` in her first turn."""
+    s = play(position(hands, dealer=2, rules=rules(opera=True, **readings)), *moves)
+    assert s.terminal and s.winner == 0 and not s.drawn and s.turn == 0
+    return s
+
+
+def test_rul_opera_comet_bonus() -> None:
+    """RUL-OPERA-COMET-BONUS (R-OPERA-DOUBLE, R-COMET-BONUS, R-SETTLE-COMET-LAST): Anna goes out in her
+    first turn on the Comet as the 9; is its bonus doubled by the Opera too?"""
+    hands = ["7C 8C 9D", "7S 3S", "7S 3S"]
+    moves = ("play 7C", "play 8C", "play 9D as 9")
+    plain = _opera_out(hands, moves, opera_comet_bonus="plain")
+    doubled = _opera_out(hands, moves, opera_comet_bonus="doubled")
+    assert plain.chips() == (16, -8, -8)  # 2 x 4 from each (RUL-COMET-BONUS-LAST)
+    assert doubled.chips() == (32, -16, -16)
+    assert [p.amount for p in settlement(plain)] == [p.amount for p in settlement(doubled)] == [80, 80]
+    # Stacked as RUL-OPERA-STACK says: capped, the x4 already exceeds the Opera's x2; with a plain bonus
+    # the Opera's x2 is the higher.
+    capped = _opera_out(hands, moves, opera_comet_bonus="doubled", opera_stack="highest")
+    assert capped.chips() == (16, -8, -8)
+    alone = _opera_out(hands, moves, opera_comet_bonus="doubled", comet_bonus_last="plain")
+    assert alone.chips() == (8, -4, -4)
+    # Not an Opera (a pass came first), or a drawn one: no doubling of the bonus.
+    on = rules(opera=True, opera_comet_bonus="doubled")
+    late = position(hands, dealer=2, rules=on, to_move=1, run=(9, 10), last_player=0)
+    late = play(late, "pass", "pass", *moves)  # Ben and Carla pass first; the run comes back to Anna
+    assert late.winner == 0 and late.turn == 2 and late.chips() == (16, -8, -8)
+    drawn = play(position(["7C 8C 9D", "7S 3S", "KS"], dealer=2, rules=on), *moves)
+    assert drawn.drawn and drawn.chips() == (16, -8, -8)
+
+
+def test_rul_opera_caught() -> None:
+    """RUL-OPERA-CAUGHT (R-OPERA-DOUBLE, R-SETTLE-CAUGHT): Ben is caught with 4, Q and the Comet in an Opera."""
+    hands = ["2C", "4C QS 9D", "7S 3S"]
+    for stack in ("multiply", "highest"):
+        mult = _opera_out(hands, ["play 2C"], opera_caught="multiply", opera_stack=stack)
+        high = _opera_out(hands, ["play 2C"], opera_caught="highest", opera_stack=stack)
+        assert {p.payer: p.amount for p in settlement(mult)} == {1: 23 * 2 * 2, 2: 10 * 2}
+        assert {p.payer: p.amount for p in settlement(high)} == {1: 23 * 2, 2: 10 * 2}
+    # Without the Opera the reading changes nothing.
+    plain = play(position(hands, dealer=2, rules=rules(opera_caught="highest")), "play 2C")
+    assert {p.payer: p.amount for p in settlement(plain)} == {1: 23 * 2, 2: 10}
+
+
+def test_rul_opera_draw_example_two_players_eighteen_cards() -> None:
+    """RUL-OPERA-DRAW (R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-DEAL-SIZES): the corrected example, dealt as two
+    players really are (18 cards each, 12 dead): Anna goes out at once, and so could Ben."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    anna = [f"{r}C" for r in ranks] + [f"{r}S" for r in ranks[:6]]
+    ben = [f"{r}S" for r in ranks[:6]] + [f"{r}C" for r in ranks[6:]] + [f"{r}S" for r in ranks[6:]]
+    ben[ben.index("9C")] = "9S"  # the black pack has one 9C, two 9S and the Comet 9D
+    hands = [cards(" ".join(anna)), cards(" ".join(ben))]
+    rest = Counter(black_pack().cards) - Counter(hands[0]) - Counter(hands[1])
+    for reading, drawn in (("dealer_could", True), ("never", False)):
+        s = explicit_deal(rules(opera=True, opera_draw=reading), 2, 1, hands, sorted(rest.elements()))
+        assert len(s.hands[0]) == len(s.hands[1]) == 18
+        for r in ranks + ranks[:6]:
+            want = rank_of(parse_card(r + "C"))
+            s = apply(s, next(a for a in legal_actions(s) if a.cards and rank_of(a.cards[0]) == want))
+        assert s.terminal and s.turn == 0 and s.drawn is drawn
+        assert bool(settlement(s)) is not drawn
+
+
+def test_standard_step_check_catches_a_planted_opera_bonus_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUL-OPERA-COMET-BONUS, RUL-COMET-BONUS-LAST (R-COMET-BONUS): the independent step check recomputes the
+    Comet's bonus; a planted Opera that forgets to double it is reported with the amounts."""
+    from comet import invariants
+    from comet.variants import opera
+
+    hands = ["7C 8C 9D", "7S 3S", "7S 3S"]
+    doubled = rules(opera=True, opera_comet_bonus="doubled")
+    before = play(position(hands, dealer=2, rules=doubled), "play 7C", "play 8C")
+    good = apply(before, parse_action("play 9D as 9"))
+    assert invariants.check_transition(before, parse_action("play 9D as 9"), good) == []
+    monkeypatch.setattr(opera, "opera_comet_bonus", lambda after, seat: after)
+    bad = apply(before, parse_action("play 9D as 9"))
+    problems = invariants.check_transition(before, parse_action("play 9D as 9"), bad)
+    assert problems == [
+        "play 9D as 9 paid {seat 1 pays seat 0 8, seat 2 pays seat 0 8} during play; the Comet's bonus "
+        "recomputed is {seat 1 pays seat 0 16, seat 2 pays seat 0 16}"
+    ]
+
+
+def test_settlement_recomputation_catches_a_planted_opera_caught_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUL-OPERA-CAUGHT (R-OPERA-DOUBLE): the independent settlement recomputation follows the reading; a planted
+    engine that ignores the cap is reported."""
+    from comet import invariants
+    from comet.variants import opera
+
+    s = _opera_out(["2C", "4C QS 9D", "7S 3S"], ["play 2C"], opera_caught="highest")
+    assert invariants.check_settlement(s) == ([], False)
+    monkeypatch.setattr(opera, "opera_caught_multiplier", lambda state, caught, out_mult: caught * out_mult)
+    problems, _ = invariants.check_settlement(s)
+    assert problems and "seat 1 pays seat 0 92" in problems[0] and "seat 1 pays seat 0 46" in problems[0]

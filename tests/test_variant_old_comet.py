@@ -235,3 +235,24 @@ def test_planted_opera_doubling_of_the_caught_manille_is_caught(monkeypatch: pyt
     problems, skipped = check_settlement(_opera_finish("plain"))
     assert not skipped and len(problems) == 1
     assert "seat 2 pays seat 1 20" in problems[0] and "seat 2 pays seat 1 10}" in problems[0]
+
+
+@pytest.mark.parametrize(("reading", "ben"), [("ten", 30), ("rank", 36)])
+def test_court_cards_left_in_hand(reading: str, ben: int) -> None:
+    """RUL-OLD-COURT-POINTS (R-OLD-POINTS, R-OLD-SETTLE): Ben holds J, Q, K: 30 (ten, 'as above') or 36
+    (rank); the independent recomputation agrees under both readings."""
+    rules = OLD.with_overrides({"old_court_points": reading})
+    s = at(["5C", "JC QC KC", "AC 2C"], run=(3, 4), to_move=0, rules=rules)
+    final = play(s, "play 5C")
+    assert returns(final) == (ben + 3, -ben, -3)
+    assert check_settlement(final) == ([], False)
+
+
+def test_planted_court_points_ignoring_the_ruling_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted (RUL-OLD-COURT-POINTS): a settlement that counts the court cards 10 under rank is caught
+    by the recomputation, with a readable report."""
+    monkeypatch.setattr(old, "old_hand_points", lambda state, hand: sum(old.old_card_points(c) for c in hand))
+    rules = OLD.with_overrides({"old_court_points": "rank"})
+    final = play(at(["5C", "JC QC KC", "AC 2C"], run=(3, 4), to_move=0, rules=rules), "play 5C")
+    problems, _ = check_settlement(final)
+    assert problems and "36" in " ".join(problems)

@@ -431,9 +431,11 @@ def play(state: DealState, action: Action) -> DealState:
         free_lead=go_on and not out,
     )
     if out and state.rules.opera:
-        from comet.variants.opera import opera_outcome
+        from comet.variants.opera import opera_comet_bonus, opera_outcome
 
         after = opera_outcome(after)
+        if is_wild and hook is None:
+            after = opera_comet_bonus(after, seat)
     return after
 
 
@@ -499,7 +501,7 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
         return ()
     out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
     if state.rules.opera:
-        from comet.variants.opera import opera_multiplier
+        from comet.variants.opera import opera_caught_multiplier, opera_multiplier
 
         out_mult = opera_multiplier(state, out_mult)
     pays: list[Payment] = []
@@ -508,7 +510,10 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
             continue
         points = points_in_hand(state, hand)
         caught = 2 if any(c in state.wild for c in hand) else 1
-        amount = points * caught * out_mult
+        mult = caught * out_mult
+        if state.rules.opera and caught > 1:
+            mult = opera_caught_multiplier(state, caught, out_mult)
+        amount = points * mult
         if amount:
             pays.append(Payment(seat, state.winner, amount, settlement_rule(state, caught > 1, out_mult)))
     return tuple(pays)

@@ -146,7 +146,9 @@ def old_comet_recomputed(state: DealState) -> Expected:
     for seat, hand in enumerate(state.hands):
         if seat == state.winner:
             continue
-        points = sum(9 if c == _MANILLE else _OLD_SCORE[rank_of(c)] for c in hand)
+        # RUL-OLD-COURT-POINTS = rank: Jack 11, Queen 12, King 13 (the Ace 1 and the manille 9 either way)
+        score = _OLD_SCORE if state.rules.old_court_points == "ten" else {r: r for r in range(1, 14)}
+        points = sum(9 if c == _MANILLE else score[rank_of(c)] for c in hand)
         out[(seat, state.winner)] += points * mult
         for _ in range(hand.count(_MANILLE)):
             for other in range(state.players):

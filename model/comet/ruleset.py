@@ -126,6 +126,8 @@ class Ruleset:
     commit_nine_when: Literal["without_or_pass", "without_only"] = "without_or_pass"
     # RUL-COMMIT-H-NINE-LEAD: may 000's 9D start a run, or only from a hand of nothing else?
     commit_nine_lead: Literal["any", "last_resort"] = "any"
+    # RUL-OLD-COURT-POINTS: Old Comet: a Jack, Queen or King left in hand counts 10, or 11, 12, 13.
+    old_court_points: Literal["ten", "rank"] = "ten"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -218,6 +220,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "red_nines_king": ("RUL-RED9-KING", ("red_nines",)),
     "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
     "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
+    "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
 }
 
 

@@ -73,6 +73,8 @@ STANDARD_UNQUANTIFIED: tuple[str, ...] = (
     *GAME_FIELDS,
     "opera_draw",
     "opera_stack",
+    "opera_comet_bonus",
+    "opera_caught",
 )
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48

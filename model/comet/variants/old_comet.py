@@ -9,7 +9,7 @@ pays 10 to each other player besides its 9 points to the winner.
 from __future__ import annotations
 
 from comet.cards import ACE, DIAMONDS, KING, Card, Pack, card, full_deck, rank_of
-from comet.engine import DEAL_TABLE, going_out_multiplier, points_in_hand
+from comet.engine import DEAL_TABLE, going_out_multiplier
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
@@ -45,6 +45,15 @@ def ace_low() -> int:
 def old_card_points(c: Card) -> int:
     """Ace 1, 2 to 10 their number, Jack, Queen and King 10; the manille 9."""
     return min(rank_of(c), 10)
+
+
+@rule("R-OLD-POINTS")
+def old_hand_points(state: DealState, hand: tuple[Card, ...]) -> int:
+    """The points of a hand left at the end (RUL-OLD-COURT-POINTS: Jack, Queen and King 10 each, or
+    11, 12 and 13 under rank); the manille 9, the Ace 1."""
+    if state.rules.old_court_points == "rank":
+        return sum(9 if c in state.wild else rank_of(c) for c in hand)
+    return sum(old_card_points(c) for c in hand)
 
 
 def _from_each(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[Payment, ...]:
@@ -92,7 +101,7 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
             continue
-        points = points_in_hand(state, hand) * mult
+        points = old_hand_points(state, hand) * mult
         if points:
             pays.append(Payment(seat, state.winner, points, "R-OLD-SETTLE"))
         if any(c in state.wild for c in hand):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from comet.state import DealState
+from comet.state import DealState, Payment
 from comet.trace import rule
 
 
@@ -79,11 +79,40 @@ def opera_outcome(after: DealState) -> DealState:
     return after
 
 
+def stacked(state: DealState, base: int) -> int:
+    """The Opera's x2 combined with a multiplier ``base`` (RUL-OPERA-STACK): multiplied, or the higher."""
+    return base * 2 if state.rules.opera_stack == "multiply" else max(base, 2)
+
+
 @rule("R-OPERA-DOUBLE")
 def opera_multiplier(state: DealState, out_mult: int) -> int:
     """The settlement multiplier with Opera: x2 on top of the Comet's x2/x4 (RUL-OPERA-STACK)."""
     if not is_opera(state):
         return out_mult
-    if state.rules.opera_stack == "multiply":
-        return out_mult * 2
-    return max(out_mult, 2)
+    return stacked(state, out_mult)
+
+
+@rule("R-OPERA-DOUBLE")
+def opera_caught_multiplier(state: DealState, caught: int, out_mult: int) -> int:
+    """A caught loser's multiplier (``caught`` x2 for the Comet in hand; ``out_mult`` from
+    ``opera_multiplier``): multiplied, or in an Opera only the higher doubling (RUL-OPERA-CAUGHT)."""
+    if state.rules.opera_caught == "highest" and is_opera(state):
+        return max(caught, out_mult)
+    return caught * out_mult
+
+
+@rule("R-OPERA-DOUBLE")
+def opera_comet_bonus(after: DealState, seat: int) -> DealState:
+    """After the first player went out on the Comet in an Opera (not drawn), the bonus the Comet earned
+    on that play is raised by the Opera's x2, stacked like the points (RUL-OPERA-COMET-BONUS,
+    RUL-OPERA-STACK); the extra is paid as ``R-OPERA-DOUBLE`` payments."""
+    from comet.engine import going_out_multiplier
+
+    if after.rules.opera_comet_bonus != "doubled" or not is_opera(after):
+        return after
+    factor = going_out_multiplier(after.out_wild_as) if after.rules.comet_bonus_last == "multiplied" else 1
+    extra = after.comet_value * (stacked(after, factor) - factor)
+    if extra <= 0:
+        return after
+    more = tuple(Payment(p, seat, extra, "R-OPERA-DOUBLE") for p in range(after.players) if p != seat)
+    return replace(after, payments=after.payments + more)

@@ -39,7 +39,11 @@ class OperaEncoding(StandardEncoding):
     name = "opera"
     rulings = PLAY_RULINGS + DEAL_RULINGS + (("opera_draw", "dealer_could"), ("opera_stack", "multiply"))
     extra_fields = (FIRST, COULD, DRAWN)
-    unquantified = tuple(f for f in STANDARD_UNQUANTIFIED if f not in ("opera_draw", "opera_stack"))
+    unquantified = tuple(
+        f for f in STANDARD_UNQUANTIFIED if f not in ("opera_draw", "opera_stack", "opera_comet_bonus", "opera_caught")
+    )
+    # RUL-OPERA-COMET-BONUS and RUL-OPERA-CAUGHT change an Opera's returns: for P2 to quantify.
+    outside = (*StandardEncoding.outside, "opera_comet_bonus", "opera_caught")
 
     def abstract(self, state: DealState) -> AbstractState:
         from comet.variants.opera import dealer_could_go_out

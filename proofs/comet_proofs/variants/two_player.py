@@ -30,7 +30,15 @@ class TwoPlayerEncoding(StandardEncoding):
     # RUL-COMET-BONUS-LAST has nothing to multiply (no bonus); RUL-DEAL-SIZES does not apply (R-2P-DEAL).
     rulings = tuple(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last")
     # RUL-2P-END decides only when the game ends; the Opera's readings do nothing while it is off.
-    unquantified = ("deal_order", "packs", "first_dealer_tie", "two_player_end", "opera_draw", "opera_stack")
+    unquantified = (
+        "deal_order",
+        "packs",
+        "first_dealer_tie",
+        "two_player_end",
+        "opera_draw",
+        "opera_stack",
+        "opera_caught",
+    )
     scoring = "points"
 
     def abstract(self, state: DealState) -> AbstractState:
