@@ -75,8 +75,13 @@ def standard_settlement(state: DealState) -> dict[tuple[int, int], int]:
                 total += _COMET_IN_HAND
             else:
                 total += _STANDARD_SCORE[rank_of(c)] * (2 if caught else 1)
-        if total * last:
-            out[(seat, state.winner)] = total * last
+        pay = total * last
+        if caught and opera == 2 and state.rules.opera_caught == "highest":
+            # RUL-OPERA-CAUGHT: the caught hand's doubled table value (002:26) is not doubled again
+            # by the Opera; only the higher of the two doublings counts (the hand's plain value x2).
+            pay = total // 2 * max(2, last)
+        if pay:
+            out[(seat, state.winner)] = pay
     return out
 
 
@@ -149,7 +154,9 @@ def old_comet_recomputed(state: DealState) -> Expected:
         # RUL-OLD-COURT-POINTS = rank: Jack 11, Queen 12, King 13 (the Ace 1 and the manille 9 either way)
         score = _OLD_SCORE if state.rules.old_court_points == "ten" else {r: r for r in range(1, 14)}
         points = sum(9 if c == _MANILLE else score[rank_of(c)] for c in hand)
-        out[(seat, state.winner)] += points * mult
+        # RUL-OLD-CAUGHT-DOUBLE = doubled: 000:63 "pays double for all their cards" carried over
+        doubled = 2 if _MANILLE in hand and state.rules.old_caught_double == "doubled" else 1
+        out[(seat, state.winner)] += points * mult * doubled
         for _ in range(hand.count(_MANILLE)):
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
@@ -519,6 +526,31 @@ def commit_cats_step(before: DealState, action: Action, after: DealState) -> lis
     return out
 
 
+def standard_step(before: DealState, action: Action, after: DealState) -> list[str]:
+    """The Comet's bonus in the standard game, recomputed from the sources: 000:55 "Whoever plays the
+    Comet collects 2 chips from every other player" (the deal's ``comet_value`` after escalation);
+    002:29 "four chips" / "8 chips" when it is the last card, x2 / x4 of it (RUL-COMET-BONUS-LAST);
+    in an Opera that is not drawn, x2 more (000:83 "everyone pays double") under
+    RUL-OPERA-COMET-BONUS = doubled, multiplied or capped as RUL-OPERA-STACK says.  Nothing else is
+    paid during play."""
+    want: dict[tuple[int, int], int] = {}
+    wild = [c for c in action.cards if c in before.wild]
+    if wild:
+        out_now = not after.hands[before.to_move]
+        factor = 1
+        if out_now and before.rules.comet_bonus_last == "multiplied":
+            factor = 4 if action.as_rank == 9 else 2
+        first = (before.dealer + 1) % before.players
+        opera = before.rules.opera and before.turn == 0 and before.to_move == first and out_now
+        if opera and not after.drawn and before.rules.opera_comet_bonus == "doubled":
+            factor = factor * 2 if before.rules.opera_stack == "multiply" else max(factor, 2)
+        want = _from_each_other(before.players, before.to_move, before.comet_value * factor)
+    got = _added_payments(before, after)
+    if got != want:
+        return [f"{action} paid {_fmt_table(got)} during play; the Comet's bonus recomputed is {_fmt_table(want)}"]
+    return []
+
+
 def red_nines_step(before: DealState, action: Action, after: DealState) -> list[str]:
     out = _no_chips_step(before, action, after)
     if any(after.scores):
@@ -528,9 +560,9 @@ def red_nines_step(before: DealState, action: Action, after: DealState) -> list[
 
 StepCheck = Callable[[DealState, Action, DealState], list[str]]
 
-# Payments or points made during play, per variant (the standard game's Comet bonus is bounded
-# by ``payment_bound`` and checked through the settlement tests).
+# Payments or points made during play, per variant.
 VARIANT_STEP_CHECKS: dict[str, StepCheck] = {
+    "standard": standard_step,
     "two_player": two_player_step,
     "old_comet": old_comet_step,
     "commit_hoyle": commit_hoyle_step,

@@ -73,6 +73,10 @@ class Ruleset:
     opera_draw: Literal["dealer_could", "never"] = "dealer_could"
     # RUL-OPERA-STACK: the Opera doubling multiplies the Comet's going-out multiplier, or only the higher counts.
     opera_stack: Literal["multiply", "highest"] = "multiply"
+    # RUL-OPERA-COMET-BONUS: when the Opera's first player goes out on the Comet, is its bonus doubled as well?
+    opera_comet_bonus: Literal["plain", "doubled"] = "plain"
+    # RUL-OPERA-CAUGHT: in an Opera, does a caught loser pay x2 x2, or does only the higher doubling count?
+    opera_caught: Literal["multiply", "highest"] = "multiply"
     # RUL-2P-END: two players: the game ends as soon as one reaches 121, or only once both have dealt equally.
     two_player_end: Literal["first_to_target", "equal_deals"] = "first_to_target"
     # RUL-OLD-DEAL-SIZES: Old Comet: the standard table's hand sizes from 52 cards, or all cards evenly.
@@ -128,6 +132,8 @@ class Ruleset:
     commit_nine_lead: Literal["any", "last_resort"] = "any"
     # RUL-OLD-COURT-POINTS: Old Comet: a Jack, Queen or King left in hand counts 10, or 11, 12, 13.
     old_court_points: Literal["ten", "rank"] = "ten"
+    # RUL-OLD-CAUGHT-DOUBLE: Old Comet: does a player left with the manille also pay double for their cards?
+    old_caught_double: Literal["plain", "doubled"] = "plain"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -194,6 +200,8 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "opera": ("RUL-OPERA", _STANDARD_PLAY),
     "opera_draw": ("RUL-OPERA-DRAW", _STANDARD_PLAY),
     "opera_stack": ("RUL-OPERA-STACK", _STANDARD_PLAY),
+    "opera_comet_bonus": ("RUL-OPERA-COMET-BONUS", ("standard",)),
+    "opera_caught": ("RUL-OPERA-CAUGHT", ("standard", "two_player")),
     "two_player_end": ("RUL-2P-END", ("two_player",)),
     "old_deal_sizes": ("RUL-OLD-DEAL-SIZES", ("old_comet",)),
     "old_caught": ("RUL-OLD-CAUGHT", ("old_comet",)),
@@ -221,6 +229,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
     "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
     "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
+    "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
 }
 
 
