@@ -256,3 +256,16 @@ def test_planted_court_points_ignoring_the_ruling_are_caught(monkeypatch: pytest
     final = play(at(["5C", "JC QC KC", "AC 2C"], run=(3, 4), to_move=0, rules=rules), "play 5C")
     problems, _ = check_settlement(final)
     assert problems and "36" in " ".join(problems)
+
+
+@pytest.mark.parametrize(("reading", "carla"), [("plain", 23), ("doubled", 46)])
+def test_caught_manille_paying_double(reading: str, carla: int) -> None:
+    """RUL-OLD-CAUGHT-DOUBLE (R-OLD-MANILLE-CAUGHT, R-OLD-SETTLE): Carla holds 4, Q and the manille: she
+    pays Anna 23 (plain) or 46 (doubled, 000:63 carried over) besides the 10s; recomputed under both."""
+    rules = OLD.with_overrides({"old_caught_double": reading})
+    final = play(at(["5C", "AC 7C KC", "4C QC 9D"], run=(3, 4), to_move=0, rules=rules), "play 5C")
+    table: Counter[tuple[int, int]] = Counter()
+    for p in settlement(final):
+        table[(p.payer, p.payee)] += p.amount
+    assert table == {(1, 0): 18, (2, 0): carla + 10, (2, 1): 10}
+    assert check_settlement(final) == ([], False)

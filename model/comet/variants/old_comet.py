@@ -101,10 +101,13 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
             continue
-        points = old_hand_points(state, hand) * mult
+        caught = any(c in state.wild for c in hand)
+        # RUL-OLD-CAUGHT-DOUBLE = doubled: the standard game's double for a held wild card (000:63) as well
+        doubled = 2 if caught and state.rules.old_caught_double == "doubled" else 1
+        points = old_hand_points(state, hand) * mult * doubled
         if points:
             pays.append(Payment(seat, state.winner, points, "R-OLD-SETTLE"))
-        if any(c in state.wild for c in hand):
+        if caught:
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
                     continue
