@@ -134,8 +134,6 @@ class Ruleset:
     old_court_points: Literal["ten", "rank"] = "ten"
     # RUL-OLD-CAUGHT-DOUBLE: Old Comet: does a player left with the manille also pay double for their cards?
     old_caught_double: Literal["plain", "doubled"] = "plain"
-    # RUL-OLD-CAUGHT-DOUBLE: Old Comet: does a player left with the manille also pay double for their cards?
-    old_caught_double: Literal["plain", "doubled"] = "plain"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -231,7 +229,6 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
     "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
     "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
-    "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
     "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
 }
 
