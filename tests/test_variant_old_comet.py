@@ -269,3 +269,16 @@ def test_caught_manille_paying_double(reading: str, carla: int) -> None:
         table[(p.payer, p.payee)] += p.amount
     assert table == {(1, 0): 18, (2, 0): carla + 10, (2, 1): 10}
     assert check_settlement(final) == ([], False)
+
+
+@pytest.mark.parametrize(("reading", "carla"), [("card_value", 23), ("extra", 32)])
+def test_caught_manille_plus_nine(reading: str, carla: int) -> None:
+    """RUL-OLD-CAUGHT-NINE (R-OLD-MANILLE-CAUGHT): Carla holds 4, Q and the manille: 'plus 9 to the winner'
+    is the manille's 9 among her 23 points (card_value), or 9 chips more (extra); recomputed under both."""
+    rules = OLD.with_overrides({"old_caught_nine": reading})
+    final = play(at(["5C", "AC 7C KC", "4C QC 9D"], run=(3, 4), to_move=0, rules=rules), "play 5C")
+    table: Counter[tuple[int, int]] = Counter()
+    for p in settlement(final):
+        table[(p.payer, p.payee)] += p.amount
+    assert table == {(1, 0): 18, (2, 0): carla + 10, (2, 1): 10}
+    assert check_settlement(final) == ([], False)

@@ -157,6 +157,8 @@ def old_comet_recomputed(state: DealState) -> Expected:
         # RUL-OLD-CAUGHT-DOUBLE = doubled: 000:63 "pays double for all their cards" carried over
         doubled = 2 if _MANILLE in hand and state.rules.old_caught_double == "doubled" else 1
         out[(seat, state.winner)] += points * mult * doubled
+        if _MANILLE in hand and state.rules.old_caught_nine == "extra":  # RUL-OLD-CAUGHT-NINE: "plus 9" on top
+            out[(seat, state.winner)] += 9
         for _ in range(hand.count(_MANILLE)):
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):

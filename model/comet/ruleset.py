@@ -134,6 +134,8 @@ class Ruleset:
     old_court_points: Literal["ten", "rank"] = "ten"
     # RUL-OLD-CAUGHT-DOUBLE: Old Comet: does a player left with the manille also pay double for their cards?
     old_caught_double: Literal["plain", "doubled"] = "plain"
+    # RUL-OLD-CAUGHT-NINE: Old Comet: the caught manille's "plus 9" is its own 9 points, or 9 chips more.
+    old_caught_nine: Literal["card_value", "extra"] = "card_value"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -230,6 +232,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
     "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
     "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
+    "old_caught_nine": ("RUL-OLD-CAUGHT-NINE", ("old_comet",)),
 }
 
 

@@ -20,6 +20,7 @@ MANILLE_BONUS = 10
 MANILLE_CAUGHT = 10
 KING_CHIPS = 1
 LAST_CARD_CHIPS = 1
+CAUGHT_NINE = 9
 
 
 @rule("R-OLD-DECK")
@@ -107,6 +108,8 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
         points = old_hand_points(state, hand) * mult * doubled
         if points:
             pays.append(Payment(seat, state.winner, points, "R-OLD-SETTLE"))
+        if caught and state.rules.old_caught_nine == "extra":  # RUL-OLD-CAUGHT-NINE: 9 chips on top
+            pays.append(Payment(seat, state.winner, CAUGHT_NINE, "R-OLD-MANILLE-CAUGHT"))
         if caught:
             for other in range(state.players):
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
