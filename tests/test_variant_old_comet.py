@@ -282,3 +282,30 @@ def test_caught_manille_plus_nine(reading: str, carla: int) -> None:
         table[(p.payer, p.payee)] += p.amount
     assert table == {(1, 0): 18, (2, 0): carla + 10, (2, 1): 10}
     assert check_settlement(final) == ([], False)
+
+
+@pytest.mark.parametrize(("reading", "each"), [("plain", 10), ("multiplied", 40)])
+def test_manille_bonus_as_the_last_card(reading: str, each: int) -> None:
+    """RUL-OLD-BONUS-LAST (R-OLD-MANILLE-PLAY): Anna goes out with the manille as a 9: it earns 10 from each
+    (plain) or 40 (multiplied, x4 for a 9); the step check recomputes it under both readings."""
+    rules = OLD.with_overrides({"old_bonus_last": reading})
+    s = at(["9D", "AC 7C KC", "4C QC"], run=(7, 8), to_move=0, rules=rules)
+    final = play(s, "play 9D as 9")
+    assert final.chips() == (2 * each, -each, -each)
+    assert check_transition(s, parse_action("play 9D as 9"), final) == []
+    not_last = at(["9D 2C", "AC 7C KC", "4C QC"], run=(7, 8), to_move=0, rules=rules)
+    assert play(not_last, "play 9D as 9").chips() == (20, -10, -10)
+
+
+def test_planted_manille_bonus_multiplied_by_default_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted (RUL-OLD-BONUS-LAST): a manille bonus multiplied under the plain default is caught by the
+    Old Comet step check with a readable report."""
+
+    def times_four(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[Payment, ...]:
+        return tuple(Payment(p, seat, amount * 4, rule_id) for p in range(state.players) if p != seat)
+
+    monkeypatch.setattr(old, "_from_each", times_four)
+    s = at(["9D", "AC 7C KC", "4C QC"], run=(7, 8), to_move=0)
+    final = play(s, "play 9D as 9")
+    problems = check_transition(s, parse_action("play 9D as 9"), final)
+    assert any("Old Comet payments" in p for p in problems)

@@ -486,7 +486,10 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
         seat = before.to_move
         for c in action.cards:
             if c == _MANILLE:
-                want.update(_from_each_other(n, seat, before.comet_value))
+                # RUL-OLD-BONUS-LAST = multiplied: as the winner's last card, x2, or x4 standing for a 9
+                last = after.winner == seat and before.rules.old_bonus_last == "multiplied"
+                times = (4 if action.as_rank == 9 else 2) if last else 1
+                want.update(_from_each_other(n, seat, before.comet_value * times))
                 if action.as_rank == KING and before.rules.old_manille_king == "manille_and_king":
                     want.update(_from_each_other(n, seat, 1))
             elif rank_of(c) == KING:

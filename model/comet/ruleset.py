@@ -136,6 +136,8 @@ class Ruleset:
     old_caught_double: Literal["plain", "doubled"] = "plain"
     # RUL-OLD-CAUGHT-NINE: Old Comet: the caught manille's "plus 9" is its own 9 points, or 9 chips more.
     old_caught_nine: Literal["card_value", "extra"] = "card_value"
+    # RUL-OLD-BONUS-LAST: Old Comet: is the manille's 10 itself doubled (x4 as a 9) when it is the last card?
+    old_bonus_last: Literal["plain", "multiplied"] = "plain"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -233,6 +235,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
     "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
     "old_caught_nine": ("RUL-OLD-CAUGHT-NINE", ("old_comet",)),
+    "old_bonus_last": ("RUL-OLD-BONUS-LAST", ("old_comet",)),
 }
 
 

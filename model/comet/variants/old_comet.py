@@ -64,9 +64,13 @@ def _from_each(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[
 @rule("R-OLD-KING", "R-OLD-MANILLE-PLAY")
 def old_play_payments(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
     """A King played earns 1 chip from each other player (per King); the manille earns 10 from each
-    (RUL-OLD-MANILLE-KING: standing for a King, also the King's 1)."""
+    (RUL-OLD-MANILLE-KING: standing for a King, also the King's 1; RUL-OLD-BONUS-LAST: as the last card,
+    10, or x2 / x4 as a 9)."""
     if action.as_rank:
-        paid = _from_each(state, seat, state.comet_value, "R-OLD-MANILLE-PLAY")
+        bonus = state.comet_value
+        if out and state.rules.old_bonus_last == "multiplied":
+            bonus *= going_out_multiplier(action.as_rank)
+        paid = _from_each(state, seat, bonus, "R-OLD-MANILLE-PLAY")
         if action.as_rank == KING and state.rules.old_manille_king == "manille_and_king":
             paid += _from_each(state, seat, KING_CHIPS, "R-OLD-KING")
         return paid
