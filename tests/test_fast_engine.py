@@ -1,0 +1,214 @@
+"""The fast engine (``comet.fast``) against the reference engine, deal by deal, action by action.
+
+The differential checks replay every deal the fast engine plays through ``comet.engine.apply``
+(``comet.fast.check``): same cards for a seed (R-DEAL-ORDER), the same number of legal actions
+before every action (R-LEAD-ANY, R-PLAY-CONTINUE, R-PLAY-MUST, R-NEW-RUN, R-COMET-WILD,
+R-FOUR-OF-A-KIND, R-STOP-STUCK), every action accepted, and the same winner, net chips and
+points (R-COMET-BONUS, R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST, R-OPERA-FIRST-TURN,
+R-OPERA-DRAW, R-OPERA-DOUBLE).  Planted bugs (a test-only switch in the kernel) show the check fails
+with a readable message.  The kernel is compiled once per session (and cached on disk).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from comet.engine import packs_in_rotation, shuffled_deal
+from comet.fast import (
+    FLAG_DRAWN,
+    FLAG_OPERA,
+    FLAG_OUT_ON_WILD,
+    GAME_LEVEL_FIELDS,
+    POLICIES,
+    SUPPORTED_FIELDS,
+    play_deals,
+    record_batch,
+    record_explicit,
+    record_of,
+    supported_presets,
+    unsupported_reason,
+)
+from comet.fast.check import check_deals, check_record
+from comet.fuzz import make_deal, pack_count, player_counts
+from comet.presets import PRESETS
+from comet.record import replay_record
+from comet.ruleset import APPLIES_TO, Ruleset, field_readings
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import deal_starts, rulesets
+
+SUPPORTED = supported_presets()
+
+
+def test_supported_presets_are_the_standard_play_games() -> None:
+    assert set(SUPPORTED) == {"standard", "opera", "two_player", "old_comet"}
+    for name in ("commit_hoyle", "commit_cats", "red_nines"):
+        reason = unsupported_reason(PRESETS[name].rules)
+        assert reason is not None and name in reason
+        with pytest.raises(ValueError, match="fast engine"):
+            play_deals(PRESETS[name].rules, 4, [1])
+
+
+def test_a_ruling_the_fast_engine_does_not_know_is_refused_not_ignored() -> None:
+    """Every field that applies to a supported game is played, or does not change a deal, or is refused."""
+    for name, (_, variants) in APPLIES_TO.items():
+        if name in SUPPORTED_FIELDS or name in GAME_LEVEL_FIELDS:
+            continue
+        readings = field_readings(name)
+        for variant in variants:
+            if variant not in ("standard", "two_player", "old_comet") or readings is None:
+                continue
+            base = Ruleset(variant=variant)
+            for value in readings:
+                if value != getattr(base, name):
+                    rules = base.with_overrides({name: value})
+                    assert unsupported_reason(rules) is not None, name
+
+
+@pytest.mark.parametrize("name", ["standard", "two_player", "old_comet"])
+def test_a_seed_deals_the_reference_cards(name: str) -> None:
+    """R-DEAL-ORDER, R-DEAL-SIZES: CPython's shuffle reproduced, both deal orders, big seeds."""
+    for order in ("round_robin", "blocks"):
+        rules = PRESETS[name].rules.with_overrides({"deal_order": order})
+        for players in player_counts(rules):
+            packs = packs_in_rotation(rules, players)
+            for seed in (0, 1, 2**31, 2**32 + 7, 2**62 + 12345):
+                for pack in range(len(packs)):
+                    ref = shuffled_deal(rules, players, seed % players, seed, packs[pack])
+                    fast = record_of(rules, players, seed, "greedy", pack_index=pack)
+                    assert fast.record.hands == ref.hands and fast.record.dead == ref.dead, (name, players, seed)
+
+
+@pytest.mark.parametrize("name", sorted(SUPPORTED))
+@pytest.mark.parametrize("policy", POLICIES)
+def test_preset_deals_replay_through_the_reference(name: str, policy: str) -> None:
+    rules = PRESETS[name].rules
+    for players in player_counts(rules):
+        problems = check_deals(rules, players, range(25), policy)  # type: ignore[arg-type]
+        assert not problems, "\n".join(str(p) for p in problems[:3])
+
+
+def fast_rulesets(name: str) -> st.SearchStrategy[Ruleset]:
+    """A supported preset with every field the fast engine plays drawn (others at their defaults:
+    a new field stays out of this test until the kernel plays it, and is refused meanwhile)."""
+    base = PRESETS[name].rules
+
+    def keep_supported(r: Ruleset) -> Ruleset:
+        return base.with_overrides({f: getattr(r, f) for f in SUPPORTED_FIELDS if getattr(r, f) != getattr(base, f)})
+
+    return rulesets(name).map(keep_supported)
+
+
+supported_rulesets = st.sampled_from(sorted(SUPPORTED)).flatmap(fast_rulesets)
+
+
+@settings(max_examples=60)
+@given(rules=supported_rulesets, data=st.data())
+def test_random_rulings_replay_through_the_reference(rules: Ruleset, data: st.DataObject) -> None:
+    """Hypothesis: random readings of every supported field, seeds, player counts, policies, packs."""
+    players = data.draw(st.sampled_from(player_counts(rules)), label="players")
+    policy = data.draw(st.sampled_from(POLICIES), label="policy")
+    seeds = data.draw(st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=4), label="seeds")
+    pack = data.draw(st.integers(0, pack_count(rules, players) - 1), label="pack")
+    value = data.draw(st.one_of(st.none(), st.integers(0, 40)), label="comet_value")
+    problems = check_deals(rules, players, seeds, policy, pack_index=pack, comet_value=value)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+@settings(max_examples=60)
+@given(start=supported_rulesets.flatmap(deal_starts), data=st.data())
+def test_shaped_deals_replay_through_the_reference(start: object, data: st.DataObject) -> None:
+    """Extreme hands (quartets, the Comet dead or last, one-turn outs: Opera and its draw) from
+    explicit cards; the reference starts from ``explicit_deal``."""
+    from comet.state import DealState
+
+    assert isinstance(start, DealState)
+    policy = data.draw(st.sampled_from(POLICIES), label="policy")
+    fast = record_explicit(
+        start.rules, start.players, start.dealer, start.hands, start.dead, policy, seed=7, comet_value=start.comet_value
+    )
+    problem = check_record(fast, start.rules)
+    assert problem is None, str(problem)
+
+
+def opera_deal(dealer_too: bool) -> tuple[list[list[int]], list[int]]:
+    """Four players, dealer seat 0: seat 1 holds 4C..KC (out in its first turn); the dealer holds
+    4S..KS (could go out as well) or, if not ``dealer_too``, the same with a hole at 7."""
+    from collections import Counter
+
+    from comet.cards import black_pack, parse_card
+
+    first = [parse_card(f"{r}C") for r in ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    dealer = [parse_card(f"{r}S") for r in ("4", "5", "6", "7" if dealer_too else "2", "8", "9", "10", "J", "Q", "K")]
+    rest = list((Counter(black_pack().cards) - Counter(first) - Counter(dealer)).elements())
+    return [dealer, first, rest[:10], rest[10:20]], rest[20:]
+
+
+@pytest.mark.parametrize("stack", ["multiply", "highest"])
+def test_opera_and_its_draw_are_reached_and_agree(stack: str) -> None:
+    """R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE: a first-turn out, drawn when the dealer could
+    go out too (unless opera_draw=never); also random one-turn-out shapes."""
+    for dealer_too in (True, False):
+        for draw_reading in ("dealer_could", "never"):
+            rules = PRESETS["opera"].rules.with_overrides({"opera_draw": draw_reading, "opera_stack": stack})
+            hands, dead = opera_deal(dealer_too)
+            fast = record_explicit(rules, 4, 0, hands, dead, "greedy")
+            assert check_record(fast, rules) is None
+            drawn = dealer_too and draw_reading == "dealer_could"
+            assert fast.outcome.flags & (FLAG_DRAWN if drawn else FLAG_OPERA), (dealer_too, draw_reading)
+            assert (fast.outcome.winner == -1) == drawn
+    rules = PRESETS["opera"].rules
+    for seed in range(30):
+        players = 2 + seed % 4
+        start = make_deal(rules, players, seed % players, seed, 0, 2, "one_turn_out" if seed % 3 else "comet_last", 0)
+        fast = record_explicit(rules, players, start.dealer, start.hands, start.dead, "greedy", seed=seed)
+        assert check_record(fast, rules) is None
+
+
+def test_records_replay_and_outcomes_match_the_batch() -> None:
+    rules = PRESETS["standard"].rules
+    seeds = list(range(40))
+    batch = play_deals(rules, 4, seeds, "random")
+    records = record_batch(rules, 4, seeds, "random")
+    for i, rec in enumerate(records):
+        assert rec.outcome == batch.outcome(i)
+        verdict = replay_record(rec.record)
+        assert verdict.error is None and verdict.final.terminal
+    chips = batch.chips.sum(axis=1)
+    assert np.all(chips == 0)  # zero-sum (RUL-INSOLVENCY aside)
+    assert np.all(batch.winner >= 0)
+
+
+def test_bad_input_is_a_plain_value_error() -> None:
+    rules = PRESETS["standard"].rules
+    with pytest.raises(ValueError, match="policy"):
+        play_deals(rules, 4, [1], "clever")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seeds"):
+        play_deals(rules, 4, [-1])
+    with pytest.raises(ValueError, match="dealer"):
+        play_deals(rules, 4, [1, 2], dealers=[0, 9])
+
+
+# --------------------------------------------------------------------- planted bugs
+
+
+def test_planted_bug_going_out_on_the_comet_pays_plain_is_caught() -> None:
+    """R-SETTLE-COMET-LAST broken in the kernel (test-only switch): the check names the chips."""
+    rules = PRESETS["standard"].rules
+    out = play_deals(rules, 4, range(3000), "hoard")
+    seeds = [int(s) for s, f in zip(out.seeds, out.flags, strict=True) if f & FLAG_OUT_ON_WILD][:5]
+    assert seeds, "no deal went out on the Comet"
+    assert not check_deals(rules, 4, seeds, "hoard")
+    problems = check_deals(rules, 4, seeds, "hoard", _mutant=1)
+    assert len(problems) == len(seeds)
+    message = str(problems[0])
+    assert "net chips per seat: reference" in message and f"seed {seeds[0]}" in message and "record:" in message
+
+
+def test_planted_bug_pass_always_legal_is_caught() -> None:
+    """R-PLAY-MUST broken in the kernel: a player holding the needed card may pass."""
+    rules = PRESETS["standard"].rules
+    problems = check_deals(rules, 4, range(10), "random", _mutant=2)
+    assert problems
+    first = problems[0].message
+    assert "the fast engine saw" in first or "rejects it: [R-PLAY-MUST]" in first, first
