@@ -309,3 +309,15 @@ def test_planted_manille_bonus_multiplied_by_default_is_caught(monkeypatch: pyte
     final = play(s, "play 9D as 9")
     problems = check_transition(s, parse_action("play 9D as 9"), final)
     assert any("Old Comet payments" in p for p in problems)
+
+
+@pytest.mark.parametrize(("reading", "each"), [("per_king", 4), ("per_play", 1)])
+def test_four_kings_at_once(reading: str, each: int) -> None:
+    """RUL-OLD-KING-QUARTET (R-OLD-KING): Anna plays all four Kings on the Queen: 4 from each (per_king)
+    or 1 (per_play); the step check recomputes both."""
+    rules = OLD.with_overrides({"old_king_quartet": reading})
+    s = at(["KC KD KH KS 2C", "AC 7C", "4C 3D"], run=(11, 12), to_move=0, rules=rules)
+    act = parse_action("play KC KD KH KS")
+    after = apply(s, act)
+    assert after.chips() == (2 * each, -each, -each)
+    assert check_transition(s, act, after) == []

@@ -138,6 +138,8 @@ class Ruleset:
     old_caught_nine: Literal["card_value", "extra"] = "card_value"
     # RUL-OLD-BONUS-LAST: Old Comet: is the manille's 10 itself doubled (x4 as a 9) when it is the last card?
     old_bonus_last: Literal["plain", "multiplied"] = "plain"
+    # RUL-OLD-KING-QUARTET: Old Comet: four Kings played at once earn 1 chip from each per King, or 1 in all.
+    old_king_quartet: Literal["per_king", "per_play"] = "per_king"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -236,6 +238,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
     "old_caught_nine": ("RUL-OLD-CAUGHT-NINE", ("old_comet",)),
     "old_bonus_last": ("RUL-OLD-BONUS-LAST", ("old_comet",)),
+    "old_king_quartet": ("RUL-OLD-KING-QUARTET", ("old_comet",)),
 }
 
 

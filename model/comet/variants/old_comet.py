@@ -75,6 +75,8 @@ def old_play_payments(state: DealState, seat: int, action: Action, out: bool) ->
             paid += _from_each(state, seat, KING_CHIPS, "R-OLD-KING")
         return paid
     kings = sum(1 for c in action.cards if rank_of(c) == KING)
+    if kings and state.rules.old_king_quartet == "per_play":  # RUL-OLD-KING-QUARTET: one chip for the play
+        kings = 1
     return _from_each(state, seat, KING_CHIPS * kings, "R-OLD-KING")
 
 
