@@ -14,6 +14,7 @@ from comet.diverge.narrate import MARK, narrate_witness
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.witness import Bound, search
 from comet.presets import preset
+from comet.record import JsonObject
 from comet.ruleset import APPLIES_TO, RULING_FIELDS
 
 QUICK = Bound(seeds=2, depth=3, nodes=300, random_playouts=0, game_seeds=1, max_game_deals=1, seconds=3)
@@ -97,3 +98,25 @@ def test_diverge_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFi
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
+
+
+def test_opera_draw_matters_only_with_the_opera() -> None:
+    """RUL-OPERA-DRAW changes nothing in the standard preset (no Opera) but does once the Opera is played:
+    the interaction check finds a witness there (R-OPERA-DRAW / R-OPERA)."""
+    from comet.diverge.interactions import check
+
+    pair = pairs_for("opera_draw", ["standard"])[0]
+    entry: JsonObject = {
+        "key": pair.key,
+        "preset": "standard",
+        "field": "opera_draw",
+        "b": str(pair.value_b),
+        "found": False,
+    }
+    opera = pairs_for("opera", ["standard"])[0]
+    bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=8)
+    found = check(entry, opera, bound)
+    assert found is not None and found.how == "witness-appears" and found.witness is not None
+    # a planted non-interaction: the same ruling against a pair that changes nothing in play
+    chips = pairs_for("starting_chips", ["standard"])[0]
+    assert check(entry, chips, bound) is None

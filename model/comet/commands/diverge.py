@@ -10,10 +10,10 @@ from typing import Any
 from comet.diverge.impact import Tally, impact
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import POLICY_NAMES
-from comet.diverge.report import PairReport, anchor, field_section
+from comet.diverge.report import PairReport, field_section
 from comet.diverge.store import entry, load, save, search_of
 from comet.diverge.witness import Bound, search
-from comet.presets import PRESETS
+from comet.presets import PRESETS, preset
 from comet.ruleset import APPLIES_TO, RULING_FIELDS
 from comet.rulesfile import resolve
 
@@ -70,6 +70,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--search", action="store_true", help="search for witnesses afresh instead of using the stored ones")
     p.add_argument("--update", action="store_true", help="store the witnesses searched (comet/diverge/witnesses.json)")
+    p.add_argument(
+        "--interactions",
+        action="store_true",
+        help="also find, per preset, the rulings whose divergence depends on another ruling's reading",
+    )
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write README.md and a PNG per pair into DIR")
     p.set_defaults(run=run)
 
@@ -150,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
                 on_done=lambda k: progress.advance(task, k),
             )
             reports.append(PairReport(pair, res, tallies))
+        if args.interactions:
+            reports = with_interactions(reports, progress, task)
     text = render(pairs, reports, args)
     if args.out is None:
         sys.stdout.write(text)
@@ -160,10 +167,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def with_interactions(reports: list[PairReport], progress: Any, task: Any) -> list[PairReport]:
+    """The reports with, for each pair, the interactions found in its preset (``diverge.interactions``)."""
+    from comet.diverge.interactions import interactions
+    from comet.diverge.narrate import narrate_witness
+
+    found: dict[str, list[str]] = {}
+    by_key = {r.pair.key: r.pair for r in reports}
+    for name in sorted({r.pair.preset for r in reports if r.pair.field}):
+        for x in interactions(name, on_pair=lambda text: progress.update(task, description=f"interactions {text}")):
+            lines = found.setdefault(x.key, [])
+            lines.append(x.text)
+            if x.witness is not None:
+                a = preset(x.preset).rules.with_overrides({x.other: x.other_value})
+                value = by_key[x.key].value_b if x.key in by_key else getattr(a, x.field)
+                pair = Pair(x.preset, x.field, a, a.with_overrides({x.field: value}))
+                lines += ["", *["  " + line for line in narrate_witness(pair, x.witness)], ""]
+    return [PairReport(r.pair, r.search, r.impact, tuple(found.get(r.pair.key, ()))) for r in reports]
+
+
 def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace) -> str:
-    from comet.commands.rules import default_spec_dir, ruling_titles
+    from comet.commands.rules import default_spec_dir, ruling_sources, ruling_titles
 
     titles = ruling_titles(default_spec_dir())
+    sources = ruling_sources(default_spec_dir())
     out_dir: Path | None = args.out
     lines = ["# Where the readings part ways", ""]
     cmd = "comet diverge " + (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
@@ -182,7 +209,7 @@ def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespac
         for f, rs in fields.items():
             rid = APPLIES_TO[f][0] if f in APPLIES_TO else "house"
             found = sum(r.search.witness is not None for r in rs)
-            lines.append(f"| [{rid}](#{anchor(rid).lower()}-{anchor(f)}) | `{f}` | {len(rs)} | {found} |")
+            lines.append(f"| [{rid}](#{rid.lower()}-{f}) | `{f}` | {len(rs)} | {found} |")
         lines.append("")
     for f, rs in fields.items():
         rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
@@ -203,7 +230,9 @@ def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespac
             lines.append("")
             lines += field_section("", "", "", "", rs, out_dir, args.deals, args.games)[2:]
             continue
-        lines += field_section(f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games)
+        lines += field_section(
+            f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games, sources.get(rid, [])
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -101,6 +101,25 @@ def ruling_titles(spec: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
+def ruling_sources(spec: Path) -> dict[str, list[str]]:
+    """Ruling id -> its citation lines (``NNN:L "quote"``) from ``spec/rulings*.md``."""
+    out: dict[str, list[str]] = {}
+    for name in RULING_FILES:
+        path = spec / name
+        if not path.exists():
+            continue
+        current: list[str] | None = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = RULING_HEADING.match(line)
+            if m:
+                current = out.setdefault(m.group(1), [])
+            elif line.startswith("## ") or line.startswith("### "):
+                current = None
+            elif current is not None and CITATION.match(line):
+                current.append(line.strip().removeprefix("- "))
+    return out
+
+
 def ruling_list(spec: Path) -> list[JsonObject]:
     """Every ruling field: its ruling id, question, readings (None: a whole number), presets and defaults."""
     titles = ruling_titles(spec)

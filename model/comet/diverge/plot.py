@@ -19,10 +19,13 @@ def plot_pair(title: str, label_a: str, label_b: str, tally: Tally, out: Path) -
     same = dict(tally.hist).get(0, 0)
     moved = [(d, c) for d, c in tally.hist if d > 0]
     if moved:
-        left.bar(
+        top = max(d for d, _ in moved)
+        bins = min(40, top)
+        left.hist(
             [d for d, _ in moved],
-            [c / n for _, c in moved],
-            width=max(1.0, max(d for d, _ in moved) / 60),
+            bins=bins,
+            range=(0.5, top + 0.5),
+            weights=[c / n for _, c in moved],
             color="#c0504d",
         )
     else:

@@ -22,10 +22,6 @@ class PairReport:
     interactions: tuple[str, ...] = ()
 
 
-def anchor(field: str) -> str:
-    return field.replace("_", "-")
-
-
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -136,12 +132,14 @@ def field_section(
     out_dir: Path | None,
     deals: int,
     games: int,
+    citations: Sequence[str] = (),
 ) -> list[str]:
     lines = [f"## {ruling}: `{field}`" if field else "## House rules", ""]
     if question:
-        lines.append(f"**Question.** {question}")
+        lines += [f"**Question.** {question}", ""]
     if source:
-        lines.append(f"**Sources.** see [{ruling}]({source}) in the rulings.")
+        lines.append(f"**Sources.** (the ruling: [{ruling}]({source}))")
+        lines += [f"- {c}" for c in citations]
     lines.append("")
     for r in reports:
         lines += pair_section(r, out_dir, deals, games)

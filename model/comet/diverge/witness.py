@@ -46,7 +46,7 @@ from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variants.base import variant_of
 
-DEAL_MODES = ("shuffled", "wild", "straights")
+DEAL_MODES = ("shuffled", "wild", "sets", "straights")
 PLAYOUT_POLICIES = ("simple", "hoarder", "greedy", "random")
 
 
@@ -55,8 +55,8 @@ class Bound:
     """How far a search looks: seeds per (players, mode), breadth-first depth and nodes, playouts, games."""
 
     seeds: int = 12
-    depth: int = 6
-    nodes: int = 1500
+    depth: int = 5
+    nodes: int = 500
     random_playouts: int = 2
     game_seeds: int = 6
     max_game_deals: int = 6
@@ -222,7 +222,7 @@ def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, 
             packs = packs_in_rotation(pair.a, players)
             for pack_index, pack in enumerate(packs):
                 for mode in DEAL_MODES:
-                    if mode == "wild" and not pack.wild:
+                    if mode in ("wild", "sets") and not pack.wild:
                         continue
                     rng = random.Random(f"{seed}:{mode}:{pack_index}")
                     order = list(pack.cards)
@@ -235,6 +235,11 @@ def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, 
                     first = (dealer + 1) % players
                     if mode == "wild":
                         plant(hands, dead, first, pack.wild[:1], rng)
+                    elif mode == "sets":
+                        # the wild card with every natural card of its rank (or of another rank)
+                        rank = rank_of(pack.wild[0]) if seed % 2 == 0 else rng.randrange(2, KING + 1)
+                        same = [c for c in pack.cards if rank_of(c) == rank and c not in pack.wild]
+                        plant(hands, dead, first, [*pack.wild[:1], *same][: max(1, size - 1)], rng)
                     elif mode == "straights":
                         plant(hands, dead, first, straight(pack.cards, size, rng, pack.wild), rng)
                         if players > 1:
@@ -463,11 +468,14 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True) -> Search:
             continue
         if best is not None and len(best.actions) <= 1:
             break
-        limit = len(best.actions) - 1 if best is not None else bound.depth
-        bfs = breadth_first(pair, sa0, min(limit, bound.depth), bound.nodes)
+        # a record of n actions is found at breadth-first level n - 1: look only for shorter ones
+        limit = len(best.actions) - 2 if best is not None else bound.depth
+        bfs = breadth_first(pair, sa0, min(limit, bound.depth), bound.nodes) if limit >= 0 else None
         if bfs is not None:
             best = _better(best, _deal_witness(sa0, bfs, origin + ", every sequence searched"))
             continue
+        if best is not None and len(best.actions) <= bound.depth + 1:
+            continue  # a playout cannot beat a witness within the exhaustive depth
         for k, policy in enumerate(PLAYOUT_POLICIES[:-1] + ("random",) * bound.random_playouts):
             res = playout(pair, sa0, [], policy, tried * 31 + k, 10_000)
             if res is None:
