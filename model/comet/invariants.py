@@ -492,10 +492,9 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
                 want.update(_from_each_other(n, seat, before.comet_value * times))
                 if action.as_rank == KING and before.rules.old_manille_king == "manille_and_king":
                     want.update(_from_each_other(n, seat, 1))
-            elif rank_of(c) == KING:
+            elif rank_of(c) == KING and (before.rules.old_king_quartet == "per_king" or c == min(action.cards)):
                 # RUL-OLD-KING-QUARTET = per_play: four Kings at once earn 1 from each, not 4
-                if before.rules.old_king_quartet == "per_king" or c == min(action.cards):
-                    want.update(_from_each_other(n, seat, 1))
+                want.update(_from_each_other(n, seat, 1))
     got = _added_payments(before, after)
     if got != dict(want):
         return [f"{action} paid {_fmt_table(got)}; the Old Comet payments are {_fmt_table(dict(want))}"]
