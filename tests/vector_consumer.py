@@ -107,6 +107,9 @@ def consume(root: Path, comet: list[str], replay_samples: int = 1) -> Report:
             report.fail(rel, "SHA-256 differs from index.json")
         kind = entry["kind"]
         report.count(kind)
+        missing_meta = [k for k in ("preset", "reading", "rules", "description") if k not in entry]
+        if missing_meta:
+            report.fail(rel, f"index entry lacks {missing_meta}")
         preset = rel.split("/")[0]
         if kind in ("replay", "illegal"):
             case = json.loads(data)
@@ -145,6 +148,13 @@ def consume(root: Path, comet: list[str], replay_samples: int = 1) -> Report:
             record = json.loads((root / replay_rel).read_bytes())["record"]
             lines = data.decode("utf-8").splitlines()
             checks.append((oracle.ask(_request(len(checks), "explain", json.dumps(record))), rel, ("golden", lines)))
+        elif kind == "perft":
+            table = json.loads(data)
+            for row in table["rows"]:
+                line = json.dumps(
+                    {"id": len(checks), "op": "perft", "record": row["record"], "depth": len(row["counts"])}
+                )
+                checks.append((oracle.ask(line), rel, ("perft", row)))
         else:
             report.fail(rel, f"unknown kind {kind!r}")
 
@@ -165,6 +175,12 @@ def consume(root: Path, comet: list[str], replay_samples: int = 1) -> Report:
         if tag == "result":
             if result != what[1]:
                 report.fail(rel, f"expected {json.dumps(what[1])[:300]}\n  got {json.dumps(result)[:300]}")
+        elif tag == "perft":
+            row = what[1]
+            if result.get("counts") != row["counts"]:
+                report.fail(
+                    rel, f"perft {row['preset']} {row['players']}p seed {row['seed']}: {result.get('counts')}"
+                )
         elif tag == "golden":
             if result["lines"] != what[1]:
                 report.fail(rel, "narration differs from the golden text")

@@ -7,15 +7,17 @@ kinds) is ``spec/record.md``; schemas are ``spec/schemas/oracle-*.json``.
 
 Operations:
 
-- ``hello``: the protocol version, the presets and the ops.
+- ``hello``: the protocol version, the presets, the ops, the error kinds and the ruling fields with their readings.
 - ``legal``: the legal actions (and the state) after ``record``'s actions.
 - ``apply``: ``record``'s actions followed by ``action``: the new state, or the rule id it breaks.
 - ``settle``: the payments and net chips of ``record`` (the settlement once the deal is over).
 - ``replay``: exactly the output of ``comet replay``.
 - ``explain``: the narration of ``comet replay --explain``, as a list of lines.
+- ``deal``: the record of a seeded deal (``players``, ``seed``; as ``comet perft`` deals it).
+- ``perft``: perft counts to ``depth`` from the state after ``record``'s actions.
 - ``quit``: end the session.
 
-A malformed request gets ``{"ok": false, "error": {"kind": ..., "message": ...}}`` and the session goes on.
+A malformed request gets ``{"ok": false, "op": OP, "error": {"kind": ..., "message": ...}}`` and the session goes on.
 """
 
 from __future__ import annotations
@@ -24,22 +26,32 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
-from comet.presets import PRESETS
+from comet.perft import perft
+from comet.presets import PRESETS, preset
 from comet.record import (
+    CHECK_ORDER,
     MAX_TEXT,
     JsonObject,
     JsonValue,
+    Verdict,
     dumps_json,
     explain_lines,
     loads_record,
     parse_action_text,
     parse_record,
+    record_from_state,
     replay_record,
+    whole_number,
 )
+from comet.ruleset import APPLIES_TO, RULING_FIELDS, field_readings
+from comet.state import DealState
 
 PROTOCOL_VERSION = 1
-OPS = ("hello", "legal", "apply", "settle", "replay", "explain", "quit")
+OPS = ("hello", "legal", "apply", "settle", "replay", "explain", "deal", "perft", "quit")
+#: The deepest perft the oracle counts in one request (deeper counts take minutes).
+MAX_PERFT_DEPTH = 8
 
 
 def _request_id(req: JsonObject) -> JsonValue:
@@ -47,8 +59,9 @@ def _request_id(req: JsonObject) -> JsonValue:
     return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
 
 
-def error_response(rid: JsonValue, kind: str, message: str) -> JsonObject:
-    return {"id": rid, "ok": False, "error": {"kind": kind, "message": message}}
+def error_response(rid: JsonValue, kind: str, message: str, op: JsonValue = None) -> JsonObject:
+    """A failed request's response; ``op`` echoes the request's op (null if it had none that is a string)."""
+    return {"id": rid, "ok": False, "op": op, "error": {"kind": kind, "message": message}}
 
 
 def handle(req: object) -> JsonObject:
@@ -57,22 +70,23 @@ def handle(req: object) -> JsonObject:
         return error_response(None, "request", "a request is a JSON object with an 'op' field")
     rid = _request_id(req)
     op = req.get("op")
+    echo: JsonValue = op if isinstance(op, str) else None
     if not isinstance(op, str) or op not in OPS:
-        return error_response(rid, "request", f"unknown op {op!r}; known: {', '.join(OPS)}")
+        return error_response(rid, "request", f"unknown op {op!r}; known: {', '.join(OPS)}", echo)
     try:
         result = _run_op(op, req)
     except RecordError as e:
-        return error_response(rid, e.kind, e.message)
+        return error_response(rid, e.kind, e.message, echo)
     return {"id": rid, "ok": True, "op": op, "result": result}
 
 
 def _run_op(op: str, req: JsonObject) -> JsonObject:
     if op == "hello":
-        names: list[JsonValue] = [name for name in sorted(PRESETS)]
-        ops: list[JsonValue] = [op for op in OPS]
-        return {"protocol": PROTOCOL_VERSION, "presets": names, "ops": ops}
+        return hello()
     if op == "quit":
         return {}
+    if op == "deal":
+        return deal_op(req)
     if "record_text" in req:
         text = req["record_text"]
         if not isinstance(text, str):
@@ -88,6 +102,8 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
         action = parse_action_text(req["action"], len(rec.actions))
         rec = rec.with_actions((*rec.actions, action))
     verdict = replay_record(rec)
+    if op == "perft":
+        return perft_op(req, verdict)
     if op == "explain":
         lines: list[JsonValue] = [line for line in explain_lines(verdict)]
         return {"legal": verdict.legal, "lines": lines}
@@ -109,6 +125,86 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
             "payments": out["payments"],
         }
     return out
+
+
+def hello() -> JsonObject:
+    """The protocol, presets, ops, error kinds (in check order) and every ruling field with its readings."""
+    names: list[JsonValue] = [name for name in sorted(PRESETS)]
+    ops: list[JsonValue] = [op for op in OPS]
+    kinds: list[JsonValue] = ["io", *CHECK_ORDER, "request"]
+    return {"protocol": PROTOCOL_VERSION, "presets": names, "ops": ops, "kinds": kinds, "rulings": ruling_fields()}
+
+
+def ruling_fields() -> JsonObject:
+    """Ruling field -> its ruling id, readings (null: any whole number), presets and each preset's default."""
+    out: JsonObject = {}
+    for field in RULING_FIELDS:
+        ruling, applies = APPLIES_TO.get(field, ("", ()))
+        values = field_readings(field)
+        readings: JsonValue = None if values is None else [_json_scalar(v) for v in values]
+        presets = [name for name in sorted(PRESETS) if PRESETS[name].rules.variant in applies]
+        defaults: JsonObject = {name: _json_scalar(getattr(PRESETS[name].rules, field)) for name in presets}
+        out[field] = {
+            "ruling": ruling or None,
+            "readings": readings,
+            "presets": [name for name in presets],
+            "defaults": defaults,
+        }
+    return out
+
+
+def _json_scalar(value: object) -> JsonValue:
+    return value if isinstance(value, bool | int | str) else str(value)
+
+
+def _whole(req: JsonObject, name: str, default: int | None = None) -> int:
+    if name not in req:
+        if default is None:
+            raise RecordError("request", f"op {req.get('op')!r} needs a whole-number {name!r} field")
+        return default
+    value = whole_number(req[name])
+    if value is None:
+        raise RecordError("request", f"{name!r} must be a whole number, not {req[name]!r}")
+    return value
+
+
+def deal_op(req: JsonObject) -> JsonObject:
+    """``deal``: the record (no actions yet) of a seeded deal, as ``comet perft`` and the vectors deal it:
+    ``variant`` (default standard), ``players``, ``seed``, ``dealer`` (default the last seat), ``rulings``,
+    ``pack`` (the index in the rotation, default 0) and ``comet_value`` (default the game's)."""
+    variant = req.get("variant", "standard")
+    if not isinstance(variant, str):
+        raise RecordError("request", f"'variant' must be a preset name, not {variant!r}")
+    rulings = req.get("rulings", {})
+    if not isinstance(rulings, dict):
+        raise RecordError("request", "'rulings' must be an object of name: reading")
+    try:
+        rules = preset(variant).rules.with_overrides(dict(rulings))
+    except ValueError as e:
+        raise RecordError(e.kind if isinstance(e, RecordError) else "ruling", str(e)) from None
+    players = _whole(req, "players")
+    seed = _whole(req, "seed")
+    check_players(players, rules)
+    dealer = _whole(req, "dealer", players - 1)
+    packs = packs_in_rotation(rules, players)
+    pack = _whole(req, "pack", 0)
+    if not 0 <= pack < len(packs):
+        raise RecordError("request", f"'pack' is an index into the rotation 0..{len(packs) - 1}, not {pack}")
+    value = _whole(req, "comet_value", -1)
+    start = shuffled_deal(rules, players, dealer, seed, packs[pack], None if value < 0 else value)
+    return {"record": record_from_state(start, variant).to_json()}
+
+
+def perft_op(req: JsonObject, verdict: Verdict) -> JsonObject:
+    """``perft``: counts for depths 1..``depth`` from the state after the record's actions."""
+    depth = _whole(req, "depth")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise RecordError("request", f"'depth' must be 0..{MAX_PERFT_DEPTH}, not {depth}")
+    if not verdict.legal:
+        return verdict.to_json()
+    memo: dict[tuple[DealState, int], int] = {}
+    counts: list[JsonValue] = [perft(verdict.final, d, memo) for d in range(1, depth + 1)]
+    return {"legal": True, "counts": counts}
 
 
 def handle_line(line: str) -> JsonObject | None:

@@ -14,7 +14,7 @@ def register(sub: Any) -> None:
         "oracle",
         help="answer JSON-lines requests on stdin (legal actions, apply, settle)",
         description="Read one JSON request per line on stdin and write one JSON response per line on stdout: "
-        "ops hello, legal, apply, settle, replay, quit (see spec/record.md).  Each request carries "
+        "ops hello, legal, apply, settle, replay, explain, deal, perft, quit (see spec/record.md).  Each request carries "
         "the record prefix it is about.  A malformed request gets an error response and the session "
         "goes on.",
     )

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
 from comet.errors import RecordError
 from comet.presets import preset
-from comet.vectors import Reading, all_readings, write_vectors
+from comet.vectors import (
+    Reading,
+    all_readings,
+    coverage_markdown,
+    update_spec_table,
+    vector_rule_ids,
+    write_vectors,
+)
 
 
 def register(sub: Any) -> None:
@@ -26,6 +34,13 @@ def register(sub: Any) -> None:
         default=None,
         metavar="P",
         help="only this preset (repeatable; default: every preset)",
+    )
+    p.add_argument(
+        "--update-spec",
+        default=None,
+        metavar="FILE",
+        help="also rewrite the coverage table (rule id x vector count) between the markers of FILE "
+        "(spec/vectors.md) from the index just written",
     )
     p.set_defaults(run=run)
 
@@ -50,4 +65,13 @@ def run(args: argparse.Namespace) -> int:
 
         written = write_vectors(out, presets, step)
     print(f"wrote {len(written)} files for {total} readings to {out}")
+    if args.update_spec is not None:
+        spec = Path(args.update_spec)
+        try:
+            index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+            text = spec.read_text(encoding="utf-8")
+            spec.write_text(update_spec_table(text, coverage_markdown(index, vector_rule_ids())), encoding="utf-8")
+        except OSError as e:
+            raise RecordError("io", f"cannot update {spec}: {e}") from None
+        print(f"updated the coverage table in {spec}")
     return 0
