@@ -9,6 +9,7 @@ are sorted tuples, i.e. multisets.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,12 @@ def rank_of(c: Card) -> int:
 
 def suit_of(c: Card) -> int:
     return c & 3
+
+
+def of_rank(hand: Sequence[Card], rank: int) -> Sequence[Card]:
+    """The cards of ``rank`` in a sorted hand: they sit side by side there (a card is ``rank * 4 + suit``),
+    so two binary searches find them without looking at the rest of the hand."""
+    return hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
 
 
 def rank_text(rank: int) -> str:

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from comet.cards import KING, Card, Pack, black_pack, card_text, rank_of, rank_text, red_pack
+from comet.cards import KING, Card, Pack, black_pack, card_text, of_rank, rank_of, rank_text, red_pack
 from comet.errors import IllegalAction, RecordError
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment, one_card
@@ -202,8 +202,8 @@ def natural_count(state: DealState, rank: int) -> int:
 
 @rule("R-FOUR-OF-A-KIND", "R-THREE-NINES")
 def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ...] | None:
-    """All the natural cards of ``rank`` if the hand holds every one of them (four, or the three 9s)."""
-    mine = tuple(c for c in hand if rank_of(c) == rank and c not in state.wild)
+    """All the natural cards of ``rank`` if the (sorted) hand holds every one of them (four, or the three 9s)."""
+    mine = tuple(c for c in of_rank(hand, rank) if c not in state.wild)
     if len(mine) >= 3 and len(mine) == natural_count(state, rank):
         return mine
     return None
@@ -267,6 +267,8 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
         if not matching or (rules.may_stop_early and state.turn_played):
             acts.append(PASS)
+    if len(acts) == 1:  # most positions: one action, nothing to sort or merge
+        return (acts[0],)
     return tuple(sorted(set(acts)))
 
 

@@ -117,5 +117,6 @@ def variant_named(name: str) -> Variant:
 
 
 def variant_of(rules: Ruleset) -> Variant:
-    """The variant that ``rules`` plays (``rules.variant``)."""
-    return variant_named(rules.variant)
+    """The variant that ``rules`` plays (``rules.variant``); the engine asks this several times per action."""
+    v = REGISTRY.get(rules.variant)
+    return v if v is not None else variant_named(rules.variant)
