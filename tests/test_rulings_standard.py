@@ -476,6 +476,41 @@ def test_rul_comet_after_stop_against_optional_restart() -> None:
     assert restarted.run == (3,) and not restarted.free_lead
 
 
+def test_rul_free_lead_quartet() -> None:
+    """RUL-FREE-LEAD-QUARTET, RUL-COMET-AFTER, RUL-QUARTET-LEAD (R-FOUR-OF-A-KIND, R-COMET-STOP): after the Comet
+    as the 9 under optional_restart, Anna may begin the new run with her four 5s when fours may lead."""
+    four = "play 5C 5C 5S 5S"
+    hands = ["9D 5C 5C 5S 5S 2C", "KS", "QS"]
+    both = rules(comet_after="optional_restart", quartet_on_lead=True)
+    s = play(position(hands, run=(7, 8), rules=both), "play 9D as 9")
+    assert s.free_lead and s.need == 10
+    assert {four, "play 2C", "play 5C", "pass"} <= legal_texts(s)
+    assert play(s, four).run == (5,)
+    no_fours = play(position(hands, run=(7, 8), rules=rules(comet_after="optional_restart")), "play 9D as 9")
+    assert four not in legal_texts(no_fours) and "play 5C" in legal_texts(no_fours)
+    with pytest.raises(IllegalAction) as e:
+        apply(no_fours, parse_action(four))
+    assert e.value.rule == "R-FOUR-OF-A-KIND"
+    # As a stop (the default) the four may lead the new run too: the pair now agrees with it.
+    stop = play(position(hands, run=(7, 8), rules=rules(quartet_on_lead=True)), "play 9D as 9")
+    assert stop.need == 0 and four in legal_texts(stop)
+
+
+def test_meeting_readings_the_model_decides() -> None:
+    """Section 6 of spec/rulings.md (RUL-COMET-QUARTET, RUL-QUARTET-LEAD, RUL-COMET-HOLDING, RUL-COMET-RANK,
+    RUL-COMET-LEAD; R-THREE-NINES, R-COMET-WILD): the decisions for pairs of readings, as the model plays them."""
+    # Three natural 9s and the Comet do not lead together, even with both switches on.
+    lead = position(["9C 9S 9S 9D 2C", "KS"], rules=rules(comet_in_quartet=True, quartet_on_lead=True, comet_lead="any_rank"))
+    assert "play 9C 9S 9S" in legal_texts(lead)
+    assert not any(t.startswith("play 9C 9D") for t in legal_texts(lead))
+    # Holding the needed rank bars the Comet whatever rank it would be called.
+    held = position(["6S 9D", "KS"], run=(4, 5), rules=rules(comet_requires_missing=True, comet_as="any_rank"))
+    assert legal_texts(held) == {"play 6S"}
+    # On a lead the condition does not apply: the Comet leads as the King beside a natural King.
+    led = position(["KC 9D", "2S"], rules=rules(comet_requires_missing=True))
+    assert {"play KC", "play 9D as K"} <= legal_texts(led)
+
+
 # ------------------------------------------------------------------ the Opera (spec/rulings-variants.md)
 
 

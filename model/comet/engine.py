@@ -261,8 +261,14 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
             acts.extend(one_card(w, r) for w in wilds for r in ranks)
         if state.free_lead:
-            # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card.
+            # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card,
+            # and with four of a kind where a lead may be one (RUL-QUARTET-LEAD; rulings.md section 6).
             acts.extend(one_card(c, 0) for c in naturals)
+            if rules.quartet_on_lead:
+                for r in sorted({rank_of(c) for c in naturals}):
+                    q = quartet(state, hand, r)
+                    if q is not None:
+                        acts.append(Action(q))
         # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
         if not matching or (rules.may_stop_early and state.turn_played):
@@ -347,7 +353,7 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
                 "several cards go down together only as all four of a rank (or the three natural 9s)",
                 text,
             )
-        if need == 0:
+        if need == 0 or (state.free_lead and next(iter(ranks)) != need):
             return IllegalAction(
                 "R-FOUR-OF-A-KIND", "four of a kind may not start a run (ruling quartet_on_lead=false)", text
             )
