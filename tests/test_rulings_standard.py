@@ -372,6 +372,16 @@ def test_rul_escalation_trigger() -> None:
         assert finish_deal(new_game(r, 2, 2), played).comet_values == (2,)
 
 
+def test_rul_escalation_caught_counts_nine_whatever_the_value() -> None:
+    """RUL-ESCALATION-CAUGHT (R-SETTLE-CAUGHT, R-COMET-ESCALATE, R-COMET-BONUS): a Comet worth 2, 4 or 6 caught in
+    Carla's hand with 4 and Q: she pays 46 every time; only the bonus for playing it grows with the value."""
+    for value in (2, 4, 6):
+        final = _finished(STD, ["2C", "KS", "4C QS 9D"], comet_value=value)
+        assert {p.payer: p.amount for p in settlement(final)} == {1: 10, 2: (4 + 10 + 9) * 2}
+        played = apply(position(["9D 2C", "KS", "QS"], run=(4, 5), comet_value=value), parse_action("play 9D as 6"))
+        assert played.chips() == (2 * value, -value, -value)
+
+
 # ------------------------------------------------------------------ 4. chips and the game
 
 
