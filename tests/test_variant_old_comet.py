@@ -321,3 +321,23 @@ def test_four_kings_at_once(reading: str, each: int) -> None:
     after = apply(s, act)
     assert after.chips() == (2 * each, -each, -each)
     assert check_transition(s, act, after) == []
+
+
+@pytest.mark.parametrize("reading", ["stuck_run", "every_run_end"])
+def test_last_card_of_every_run(reading: str) -> None:
+    """RUL-OLD-LAST-CARD (R-OLD-LAST-CARD, R-OLD-KING, R-OLD-MANILLE-PLAY): a King earns 1 (stuck_run) or
+    1 + 1 (every_run_end); the manille as a stop 10 or 11; going out 0 or 1 at once; a stuck run 1 under
+    both.  The step check recomputes each."""
+    rules = OLD.with_overrides({"old_last_card": reading})
+    extra = 1 if reading == "every_run_end" else 0
+    cases = [
+        (at(["KC 7C", "2H 2C", "QS 3C"], run=(11, 12), to_move=0, rules=rules), "play KC", 1 + extra),
+        (at(["9D 7C", "KH 2C", "QS 3C"], run=(3, 4), to_move=0, rules=rules), "play 9D as 5", 10 + extra),
+        (at(["5C", "2H 2C", "QS 3C"], run=(3, 4), to_move=0, rules=rules), "play 5C", extra),
+    ]
+    for s, text, each in cases:
+        after = apply(s, parse_action(text))
+        assert after.chips() == (2 * each, -each, -each), text
+        assert check_transition(s, parse_action(text), after) == []
+    stuck = play(at(["5C 7C", "2H 2C", "QS 3C"], run=(3, 4), to_move=0, rules=rules), "play 5C", "pass", "pass", "pass")
+    assert stuck.chips() == (2, -1, -1)

@@ -487,7 +487,8 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
         for c in action.cards:
             if c == _MANILLE:
                 # RUL-OLD-BONUS-LAST = multiplied: as the winner's last card, x2, or x4 standing for a 9
-                last = after.winner == seat and before.rules.old_bonus_last == "multiplied"
+                # (the player's last card even when an Opera deal is drawn: the bonus stands, RUL-OPERA-DRAW)
+                last = not after.hands[seat] and before.rules.old_bonus_last == "multiplied"
                 times = (4 if action.as_rank == 9 else 2) if last else 1
                 want.update(_from_each_other(n, seat, before.comet_value * times))
                 if action.as_rank == KING and before.rules.old_manille_king == "manille_and_king":
@@ -495,6 +496,9 @@ def old_comet_step(before: DealState, action: Action, after: DealState) -> list[
             elif rank_of(c) == KING and (before.rules.old_king_quartet == "per_king" or c == min(action.cards)):
                 # RUL-OLD-KING-QUARTET = per_play: four Kings at once earn 1 from each, not 4
                 want.update(_from_each_other(n, seat, 1))
+        # RUL-OLD-LAST-CARD = every_run_end: a play after which the run is over (or the deal) earns 1 more
+        if before.rules.old_last_card == "every_run_end" and (not after.run or not after.hands[seat]):
+            want.update(_from_each_other(n, seat, 1))
     got = _added_payments(before, after)
     if got != dict(want):
         return [f"{action} paid {_fmt_table(got)}; the Old Comet payments are {_fmt_table(dict(want))}"]

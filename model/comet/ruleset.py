@@ -140,6 +140,8 @@ class Ruleset:
     old_bonus_last: Literal["plain", "multiplied"] = "plain"
     # RUL-OLD-KING-QUARTET: Old Comet: four Kings played at once earn 1 chip from each per King, or 1 in all.
     old_king_quartet: Literal["per_king", "per_play"] = "per_king"
+    # RUL-OLD-LAST-CARD: Old Comet: the last card of a stuck run earns 1 from each, or the last card of every run.
+    old_last_card: Literal["stuck_run", "every_run_end"] = "stuck_run"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -239,6 +241,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "old_caught_nine": ("RUL-OLD-CAUGHT-NINE", ("old_comet",)),
     "old_bonus_last": ("RUL-OLD-BONUS-LAST", ("old_comet",)),
     "old_king_quartet": ("RUL-OLD-KING-QUARTET", ("old_comet",)),
+    "old_last_card": ("RUL-OLD-LAST-CARD", ("old_comet",)),
 }
 
 

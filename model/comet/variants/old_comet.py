@@ -61,8 +61,22 @@ def _from_each(state: DealState, seat: int, amount: int, rule_id: str) -> tuple[
     return tuple(Payment(p, seat, amount, rule_id) for p in range(state.players) if p != seat and amount)
 
 
-@rule("R-OLD-KING", "R-OLD-MANILLE-PLAY")
+@rule("R-OLD-KING", "R-OLD-MANILLE-PLAY", "R-OLD-LAST-CARD")
 def old_play_payments(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
+    """The chips for a play, and under RUL-OLD-LAST-CARD = every_run_end 1 from each when the play ends a
+    run (a King, the manille as a stop, the player's last card)."""
+    paid = _card_payments(state, seat, action, out)
+    if state.rules.old_last_card == "every_run_end" and ends_run(state, action, out):
+        paid += _from_each(state, seat, LAST_CARD_CHIPS, "R-OLD-LAST-CARD")
+    return paid
+
+
+def ends_run(state: DealState, action: Action, out: bool) -> bool:
+    """Does this play end its run: a King, the manille when it is a stop (RUL-COMET-AFTER), going out?"""
+    return out or action.rank == KING or (bool(action.as_rank) and state.rules.comet_after == "stop")
+
+
+def _card_payments(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
     """A King played earns 1 chip from each other player (per King); the manille earns 10 from each
     (RUL-OLD-MANILLE-KING: standing for a King, also the King's 1; RUL-OLD-BONUS-LAST: as the last card,
     10, or x2 / x4 as a 9)."""
