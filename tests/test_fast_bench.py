@@ -1,0 +1,40 @@
+"""``comet bench``: the JSON rows, the goal verdicts (met / short by how much), bad input.
+
+Speed itself is measured by the command, never asserted here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from comet.cli import main
+from comet.commands.bench import GOALS, Row, goal_lines
+
+
+def test_goal_lines_say_met_or_by_how_much_short() -> None:
+    rows = [Row(what, p, n, target * (2 if i % 2 else 0.5)) for i, (what, p, n, target, _) in enumerate(GOALS)]
+    lines = goal_lines(rows)
+    assert [ok for ok, _ in lines] == [bool(i % 2) for i in range(len(GOALS))]
+    assert "50% short; needs 2.0x" in lines[0][1]
+    assert "met" in lines[1][1] and "2.0x the goal" in lines[1][1]
+    assert all("not measured" in text for _, text in goal_lines([]))
+
+
+def test_bench_quick_writes_the_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench.json"
+    code = main(["bench", "--quick", "--seconds", "0.05", "--preset", "opera", "--no-verify", "--json", str(out)])
+    assert code == 0
+    rows = json.loads(out.read_text())
+    kinds = {r["what"] for r in rows}
+    assert kinds == {"reference-deals", "fast-deals", "replay-records", "oracle-apply"}
+    assert all(set(r) >= {"what", "preset", "players", "per_s"} and r["per_s"] > 0 for r in rows)
+    assert {r["players"] for r in rows if r["what"] == "fast-deals"} == {2, 3, 4, 5}
+    text = capsys.readouterr().out
+    assert "oracle: 10,000 apply requests/s" in text and ("MET" in text or "SHORT" in text)
+
+
+def test_bench_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0"]) == 2
+    assert main(["bench", "--preset", "nonesuch", "--quick"]) == 2
+    assert "unknown preset" in capsys.readouterr().err
