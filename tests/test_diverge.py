@@ -120,3 +120,53 @@ def test_opera_draw_matters_only_with_the_opera() -> None:
     # a planted non-interaction: the same ruling against a pair that changes nothing in play
     chips = pairs_for("starting_chips", ["standard"])[0]
     assert check(entry, chips, bound) is None
+
+
+def test_impact_same_numbers_on_two_processes() -> None:
+    """The reduction is order-independent: two worker processes give the one-process tally."""
+    pair = pairs_for("comet_bonus_last", ["standard"])[0]
+    one = impact(pair, 8, 1, ["hoarder"], players=3, chunk=3)
+    two = impact(pair, 8, 1, ["hoarder"], players=3, chunk=3, workers=2)
+    assert one == two
+
+
+def test_a_planted_wrong_backend_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fast backend is checked against the reference engine: a planted one that loses the dealer's chips
+    is reported on the seeds where it differs, and the command refuses it in one line."""
+    import dataclasses
+
+    from comet.diverge import impact as impact_mod
+
+    def broken(rules: object, players: int, seed: int, policy: str) -> impact_mod.DealResult:
+        r = impact_mod.reference_deal(rules, players, seed, policy)  # type: ignore[arg-type]
+        return dataclasses.replace(r, chips=(*r.chips[:-1], 0))
+
+    monkeypatch.setitem(impact_mod.BACKENDS, "broken", broken)
+    rules = preset("standard").rules
+    assert impact_mod.check_backend("broken", rules, 3, range(5), "random")
+    assert impact_mod.check_backend("reference", rules, 3, range(5), "random") == []
+    assert main(["diverge", "comet_lead", "--preset", "standard", "--backend", "broken", "--deals", "1"]) == 2
+
+
+def test_free_nine_contradiction_found_when_the_comet_leads_as_any_rank(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUL-COMET-RANK rejects going out on the Comet called a free 9 (x4).  With the Comet led as any rank
+    (comet_lead=any_rank, the old default) the check finds such a deal under the defaults; with the Comet
+    forbidden to lead it never shows (R-COMET-WILD, R-SETTLE-COMET-LAST)."""
+    import dataclasses
+
+    from comet.diverge import contradictions as con
+    from comet.presets import PRESETS
+
+    rejected = con.REJECTED[0]
+    bound = Bound(seeds=3)
+    base = PRESETS["standard"]
+    loose = dataclasses.replace(base, rules=base.rules.with_overrides({"comet_lead": "any_rank"}))
+    monkeypatch.setitem(PRESETS, "standard", loose)
+    found = con.find("standard", rejected, bound)
+    assert found is not None and found.witness is not None
+    assert found.witness.actions[-1].as_rank == 9
+    assert "Reached under the defaults" in "\n".join(con.describe(found))
+    strict = dataclasses.replace(base, rules=base.rules.with_overrides({"comet_lead": "forbidden"}))
+    monkeypatch.setitem(PRESETS, "standard", strict)
+    none = con.find("standard", rejected, bound)
+    assert none is not None and none.witness is None and none.searched > 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,13 @@ def register(sub: Any) -> None:
     p.add_argument("--search", action="store_true", help="search for witnesses afresh instead of using the stored ones")
     p.add_argument("--update", action="store_true", help="store the witnesses searched (comet/diverge/witnesses.json)")
     p.add_argument(
+        "--backend",
+        default="reference",
+        metavar="NAME",
+        help="the engine that plays the impact deals (registered in comet.diverge.impact.BACKENDS; a backend other "
+        "than 'reference' is first checked against the reference engine on a sample of seeds)",
+    )
+    p.add_argument(
         "--interactions",
         action="store_true",
         help="also find, per preset, the rulings whose divergence depends on another ruling's reading",
@@ -126,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         if pol not in (*POLICY_NAMES, "simple"):
             raise ValueError(f"unknown policy {pol!r}; choose from {', '.join((*POLICY_NAMES, 'simple'))}")
     pairs = chosen_pairs(args)
+    check_backend_args(args.backend, pairs, policies, args.players)
     stored = load()
     bound = Bound(seconds=args.seconds)
     reports: list[PairReport] = []
@@ -152,12 +161,15 @@ def run(args: argparse.Namespace) -> int:
                 policies,
                 args.players,
                 args.workers,
+                backend=args.backend,
                 on_done=lambda k: progress.advance(task, k),
             )
             reports.append(PairReport(pair, res, tallies))
+        contradictions: list[str] = []
         if args.interactions:
             reports = with_interactions(reports, progress, task)
-    text = render(pairs, reports, args)
+            contradictions = contradiction_lines(sorted({r.pair.preset for r in reports if r.pair.field}))
+    text = render(pairs, reports, args, contradictions)
     if args.out is None:
         sys.stdout.write(text)
     else:
@@ -165,6 +177,29 @@ def run(args: argparse.Namespace) -> int:
         (args.out / "README.md").write_text(text, encoding="utf-8")
         console.print(f"wrote {args.out / 'README.md'} and {len(reports)} plot(s)")
     return 0
+
+
+def check_backend_args(name: str, pairs: list[Pair], policies: list[str], players: int | None) -> None:
+    """ValueError for an unknown backend, or one that disagrees with the reference on a sample."""
+    from comet.diverge.impact import BACKENDS, check_backend
+    from comet.variants.base import variant_of
+
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; registered: {', '.join(sorted(BACKENDS))}")
+    if name == "reference":
+        return
+    for pair in pairs:
+        n = variant_of(pair.a).default_players if players is None else players
+        for rules in (pair.a, pair.b):
+            for pol in policies:
+                bad = check_backend(name, rules, n, range(SAMPLE), pol)
+                if bad:
+                    raise ValueError(
+                        f"backend {name!r} disagrees with the reference engine on {pair.key}, seed {bad[0]}"
+                    )
+
+
+SAMPLE = 20
 
 
 def with_interactions(reports: list[PairReport], progress: Any, task: Any) -> list[PairReport]:
@@ -186,7 +221,32 @@ def with_interactions(reports: list[PairReport], progress: Any, task: Any) -> li
     return [PairReport(r.pair, r.search, r.impact, tuple(found.get(r.pair.key, ()))) for r in reports]
 
 
-def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace) -> str:
+def contradiction_lines(presets: list[str]) -> list[str]:
+    """The 'Defaults contradicted' section: each declared rejected outcome checked under each preset's defaults."""
+    from comet.diverge.contradictions import REJECTED, describe, find
+
+    lines: list[str] = []
+    for name in presets:
+        for rejected in REJECTED:
+            c = find(name, rejected)
+            if c is not None:
+                lines += describe(c)
+    if not lines:
+        return []
+    return [
+        "## Defaults contradicted by other defaults",
+        "",
+        "Outcomes a ruling's *Default and why* rejects (declared in `comet.diverge.contradictions.REJECTED`), "
+        "looked for in play under each preset's default rules:",
+        "",
+        *lines,
+        "",
+    ]
+
+
+def render(
+    pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace, contradictions: Sequence[str] = ()
+) -> str:
     from comet.commands.rules import default_spec_dir, ruling_sources, ruling_titles
 
     titles = ruling_titles(default_spec_dir())
@@ -233,6 +293,7 @@ def render(pairs: list[Pair], reports: list[PairReport], args: argparse.Namespac
         lines += field_section(
             f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games, sources.get(rid, [])
         )
+    lines += contradictions
     return "\n".join(lines) + "\n"
 
 

@@ -5,10 +5,11 @@
     <preset>/divergence/<field>/<reading>.json   {"record", "expected", "exit", "reading", "witness_of"}
 
 ``record`` carries the reading in its ``rulings``; ``expected`` is what ``comet replay`` answers (exit 0
-legal, 1 illegal) or, for a deal one reading refuses, ``{"kind": ...}`` (exit 2); in a points game a
-finished deal also lists ``"points"`` per seat.  An implementation that ignores the reading gets at
-least one of the two files of the pair wrong (``tests/test_diverge_vectors.py``).  A witness that is a
-whole game, or a shuffle dealt differently (``dealt``), cannot be written as a deal record.
+legal, 1 illegal) or, for a deal one reading refuses, ``{"kind": ...}`` (exit 2); in a points game
+``"points"`` lists each seat's points (the deal's, or those scored so far while it goes on).  An
+implementation that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``).
+A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be written as a deal
+record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their ``index.json`` entries.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def verdict(record: JsonObject, rules: Ruleset | None = None) -> tuple[JsonObjec
     out = v.to_json()
     if v.legal and v.final.terminal and any(deal_points(v.final)):
         out["points"] = list(deal_points(v.final))
+    elif v.legal and not v.final.terminal and any(v.final.scores):
+        out["points"] = list(v.final.scores)
     return out, 0 if v.legal else 1
 
 

@@ -129,7 +129,7 @@ def observed(s: DealState) -> tuple[object, ...]:
     (at the end) the settled chips and points."""
     if s.terminal:
         return (True, s.winner, s.drawn, returns(s), deal_points(s))
-    return (False, s.chips())
+    return (False, s.chips(), s.scores)
 
 
 def legal_split(sa: DealState, sb: DealState) -> Action | None:
@@ -152,6 +152,8 @@ def describe(kind: str, sa: DealState, sb: DealState, action: Action) -> str:
         allowed = "A allows it, B does not" if action in legal_actions(sa) else "B allows it, A does not"
         return f"'{action}': {allowed}"
     if kind == "payments":
+        if sa.scores != sb.scores:
+            return f"after '{action}' points so far: A {list(sa.scores)}, B {list(sb.scores)}"
         return f"after '{action}' chips so far: A {list(sa.chips())}, B {list(sb.chips())}"
     parts = []
     if sa.terminal != sb.terminal:
