@@ -341,3 +341,16 @@ def test_last_card_of_every_run(reading: str) -> None:
         assert check_transition(s, parse_action(text), after) == []
     stuck = play(at(["5C 7C", "2H 2C", "QS 3C"], run=(3, 4), to_move=0, rules=rules), "play 5C", "pass", "pass", "pass")
     assert stuck.chips() == (2, -1, -1)
+
+
+def test_two_to_five_players() -> None:
+    """R-OLD-PLAYERS: 'Play as above' (000:21 'Players: 2–5'): Old Comet takes 2 to 5 players, under both
+    deal-size readings; 6 is refused with one plain line."""
+    from comet.engine import check_players
+
+    assert old.OLD_COMET.player_counts == (2, 3, 4, 5) == old.old_player_counts()
+    for rules in (OLD, OLD.with_overrides({"old_deal_sizes": "even"})):
+        for n in (2, 5):
+            check_players(n, rules)
+        with pytest.raises(RecordError, match="2 to 5 players, not 6"):
+            check_players(6, rules)

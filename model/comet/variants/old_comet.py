@@ -36,6 +36,13 @@ def old_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int, i
     return each, pack_size - each * players
 
 
+@rule("R-OLD-PLAYERS")
+def old_player_counts() -> tuple[int, ...]:
+    """Two to five players, as in the game "above" (000:21); the deal table (RUL-OLD-DEAL-SIZES) has rows
+    for just those counts, and the even deal is not read as opening the game to more."""
+    return tuple(sorted(DEAL_TABLE))
+
+
 @rule("R-OLD-ACE-LOW")
 def ace_low() -> int:
     """The Ace is the lowest card: runs go Ace, 2, 3 … King."""
@@ -141,6 +148,7 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
 OLD_COMET = register(
     Variant(
         name="old_comet",
+        player_counts=old_player_counts(),
         lowest_rank=ace_low(),
         comet_value=MANILLE_BONUS,
         comet_escalates=False,
