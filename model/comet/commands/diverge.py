@@ -244,6 +244,29 @@ def contradiction_lines(presets: list[str]) -> list[str]:
     ]
 
 
+def summary_table(reports: list[PairReport]) -> list[str]:
+    """One row per reading pair: the witness (level, kind, size) and the headline impact per policy."""
+    from comet.diverge.impact import figures
+
+    pols = list(reports[0].impact)
+    head = "| ruling | preset | B reading | witness | " + " | ".join(f"chips change ({p})" for p in pols) + " |"
+    lines = ["## Summary", "", head, "|---|---|---|---|" + "---|" * len(pols)]
+    for r in reports:
+        p = r.pair
+        rid = APPLIES_TO[p.field][0] if p.field in APPLIES_TO else "house"
+        w = r.search.witness
+        if w is None:
+            shown = "none in bound"
+        elif w.level == "game":
+            shown = "game"
+        else:
+            shown = f"{w.kind}, {len(w.actions)} action(s), {w.players}p"
+        cells = [f"{100 * figures(t)['chips_changed']:.1f}%" for t in r.impact.values()]
+        link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
+        lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {shown} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def render(
     pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace, contradictions: Sequence[str] = ()
 ) -> str:
@@ -264,13 +287,8 @@ def render(
     fields: dict[str, list[PairReport]] = {}
     for r in reports:
         fields.setdefault(r.pair.field, []).append(r)
-    if len(fields) > 1:
-        lines += ["| ruling | field | pairs | witnesses |", "|---|---|---|---|"]
-        for f, rs in fields.items():
-            rid = APPLIES_TO[f][0] if f in APPLIES_TO else "house"
-            found = sum(r.search.witness is not None for r in rs)
-            lines.append(f"| [{rid}](#{rid.lower()}-{f}) | `{f}` | {len(rs)} | {found} |")
-        lines.append("")
+    if len(reports) > 1:
+        lines += summary_table(reports)
     for f, rs in fields.items():
         rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
         question, where = titles.get(rid, ("", ""))

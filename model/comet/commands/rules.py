@@ -228,6 +228,10 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def run_rulings(args: argparse.Namespace) -> int:
     rows = ruling_list(args.spec or default_spec_dir())
     if args.json:
@@ -246,7 +250,7 @@ def run_rulings(args: argparse.Namespace) -> int:
         )
         defaults = r["defaults"]
         assert isinstance(defaults, dict)
-        dflt = ", ".join(f"{k}: {v}" for k, v in defaults.items())
+        dflt = ", ".join(f"{k}: {_text(v)}" for k, v in defaults.items())
         table.add_row(str(r["field"]), str(r["ruling"]), shown, dflt, str(r["question"]))
     Console().print(table)
     return 0

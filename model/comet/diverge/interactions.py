@@ -22,7 +22,7 @@ from comet.presets import preset
 from comet.record import JsonObject
 from comet.ruleset import Ruleset
 
-QUICK = Bound(seeds=4, depth=4, nodes=600, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=2.0)
+QUICK = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=1.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ def check(e: JsonObject, g: Pair, bound: Bound = QUICK) -> Interaction | None:
                 f"with `{label}` the witness of `{pair.label_b()}` no longer parts the readings",
             )
     elif not e.get("found"):
-        res = search(Pair(pair.preset, pair.field, a2, b2), bound, games=False)
+        res = search(Pair(pair.preset, pair.field, a2, b2), bound)
         if res.witness is not None:
             w = res.witness
             return Interaction(

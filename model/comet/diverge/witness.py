@@ -457,8 +457,10 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True) -> Search:
     deadline = t0 + bound.seconds
     best: Witness | None = None
     tried = 0
+    capped = False
     for origin, sa0, order in deal_candidates(pair, bound):
         if time.monotonic() > deadline:
+            capped = True
             break
         tried += 1
         found = deal_difference(pair, sa0, order, origin)
@@ -486,6 +488,8 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True) -> Search:
             best = _better(best, _deal_witness(sa0, res[:3], f"{origin}, {policy} playout shrunk"))
     games_tried = 0
     notes: list[str] = []
+    if capped:
+        notes.append(f"the deal search stopped at its time cap ({bound.seconds:g} s) after {tried} deals")
     if best is None and games:
         deadline = time.monotonic() + bound.seconds
         best, games_tried = game_witness(pair, bound, deadline)
