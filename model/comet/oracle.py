@@ -46,10 +46,13 @@ from comet.record import (
     whole_number,
 )
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, field_readings
+from comet.session import SESSION_OPS, SESSIONS, is_session_request
 from comet.state import DealState
 
 PROTOCOL_VERSION = 1
-OPS = ("hello", "legal", "apply", "settle", "replay", "explain", "deal", "perft", "quit")
+#: Every op; the deal session's (new, legal_actions, state, undo, close, and apply with a deal_id) are
+#: answered by ``comet.session``.
+OPS: tuple[str, ...] = ("hello", "legal", "apply", "settle", "replay", "explain", "deal", "perft", "quit", *SESSION_OPS)
 #: The deepest perft the oracle counts in one request (deeper counts take minutes).
 MAX_PERFT_DEPTH = 8
 
@@ -70,6 +73,8 @@ def handle(req: object) -> JsonObject:
         return error_response(None, "request", "a request is a JSON object with an 'op' field")
     rid = _request_id(req)
     op = req.get("op")
+    if is_session_request(req):  # new, apply with a deal_id, legal_actions, state, undo, close
+        return SESSIONS.respond(rid, req)
     echo: JsonValue = op if isinstance(op, str) else None
     if not isinstance(op, str) or op not in OPS:
         return error_response(rid, "request", f"unknown op {op!r}; known: {', '.join(OPS)}", echo)

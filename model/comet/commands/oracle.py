@@ -16,7 +16,8 @@ def register(sub: Any) -> None:
         description="Read one JSON request per line on stdin and write one JSON response per line on stdout: "
         "ops hello, legal, apply, settle, replay, explain, deal, perft, quit (see spec/record.md).  Each request carries "
         "the record prefix it is about.  A malformed request gets an error response and the session "
-        "goes on.",
+        "goes on.  Deals can also be held open by id: new, apply (with deal_id), legal_actions, state, "
+        "undo, close, one action at a time without replaying the deal.",
     )
     p.set_defaults(run=run)
 

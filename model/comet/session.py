@@ -1,0 +1,267 @@
+"""Deals held open by the oracle: apply one action at a time, ask for the legal actions or the whole
+state, undo, without replaying the deal for every request.
+
+The stateless oracle ops carry the record prefix they are about, so querying every step of a deal
+replays it again and again (quadratic in its length).  Here ``comet oracle`` keeps each deal under
+an id the client chooses (or one it is given): the stack of states it went through, so ``apply``
+is one engine step and ``undo`` one pop.  The states are the engine's immutable ``DealState``
+values, so the deal after ``undo`` is exactly the earlier state, not a recomputation of it.
+
+Ops (each request is a JSON object; ``deal_id`` is a string or an integer):
+
+- ``new``: open a deal from ``record`` (or ``record_text``; its actions are replayed) or from a
+  seeded shuffle (``variant``, ``players``, ``seed``, optional ``dealer``, ``rulings``, ``pack``,
+  ``comet_value``: the fields of the ``deal`` op).  Optional ``deal_id``; without one the session
+  numbers the deal.
+- ``apply`` with ``deal_id`` and ``action`` (notation text): one action by the player to move.
+- ``legal_actions`` with ``deal_id``: what the player to move may do.
+- ``state`` with ``deal_id``: every field of the ``DealState`` as JSON, the net chips and the record.
+- ``undo`` with ``deal_id``: take the last action back.
+- ``close`` with ``deal_id``: forget the deal.
+
+Errors are responses, never exceptions: ``unknown-deal`` (no deal has that id), ``illegal`` (with the
+``rule`` the action breaks; the deal is unchanged), ``request`` (a missing or malformed field,
+nothing to undo, an id in use) and the record kinds of ``spec/record.md`` for a bad record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass, field
+
+from comet.cards import SUITS, card_text, rank_text
+from comet.engine import apply, legal_actions, returns
+from comet.errors import IllegalAction, RecordError
+from comet.record import DealRecord, JsonObject, JsonValue, loads_record, parse_action_text, parse_record
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState, Payment
+
+#: The ops of a deal session (``apply`` is shared with the stateless oracle: it is a session op when
+#: the request names a ``deal_id``).
+SESSION_OPS = ("new", "legal_actions", "state", "undo", "close")
+#: Open deals one session may hold (each holds its states; close the ones you are done with).
+MAX_DEALS = 10_000
+
+
+class SessionError(Exception):
+    """A request the session cannot answer: ``kind`` and ``message`` as in every error response,
+    ``rule`` for an illegal action."""
+
+    def __init__(self, kind: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.rule = rule
+
+
+@dataclass
+class OpenDeal:
+    """One deal held by a session: ``states[i]`` is the state after ``i`` actions (never empty)."""
+
+    variant: str
+    states: list[DealState]
+    actions: list[Action] = field(default_factory=list)
+
+    @property
+    def now(self) -> DealState:
+        return self.states[-1]
+
+
+def is_session_request(req: JsonObject) -> bool:
+    """Does this request belong to the deal session (rather than to the stateless ops)?"""
+    op = req.get("op")
+    return op in SESSION_OPS or (op == "apply" and "deal_id" in req)
+
+
+class Sessions:
+    """The deals a session holds, by id, and the answers to the session ops."""
+
+    def __init__(self) -> None:
+        self.deals: dict[str | int, OpenDeal] = {}
+        self.numbered = 0
+
+    def respond(self, rid: JsonValue, req: JsonObject) -> JsonObject:
+        """The response to one session request (never raises for bad input)."""
+        op = req.get("op")
+        echo: JsonValue = op if isinstance(op, str) else None
+        try:
+            result = self.run(req)
+        except SessionError as e:
+            error: JsonObject = {"kind": e.kind, "message": e.message}
+            if e.rule is not None:
+                error["rule"] = e.rule
+            return {"id": rid, "ok": False, "op": echo, "error": error}
+        except RecordError as e:
+            return {"id": rid, "ok": False, "op": echo, "error": {"kind": e.kind, "message": e.message}}
+        return {"id": rid, "ok": True, "op": echo, "result": result}
+
+    def run(self, req: JsonObject) -> JsonObject:
+        op = req.get("op")
+        if op == "new":
+            return self.new(req)
+        deal_id = _deal_id(req)
+        deal = self.deals.get(deal_id)
+        if deal is None:
+            raise SessionError("unknown-deal", f"no open deal has the id {deal_id!r}; open one with op 'new'")
+        if op == "apply":
+            if "action" not in req:
+                raise SessionError("request", "op 'apply' needs an 'action' field (e.g. \"play 5H\" or \"pass\")")
+            action = read_action(req["action"], len(deal.actions))
+            try:
+                after = apply(deal.now, action)
+            except IllegalAction as e:
+                raise SessionError(
+                    "illegal", f"action {len(deal.actions)} {req['action']!r}: {e.message}", e.rule
+                ) from None
+            deal.states.append(after)
+            deal.actions.append(action)
+            return summary(deal_id, deal)
+        if op == "legal_actions":
+            out = summary(deal_id, deal)
+            out["legal_actions"] = [str(a) for a in legal_actions(deal.now)]
+            return out
+        if op == "state":
+            return {
+                "deal_id": deal_id,
+                "state": state_json(deal.now),
+                "chips": list(returns(deal.now)),
+                "record": record_of(deal).to_json(),
+            }
+        if op == "undo":
+            if not deal.actions:
+                raise SessionError("request", f"deal {deal_id!r} is at its start: there is nothing to undo")
+            deal.states.pop()
+            undone = deal.actions.pop()
+            out = summary(deal_id, deal)
+            out["undone"] = str(undone)
+            return out
+        if op == "close":
+            del self.deals[deal_id]
+            return {"deal_id": deal_id, "closed": True}
+        raise SessionError("request", f"op {op!r} is not a deal-session op")
+
+    def new(self, req: JsonObject) -> JsonObject:
+        """``new``: open a deal from a record or a seeded shuffle."""
+        if len(self.deals) >= MAX_DEALS:
+            raise SessionError("request", f"{MAX_DEALS} deals are open; close some with op 'close' first")
+        if "deal_id" in req:
+            deal_id = _deal_id(req)
+            if deal_id in self.deals:
+                raise SessionError("request", f"a deal with the id {deal_id!r} is open; close it first")
+        else:
+            deal_id = self._next_id()
+        if "record_text" in req:
+            text = req["record_text"]
+            if not isinstance(text, str):
+                raise SessionError("request", "'record_text' must be a string holding the record's JSON text")
+            rec = loads_record(text)
+        elif "record" in req:
+            rec = parse_record(req["record"])
+        else:
+            from comet.oracle import deal_op  # the stateless 'deal' op reads the seeded-deal fields
+
+            rec = parse_record(deal_op(req)["record"])
+        deal = OpenDeal(rec.variant, [rec.start()])
+        for i, action in enumerate(rec.actions):
+            try:
+                deal.states.append(apply(deal.now, action))
+            except IllegalAction as e:
+                raise SessionError(
+                    "illegal", f"the record's action {i} {rec.action_texts[i]!r}: {e.message}", e.rule
+                ) from None
+            deal.actions.append(action)
+        self.deals[deal_id] = deal
+        return summary(deal_id, deal)
+
+    def _next_id(self) -> int:
+        while True:
+            self.numbered += 1
+            if self.numbered not in self.deals:
+                return self.numbered
+
+
+def _deal_id(req: JsonObject) -> str | int:
+    if "deal_id" not in req:
+        raise SessionError("request", f"op {req.get('op')!r} needs a 'deal_id' field (a string or an integer)")
+    value = req["deal_id"]
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise SessionError("request", f"'deal_id' must be a string or an integer, not {json.dumps(value)}")
+    return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _known_action(text: str) -> Action:
+    return parse_action_text(text, 0)
+
+
+def read_action(text: object, index: int) -> Action:
+    """Action notation in its exact form (as in records); parsed texts are remembered."""
+    if isinstance(text, str):
+        try:
+            return _known_action(text)
+        except RecordError:
+            pass
+    return parse_action_text(text, index)  # raises with the action's index in the message
+
+
+def summary(deal_id: str | int, deal: OpenDeal) -> JsonObject:
+    """The short answer to ``new``, ``apply`` and ``undo``: where the deal stands."""
+    s = deal.now
+    return {
+        "deal_id": deal_id,
+        "applied": len(deal.actions),
+        "finished": s.terminal,
+        "to_move": None if s.terminal else s.to_move,
+        "winner": s.winner if s.winner >= 0 else None,
+    }
+
+
+def record_of(deal: OpenDeal) -> DealRecord:
+    """The deal so far as a record (replaying it gives the deal's state)."""
+    from comet.record import record_from_state
+
+    return record_from_state(deal.states[0], deal.variant, deal.actions)
+
+
+def _cards(cards: tuple[int, ...]) -> list[JsonValue]:
+    return [card_text(c) for c in cards]
+
+
+def _encode(value: object) -> JsonValue:
+    """A state field's value as JSON, for the fields without a reading of their own below."""
+    if isinstance(value, bool | int | str) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    if isinstance(value, Payment):
+        return {"payer": value.payer, "payee": value.payee, "amount": value.amount, "rule": value.rule}
+    if isinstance(value, Ruleset):
+        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return str(value)
+
+
+def state_json(s: DealState) -> JsonObject:
+    """Every field of ``s`` as JSON (cards as card codes, ranks as rank codes, "none" values as null),
+    plus ``finished``.  A field added to ``DealState`` later appears here too (plainly encoded)."""
+    readings: dict[str, JsonValue] = {
+        "wild": _cards(s.wild),
+        "hands": [_cards(h) for h in s.hands],
+        "dead": _cards(s.dead),
+        "played": _cards(s.played),
+        "run": [rank_text(r) for r in s.run],
+        "out_wild_as": rank_text(s.out_wild_as) if s.out_wild_as else None,
+        "run_suit": SUITS[s.run_suit] if s.run_suit >= 0 else None,
+        "branch": card_text(s.branch) if s.branch else None,
+        "winner": s.winner if s.winner >= 0 else None,
+    }
+    out: JsonObject = {}
+    for f in dataclasses.fields(s):
+        out[f.name] = readings[f.name] if f.name in readings else _encode(getattr(s, f.name))
+    out["finished"] = s.terminal
+    return out
+
+
+#: The session ``comet oracle`` answers from (one process, one session).
+SESSIONS = Sessions()
