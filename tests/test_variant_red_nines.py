@@ -208,3 +208,17 @@ def test_only_the_king_of_the_suit(reading: str) -> None:
         )
     clubs = apply(s, Action(cards("KC")))
     assert clubs.run == () and clubs.to_move == 3
+
+
+@pytest.mark.parametrize(("reading", "extra"), [("hearts_first", (HEARTS, 3)), ("diamonds_first", (DIAMONDS, 0))])
+def test_which_suits_are_added(reading: str, extra: tuple[int, int]) -> None:
+    """RUL-RED9-SUITS (R-RED9-DECK): six players add hearts and spades (hearts_first) or diamonds and
+    clubs (diamonds_first); red and black stay equal, and every red nine is wild either way."""
+    rules = RED9.with_overrides({"red_nines_suits": reading})
+    (pack,) = packs_in_rotation(rules, 6)
+    suits = Counter(suit_of(c) for c in pack.cards)
+    assert suits[extra[0]] == 26 and suits[extra[1]] == 26 and len(pack.cards) == 78
+    nines = sorted(c for c in pack.cards if c in pack.wild)
+    assert len(nines) == 3 and all(rank_of(c) == 9 and suit_of(c) in (DIAMONDS, HEARTS) for c in nines)
+    s = shuffled_deal(rules, 6, 0, 1)
+    assert [len(h) for h in s.hands] == [13] * 6

@@ -142,6 +142,8 @@ class Ruleset:
     old_king_quartet: Literal["per_king", "per_play"] = "per_king"
     # RUL-OLD-LAST-CARD: Old Comet: the last card of a stuck run earns 1 from each, or the last card of every run.
     old_last_card: Literal["stuck_run", "every_run_end"] = "stuck_run"
+    # RUL-RED9-SUITS: Red Nines past four players: which suits are added (hearts first, or diamonds first).
+    red_nines_suits: Literal["hearts_first", "diamonds_first"] = "hearts_first"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -242,6 +244,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "old_bonus_last": ("RUL-OLD-BONUS-LAST", ("old_comet",)),
     "old_king_quartet": ("RUL-OLD-KING-QUARTET", ("old_comet",)),
     "old_last_card": ("RUL-OLD-LAST-CARD", ("old_comet",)),
+    "red_nines_suits": ("RUL-RED9-SUITS", ("red_nines",)),
 }
 
 

@@ -26,8 +26,10 @@ from comet.variants.base import Variant, register
 from comet.variants.commit_common import may_pass_new_run
 
 RED_NINES = (card(9, DIAMONDS), card(9, HEARTS))
-# The suits added for a fifth, sixth, ... player: red and black kept equal, or one more red.
+# The suits added for a fifth, sixth, ... player: red and black kept equal, or one more red
+# (RUL-RED9-SUITS: hearts first, or diamonds first).
 EXTRA_SUITS = (HEARTS, SPADES, DIAMONDS, CLUBS)
+EXTRA_SUITS_DIAMONDS_FIRST = (DIAMONDS, CLUBS, HEARTS, SPADES)
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
 HAND = 13
 
@@ -35,9 +37,11 @@ HAND = 13
 @rule("R-RED9-DECK")
 def red_nines_packs(rules: Ruleset, players: int | None) -> tuple[Pack, ...]:
     """One deck for four players, plus one whole suit per further player (hearts, spades, diamonds,
-    clubs in turn, so there are as many red suits as black, or one more red); every red nine is wild."""
+    clubs in turn, so there are as many red suits as black, or one more red; RUL-RED9-SUITS =
+    diamonds_first: diamonds, clubs, hearts, spades); every red nine is wild."""
     n = 4 if players is None else max(4, players)
-    extra = EXTRA_SUITS[: n - 4]
+    order = EXTRA_SUITS if rules.red_nines_suits == "hearts_first" else EXTRA_SUITS_DIAMONDS_FIRST
+    extra = order[: n - 4]
     cards = [card(r, s) for r in range(ACE, KING + 1) for s in range(4)]
     cards += [card(r, s) for s in extra for r in range(ACE, KING + 1)]
     name = "deck52" + "".join("+" + SUITS[s] for s in extra)

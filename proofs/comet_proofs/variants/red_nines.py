@@ -78,7 +78,7 @@ class RedNinesEncoding(StandardEncoding):
     scoring = "points"
     max_group = 8
     unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie")
-    outside = ("cats_new_run", "red_nines_continue", "red_nines_wild_stop", "red_nines_king")
+    outside = ("cats_new_run", "red_nines_continue", "red_nines_wild_stop", "red_nines_king", "red_nines_suits")
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
