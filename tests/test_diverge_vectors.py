@@ -9,15 +9,16 @@ vector of the pair wrong.  Rule ids touched by the witnesses include R-COMET-WIL
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
+from collections.abc import Callable
 
 import pytest
-from comet.diverge.conformance import divergence_cases, verdict
+from comet.diverge.conformance import divergence_cases, points, verdict
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.store import load, missing, pair_for, witness_of
 from comet.diverge.witness import game_outcome
 from comet.presets import preset
 from comet.record import JsonObject
+from comet.ruleset import Ruleset
 
 ENTRIES = load()
 
@@ -46,12 +47,12 @@ def _deal_entries() -> list[JsonObject]:
 @pytest.mark.parametrize("e", _deal_entries(), ids=lambda e: str(e["key"]))
 def test_stored_deal_witness_parts_the_readings(e: JsonObject) -> None:
     """Replaying the witness under A and under B gives different verdicts (legality with rule id,
-    chips, winner, points), and the witness is no longer than its first point of difference."""
+    chips, winner) or points, and the witness is no longer than its first point of difference."""
     pair = pair_for(e)
     rec = e["record"]
     assert isinstance(rec, dict)
-    va = verdict(rec, pair.a)
-    vb = verdict(rec, pair.b)
+    va = (verdict(rec, pair.a), points(rec, pair.a))
+    vb = (verdict(rec, pair.b), points(rec, pair.b))
     assert va != vb, f"{e['key']}: the stored witness no longer parts the readings"
     w = witness_of(e)
     assert w is not None and w.step == len(w.actions) - 1
@@ -74,33 +75,44 @@ def test_short_game_witnesses_part_the_readings() -> None:
     assert checked >= 3
 
 
-def uncaught_readings(blind: object = None) -> list[str]:
-    """Vectors an implementation that ignores the reading still passes.  ``blind(pair, field_in_record)``
-    gives the rules such an implementation plays; by default: the preset's default for the field when the
-    record sets it (reading B's vector), reading B when it does not (the default's vector)."""
-    cases: dict[str, list[JsonObject]] = defaultdict(list)
-    for _, _, _, case in divergence_cases():
-        cases[str(case["witness_of"])].append(case)
+def uncaught_readings(blind: Callable[[Pair, bool], Ruleset] | None = None) -> list[str]:
+    """Vectors an implementation that ignores the reading still passes.  ``blind(pair, is_b_vector)``
+    gives the rules such an implementation plays; by default: the preset's default for the field on
+    reading B's vector, reading B on the default's vector."""
     uncaught = []
-    for e in _deal_entries():
-        pair = pair_for(e)
-        group = cases[str(e["key"])]
-        assert len(group) == 2
+    for case in divergence_cases():
+        pair = pair_for(ENTRIES[case.witness_of])
         base = preset(pair.preset).rules
-        for case in group:
-            rec = case["record"]
-            assert isinstance(rec, dict)
-            rulings = rec["rulings"]
-            assert isinstance(rulings, dict)
-            if callable(blind):
-                wrong = blind(pair, pair.field in rulings)
-            elif pair.field in rulings:  # the reading-B vector: ignore the reading
-                wrong = dataclasses.replace(pair.b, **{pair.field: getattr(base, pair.field)})
-            else:  # the default vector: a model that always plays reading B
-                wrong = pair.b
-            if verdict(rec, wrong) == (case["expected"], case["exit"]):
-                uncaught.append(f"{e['key']} ({case['reading']})")
+        is_b = case.reading != "default"
+        if blind is not None:
+            wrong = blind(pair, is_b)
+        elif is_b:
+            wrong = dataclasses.replace(pair.b, **{pair.field: getattr(base, pair.field)})
+        else:
+            wrong = pair.b
+        if verdict(case.record, wrong) == (case.expected, case.exit) and not case.points_only:
+            uncaught.append(f"{case.witness_of} ({case.reading})")
     return uncaught
+
+
+def test_vectors_follow_the_vector_layout() -> None:
+    """Each case sits at <preset>/<reading>/<kind>/ with the replay/illegal/malformed case format."""
+    cases = list(divergence_cases())
+    assert len(cases) == 2 * len(_deal_entries())
+    for c in cases:
+        assert c.path.startswith(f"{c.preset}/{c.reading}/{c.kind}/divergence-")
+        rulings = c.record["rulings"]
+        assert isinstance(rulings, dict)
+        assert (c.field in rulings) == (c.reading != "default")
+        assert set(c.content()) == ({"input", "expected", "exit"} if c.exit == 2 else {"record", "expected", "exit"})
+
+
+def test_points_only_witnesses_are_few_and_in_points_games() -> None:
+    """Readings that differ only in points are not told apart by the replay output (it has no points):
+    list them, and check each is a points game."""
+    only = sorted({c.witness_of for c in divergence_cases() if c.points_only})
+    for key in only:
+        assert preset(key.split("/")[0]).scoring == "points", key
 
 
 def test_default_only_model_fails_a_vector_of_every_reading() -> None:
@@ -112,10 +124,10 @@ def test_default_only_model_fails_a_vector_of_every_reading() -> None:
 
 def test_planted_faithful_model_is_reported() -> None:
     """The check can fail: a 'blind' model that in fact plays each vector's own reading passes every
-    vector, and the check reports every reading as uncaught."""
+    vector, and the check reports every discriminating vector as uncaught."""
 
-    def faithful(pair: object, sets_field: bool) -> object:
-        assert isinstance(pair, Pair)
-        return pair.b if sets_field else pair.a
+    def faithful(pair: Pair, is_b: bool) -> Ruleset:
+        return pair.b if is_b else pair.a
 
-    assert len(uncaught_readings(faithful)) == 2 * len(_deal_entries())
+    expected = [c for c in divergence_cases() if not c.points_only]
+    assert len(uncaught_readings(faithful)) == len(expected) > 0

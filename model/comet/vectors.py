@@ -623,6 +623,11 @@ def write_vectors(
             written.append(f.path)
         if on_reading is not None:
             on_reading(reading)
+    from comet.diverge.conformance import write_divergence_vectors  # issue 9: each witness under both readings
+
+    for entry in write_divergence_vectors(out_dir, presets):
+        index.append(entry)
+        written.append(str(entry["path"]))
     perft_text = perft_json(presets)
     (out_dir / PERFT_FILE).write_bytes(perft_text.encode("utf-8"))
     index.append(

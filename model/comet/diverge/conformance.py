@@ -1,30 +1,38 @@
 """Discriminating conformance vectors: each stored deal witness replayed under each of its two readings.
 
-``divergence_files()`` yields ``(path, kind, text)`` for ``comet vectors`` (kind ``divergence``)::
+The vectors use the layout and case format of ``comet.vectors`` (spec/vectors.md), so any consumer of
+the replay, illegal and malformed vectors reads them unchanged::
 
-    <preset>/divergence/<field>/<reading>.json   {"record", "expected", "exit", "reading", "witness_of"}
+    <preset>/<reading>/<kind>/divergence-<field>=<value>.json
 
-``record`` carries the reading in its ``rulings``; ``expected`` is what ``comet replay`` answers (exit 0
-legal, 1 illegal) or, for a deal one reading refuses, ``{"kind": ...}`` (exit 2); in a points game
-``"points"`` lists each seat's points (the deal's, or those scored so far while it goes on).  An
-implementation that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``).
-A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be written as a deal
-record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their ``index.json`` entries.
+``<reading>`` is ``default`` (reading A) or ``<field>=<value>`` (reading B), and the record's
+``rulings`` select it; ``<kind>`` is ``replay`` (exit 0), ``illegal`` (exit 1) or ``malformed`` (exit 2:
+the deal is not a legal deal under that reading); the case is ``{"record", "expected", "exit"}`` (or
+``{"input", "expected": {"kind"}, "exit": 2}``) with what ``comet replay`` answers.  An implementation
+that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``), except where
+the readings differ only in a points game's scores, which the replay output does not carry
+(``points_only``).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
+written as a deal record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their
+``index.json`` entries.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from comet.diverge.pairs import value_text
 from comet.diverge.store import load, pair_for
 from comet.engine import apply, deal_points, explicit_deal
 from comet.errors import IllegalAction, RecordError
-from comet.record import DealRecord, JsonObject, JsonValue, Verdict, parse_record, replay_record
+from comet.record import DealRecord, JsonObject, JsonValue, Verdict, parse_record
 from comet.ruleset import Ruleset
 from comet.state import DealState
+
+KIND_BY_EXIT = {0: "replay", 1: "illegal", 2: "malformed"}
 
 
 def with_rulings(record: JsonObject, rules: Ruleset, preset_rules: Ruleset) -> JsonObject:
@@ -38,23 +46,33 @@ def with_rulings(record: JsonObject, rules: Ruleset, preset_rules: Ruleset) -> J
     return {**record, "rulings": rulings}
 
 
-def verdict(record: JsonObject, rules: Ruleset | None = None) -> tuple[JsonObject, int]:
-    """(expected output, exit code) of replaying ``record``, under its own rulings or under ``rules``."""
+def _replay(record: JsonObject, rules: Ruleset | None) -> Verdict | RecordError:
     try:
         rec = parse_record(record)
-        if rules is None:
-            start = rec.start()
-        else:
-            start = explicit_deal(rules, rec.players, rec.dealer, rec.hands, rec.dead, rec.comet_value)
-        v = replay_record(rec) if rules is None else _replay_from(rec, start)
+        start = (
+            rec.start()
+            if rules is None
+            else explicit_deal(rules, rec.players, rec.dealer, rec.hands, rec.dead, rec.comet_value)
+        )
     except RecordError as e:
-        return {"kind": e.kind}, 2
-    out = v.to_json()
-    if v.legal and v.final.terminal and any(deal_points(v.final)):
-        out["points"] = list(deal_points(v.final))
-    elif v.legal and not v.final.terminal and any(v.final.scores):
-        out["points"] = list(v.final.scores)
-    return out, 0 if v.legal else 1
+        return e
+    return _replay_from(rec, start)
+
+
+def verdict(record: JsonObject, rules: Ruleset | None = None) -> tuple[JsonObject, int]:
+    """(``comet replay``'s output, exit code) for ``record``, under its own rulings or under ``rules``."""
+    v = _replay(record, rules)
+    if isinstance(v, RecordError):
+        return {"kind": v.kind}, 2
+    return v.to_json(), 0 if v.legal else 1
+
+
+def points(record: JsonObject, rules: Ruleset | None = None) -> tuple[int, ...]:
+    """The points per seat after the record (a finished deal's points, or those scored so far)."""
+    v = _replay(record, rules)
+    if isinstance(v, RecordError) or not v.legal:
+        return ()
+    return deal_points(v.final) if v.final.terminal else v.final.scores
 
 
 def _replay_from(rec: DealRecord, start: DealState) -> Verdict:
@@ -68,8 +86,36 @@ def _replay_from(rec: DealRecord, start: DealState) -> Verdict:
     return Verdict(rec, start, s, len(rec.actions))
 
 
-def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[tuple[str, str, str, JsonObject]]:
-    """(preset, field, reading name, case) for both readings of every stored deal witness with a record."""
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One divergence vector."""
+
+    preset: str
+    field: str
+    reading: str  # "default" or "field=value" (the directory of comet.vectors)
+    witness_of: str  # the pair key, e.g. "standard/comet_lead=forbidden"
+    name: str  # file name without extension: "divergence-field=value"
+    record: JsonObject
+    expected: JsonObject
+    exit: int
+    points_only: bool  # the two readings differ only in points the replay output does not show
+
+    @property
+    def kind(self) -> str:
+        return KIND_BY_EXIT[self.exit]
+
+    @property
+    def path(self) -> str:
+        return f"{self.preset}/{self.reading}/{self.kind}/{self.name}.json"
+
+    def content(self) -> JsonObject:
+        if self.exit == 2:
+            return {"input": json.dumps(self.record), "expected": self.expected, "exit": 2}
+        return {"record": self.record, "expected": self.expected, "exit": self.exit}
+
+
+def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[Case]:
+    """Both readings' vectors of every stored deal witness that is a deal record."""
     from comet.presets import preset
 
     for key, e in sorted(load().items()):
@@ -81,47 +127,40 @@ def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[tuple[str
         base = preset(pair.preset).rules
         rec = e["record"]
         assert isinstance(rec, dict)
-        for rules, value in ((pair.a, pair.value_a), (pair.b, pair.value_b)):
+        name = f"divergence-{pair.field}={value_text(pair.value_b)}"
+        verdicts = {}
+        for side, rules in (("a", pair.a), ("b", pair.b)):
             r = with_rulings(rec, rules, base)
-            expected, code = verdict(r)
-            reading = f"{pair.field}={value_text(value)}"
-            case: JsonObject = {"record": r, "expected": expected, "exit": code, "reading": reading, "witness_of": key}
-            yield pair.preset, pair.field, reading, case
-
-
-def divergence_files(presets: Sequence[str] | None = None) -> Iterator[tuple[str, str, str]]:
-    """(relative path, kind, text) of every divergence vector (for ``comet vectors``)."""
-    from comet.vectors import case_text
-
-    for preset_name, field, reading, case in divergence_cases(presets):
-        yield f"{preset_name}/divergence/{field}/{reading}.json", "divergence", case_text(case)
+            verdicts[side] = (r, *verdict(r))
+        points_only = verdicts["a"][1:] == verdicts["b"][1:]
+        for side, reading in (("a", "default"), ("b", f"{pair.field}={value_text(pair.value_b)}")):
+            r, expected, code = verdicts[side]
+            yield Case(pair.preset, pair.field, reading, key, name, r, expected, code, points_only)
 
 
 def write_divergence_vectors(out_dir: Path, presets: Sequence[str] | None = None) -> list[JsonObject]:
-    """Write every divergence vector under ``out_dir``; the ``index.json`` entries for them (kind
-    ``divergence``), for ``comet.vectors.write_vectors`` to append to its index."""
+    """Write every divergence vector under ``out_dir``; their ``index.json`` entries (``comet.vectors``)."""
     from comet.vectors import case_text
 
     entries: list[JsonObject] = []
-    for preset_name, field, reading, case in divergence_cases(presets):
-        rel = f"{preset_name}/divergence/{field}/{reading}.json"
-        data = case_text(case).encode("utf-8")
-        path = out_dir / rel
+    for case in divergence_cases(presets):
+        data = case_text(case.content()).encode("utf-8")
+        path = out_dir / case.path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        expected = case["expected"]
-        assert isinstance(expected, dict)
-        error = expected.get("error")
+        error = case.expected.get("error")
         rules: list[JsonValue] = [error["rule"]] if isinstance(error, dict) and "rule" in error else []
+        other = "the default" if case.reading != "default" else case.name.removeprefix("divergence-")
         entries.append(
             {
-                "path": rel,
-                "kind": "divergence",
+                "path": case.path,
+                "kind": case.kind,
                 "sha256": hashlib.sha256(data).hexdigest(),
-                "preset": preset_name,
-                "reading": reading,
+                "preset": case.preset,
+                "reading": case.reading,
                 "rules": rules,
-                "description": f"the witness where {case['witness_of']} parts from the default, replayed under {reading}",
+                "description": f"divergence witness ({case.witness_of}): a deal where this reading and {other} "
+                "part ways, replayed under this reading",
             }
         )
     return entries
