@@ -519,6 +519,10 @@ def test_meeting_readings_the_model_decides() -> None:
     # On a lead the condition does not apply: the Comet leads as the King beside a natural King.
     led = position(["KC 9D", "2S"], rules=rules(comet_requires_missing=True))
     assert {"play KC", "play 9D as K"} <= legal_texts(led)
+    # RUL-COMET-AFTER with RUL-COMET-RANK: a Comet called another rank starts a run there, which goes on.
+    called = position(["9D 7C", "KS", "QS"], run=(4, 5), rules=rules(comet_as="any_rank", comet_after="optional_restart"))
+    called = play(called, "play 9D as 9")
+    assert called.run == (9,) and called.need == 10 and called.free_lead
 
 
 # ------------------------------------------------------------------ the Opera (spec/rulings-variants.md)
