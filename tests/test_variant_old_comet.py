@@ -354,3 +354,30 @@ def test_two_to_five_players() -> None:
             check_players(n, rules)
         with pytest.raises(RecordError, match="2 to 5 players, not 6"):
             check_players(6, rules)
+
+
+@pytest.mark.parametrize(("reading", "carried"), [("fixed", 10), ("plus_two", 12)])
+def test_manille_in_the_dead_hand(reading: str, carried: int) -> None:
+    """RUL-OLD-ESCALATION (R-OLD-MANILLE-PLAY): a deal whose manille lies dead carries 10 (fixed) or 12
+    (plus_two, 000:55's '2 chips more') into the next deal, whose manille earns that much; the game
+    economy check recomputes both, and catches a value carried wrongly."""
+    import random as rnd
+
+    from comet.game import finish_deal, new_game, next_deal
+    from comet.invariants import check_game_economy
+    from comet.policy import random_policy
+
+    rules = OLD.with_overrides({"old_escalation": reading})
+    game = new_game(rules, 3, 3, 0)
+    seed = next(s for s in range(200) if old.MANILLE in next_deal(game, s).dead)
+    start = next_deal(game, seed)
+    policy = random_policy(rnd.Random(1))
+    final = start
+    while not final.terminal:
+        final = apply(final, policy(final, legal_actions(final)))
+    after = finish_deal(game, final)
+    assert after.comet_values == (carried,)
+    assert check_game_economy(game, start, final, after) == ([], False)
+    assert next_deal(after, 5).comet_value == carried
+    wrong = replace(after, comet_values=(carried + 2,))
+    assert any("carried on" in p for p in check_game_economy(game, start, final, wrong)[0])

@@ -105,7 +105,7 @@ def pack_index(game: GameState) -> int:
 def comet_value_for(game: GameState, comet_dealt: bool) -> int:
     """The Comet's value in the next deal (RUL-ESCALATION-PACKS, RUL-ESCALATION-RESET)."""
     v = variant_of(game.rules)
-    if not v.comet_escalates:
+    if not v.escalates_under(game.rules):
         return v.comet_value
     idx = 0 if game.rules.escalation == "shared" else pack_index(game)
     value = game.comet_values[idx]
@@ -152,7 +152,7 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
     if game.rules.escalate_on == "not_played":  # RUL-ESCALATION-TRIGGER
         in_dead = not any(c in final.wild for c in final.played)
     values = list(game.comet_values)
-    values[idx] = final.comet_value + COMET_STEP if in_dead and v.comet_escalates else v.comet_value
+    values[idx] = final.comet_value + COMET_STEP if in_dead and v.escalates_under(game.rules) else v.comet_value
     g = replace(
         game,
         dealer=(game.dealer + 1) % game.players,

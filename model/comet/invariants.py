@@ -787,8 +787,18 @@ def _chip_economy(before: GameState, final: DealState, after: GameState, value: 
 
 
 def old_comet_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
-    """000:85 "playing the 9♦ earns 10 chips from each": the manille is worth 10 in every deal."""
-    return _chip_economy(before, final, after, 10, "manille")
+    """000:85 "playing the 9♦ earns 10 chips from each": the manille is worth 10 in every deal; under
+    RUL-OLD-ESCALATION = plus_two 000:55's "2 chips more in the next deal" while it lies in the dead hand,
+    back to 10 once dealt."""
+    if before.rules.old_escalation == "fixed":
+        return _chip_economy(before, final, after, 10, "manille")
+    out: list[str] = []
+    if start.comet_value != before.comet_values[0]:
+        out.append(f"deal {before.deal_index}: the manille is worth {start.comet_value}, not {before.comet_values[0]}")
+    carried = start.comet_value + 2 if _MANILLE in start.dead else 10
+    if after.comet_values != (carried,):
+        out.append(f"deal {before.deal_index}: the manille's value carried on is {after.comet_values}, not {carried}")
+    return out + _chips_follow_payments(before, final, after, after.history[-1] if after.history else ())
 
 
 def commit_hoyle_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:

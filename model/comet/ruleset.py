@@ -144,6 +144,8 @@ class Ruleset:
     old_last_card: Literal["stuck_run", "every_run_end"] = "stuck_run"
     # RUL-RED9-SUITS: Red Nines past four players: which suits are added (hearts first, or diamonds first).
     red_nines_suits: Literal["hearts_first", "diamonds_first"] = "hearts_first"
+    # RUL-OLD-ESCALATION: Old Comet: the manille is worth 10 every deal, or 2 more after each deal in the dead hand.
+    old_escalation: Literal["fixed", "plus_two"] = "fixed"
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with ``overrides`` applied; values may be typed or strings.
@@ -245,6 +247,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "old_king_quartet": ("RUL-OLD-KING-QUARTET", ("old_comet",)),
     "old_last_card": ("RUL-OLD-LAST-CARD", ("old_comet",)),
     "red_nines_suits": ("RUL-RED9-SUITS", ("red_nines",)),
+    "old_escalation": ("RUL-OLD-ESCALATION", ("old_comet",)),
 }
 
 

@@ -52,7 +52,9 @@ class Variant:
       ``pass_payments(before, after)`` chips paid when a pass ends a run;
       ``settlement(state)`` chips paid when the deal ends;
       ``points_of_deal(state)`` points per seat for a finished deal (points games);
-      ``card_points(card)`` a card's value left in hand; ``step_bound(state)``.
+      ``card_points(card)`` a card's value left in hand; ``step_bound(state)``;
+      ``escalates(rules)`` whether the wild card's value rises while in the dead hand, when a ruling
+      decides it (``None``: ``comet_escalates``).
     """
 
     name: VariantName
@@ -81,6 +83,11 @@ class Variant:
     points_of_deal: Callable[[DealState], tuple[int, ...]] | None = None
     card_points: Callable[[Card], int] | None = None
     step_bound: Callable[[DealState], int] | None = None
+    escalates: Callable[[Ruleset], bool] | None = None
+
+    def escalates_under(self, rules: Ruleset) -> bool:
+        """Does the wild card's value rise while it lies in the dead hand, under ``rules``?"""
+        return self.comet_escalates if self.escalates is None else self.escalates(rules)
 
     @property
     def invariants(self) -> tuple[str, ...]:

@@ -43,6 +43,13 @@ def old_player_counts() -> tuple[int, ...]:
     return tuple(sorted(DEAL_TABLE))
 
 
+@rule("R-OLD-MANILLE-PLAY")
+def old_escalates(rules: Ruleset) -> bool:
+    """Does the manille's 10 rise by 2 for each deal it ends in the dead hand (RUL-OLD-ESCALATION =
+    plus_two), back to 10 once dealt?  Not by default: 000:85 gives it a flat 10."""
+    return rules.old_escalation == "plus_two"
+
+
 @rule("R-OLD-ACE-LOW")
 def ace_low() -> int:
     """The Ace is the lowest card: runs go Ace, 2, 3 … King."""
@@ -152,6 +159,7 @@ OLD_COMET = register(
         lowest_rank=ace_low(),
         comet_value=MANILLE_BONUS,
         comet_escalates=False,
+        escalates=old_escalates,
         wild_name="manille",
         packs=old_deck,
         deal_sizes=old_deal_sizes,

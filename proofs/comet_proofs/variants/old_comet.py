@@ -52,7 +52,7 @@ class OldCometEncoding(StandardEncoding):
     )
     # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out.
     unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught")
-    outside = (*StandardEncoding.outside, "old_court_points", "old_caught_double", "old_caught_nine", "old_bonus_last", "old_king_quartet", "old_last_card")
+    outside = (*StandardEncoding.outside, "old_court_points", "old_caught_double", "old_caught_nine", "old_bonus_last", "old_king_quartet", "old_last_card", "old_escalation")
 
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != "old_comet" or state.rules.opera:
