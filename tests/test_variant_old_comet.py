@@ -381,3 +381,52 @@ def test_manille_in_the_dead_hand(reading: str, carried: int) -> None:
     assert next_deal(after, 5).comet_value == carried
     wrong = replace(after, comet_values=(carried + 2,))
     assert any("carried on" in p for p in check_game_economy(game, start, final, wrong)[0])
+
+
+# Planted bugs for the recomputations of issue 12's Old Comet readings: the model plays one reading while
+# the deal's ruleset says the other; the settlement or step check must report it.
+_FLIPPED_SETTLEMENT = [
+    ("old_caught_double", "doubled", ["5C", "AC 7C KC", "4C QC 9D"], (3, 4), "play 5C"),
+    ("old_caught_nine", "extra", ["5C", "AC 7C KC", "4C QC 9D"], (3, 4), "play 5C"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "hands", "run", "text"), _FLIPPED_SETTLEMENT)
+def test_planted_settlement_reading_is_caught(
+    monkeypatch: pytest.MonkeyPatch, field: str, value: str, hands: list[str], run: tuple[int, ...], text: str
+) -> None:
+    """Planted (RUL-OLD-CAUGHT-DOUBLE, RUL-OLD-CAUGHT-NINE): a settlement that always plays the other
+    reading is reported under the default by the independent recomputation."""
+    real = old.old_settlement
+
+    def flipped(state: DealState) -> tuple[Payment, ...]:
+        return real(replace(state, rules=state.rules.with_overrides({field: value})))
+
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, settlement=flipped))
+    problems, skipped = check_settlement(play(at(hands, run=run, to_move=0), text))
+    assert not skipped and len(problems) == 1 and "seat 2 pays seat 0" in problems[0]
+
+
+_FLIPPED_STEP = [
+    ("old_king_quartet", "per_play", ["KC KD KH KS 2C", "AC 7C", "4C 3D"], (11, 12), "play KC KD KH KS"),
+    ("old_last_card", "every_run_end", ["KC 7C", "2H 2C", "QS 3C"], (11, 12), "play KC"),
+    ("old_bonus_last", "multiplied", ["9D", "AC 7C KC", "4C QC"], (7, 8), "play 9D as 9"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "hands", "run", "text"), _FLIPPED_STEP)
+def test_planted_play_payment_reading_is_caught(
+    monkeypatch: pytest.MonkeyPatch, field: str, value: str, hands: list[str], run: tuple[int, ...], text: str
+) -> None:
+    """Planted (RUL-OLD-KING-QUARTET, RUL-OLD-LAST-CARD, RUL-OLD-BONUS-LAST): play payments that always
+    follow the other reading are reported under the default by the Old Comet step check."""
+    real = old.old_play_payments
+
+    def flipped(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
+        return real(replace(state, rules=state.rules.with_overrides({field: value})), seat, action, out)
+
+    monkeypatch.setitem(REGISTRY, "old_comet", replace(old.OLD_COMET, play_payments=flipped))
+    s = at(hands, run=run, to_move=0)
+    act = parse_action(text)
+    problems = check_transition(s, act, apply(s, act))
+    assert any("the Old Comet payments are" in p for p in problems)

@@ -222,3 +222,15 @@ def test_which_suits_are_added(reading: str, extra: tuple[int, int]) -> None:
     assert len(nines) == 3 and all(rank_of(c) == 9 and suit_of(c) in (DIAMONDS, HEARTS) for c in nines)
     s = shuffled_deal(rules, 6, 0, 1)
     assert [len(h) for h in s.hands] == [13] * 6
+
+
+def test_a_king_left_standing_is_an_invariant_violation_only_under_any_king() -> None:
+    """RUL-RED9-KING (R-RED9-RUN): the state check allows a run ending at a King under suit_king only;
+    a planted any_king play that leaves the King standing is reported."""
+    from comet.invariants import check_state
+
+    s = position(["10C 2D", "JH 3C", "QH 3S", "KS KC 4S"], to_move=3, played=cards("AS 10C JH QH"), run=(10, 11, 12))
+    standing = replace(apply(s, Action(cards("KS"))), run=(10, 11, 12, 13))
+    assert any("a King ends a run" in p for p in check_state(standing))
+    loose = replace(standing, rules=RED9.with_overrides({"red_nines_king": "suit_king"}))
+    assert not any("a King ends a run" in p for p in check_state(loose))
