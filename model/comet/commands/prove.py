@@ -41,6 +41,14 @@ def register(sub: Any) -> None:
         help="also run the directed refinement check: a Z3 witness for every behaviour class of the preset, "
         "turned into a real deal state, where the model must agree with the encoding (spec/proofs.md)",
     )
+    p.add_argument(
+        "--witness-traces",
+        default=None,
+        metavar="DIR",
+        help="instead of proving, find whole deals that end in chosen ways (the Comet as a 9, a loser caught "
+        "with it, a stuck run, the variants' own) by bounded model checking of the encoding, replay them "
+        "through the model and write them as ITF traces under DIR/<preset>/ with DIR/index.json",
+    )
     p.set_defaults(run=run)
 
 
@@ -59,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         preset(args.preset)  # unknown preset: RecordError naming the known ones
         names = [args.preset]
+    if args.witness_traces is not None:
+        return write_witness_traces(names, args.witness_traces)
     plans: dict[str, list[Any]] = {}
     missing: list[str] = []
     for name in names:
@@ -155,3 +165,28 @@ def refine_one(console: Any, name: str, players: list[int] | None) -> int:
         console.print("[red]refinement failure[/red]")
         console.print(failure, markup=False, highlight=False)
     return 0 if result.ok else 1
+
+
+def write_witness_traces(names: list[str], directory: str) -> int:
+    """``comet prove --witness-traces DIR``: 1 if some scenario has no deal."""
+    from pathlib import Path
+
+    from comet_proofs.traces import scenarios_for, write_traces
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console()
+    total = sum(len(scenarios_for(n)) for n in names)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("witness traces", total=total)
+
+        def step(text: str) -> None:
+            progress.update(task, description=text)
+            progress.advance(task)
+
+        written, missing = write_traces(Path(directory), names, step)
+    for rel in written:
+        console.print(f"wrote {Path(directory) / rel}", highlight=False)
+    for line in missing:
+        console.print(f"[red]no deal found[/red] {line}", highlight=False)
+    return 1 if missing else 0

@@ -39,6 +39,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip the directed refinement check (Z3 witnesses of every behaviour class, compared with the model)",
     )
+    p.add_argument(
+        "--no-bounds",
+        action="store_true",
+        help="skip the bounds (the most actions a deal takes, the most chips or points a seat wins or pays)",
+    )
     p.set_defaults(run=run)
 
 
@@ -124,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         )
     console.print(table)
     failed = print_refine(console, refined) or failed
+    if not args.no_bounds:
+        failed = print_bounds(console, names) or failed
     for pr in proofs.values():
         for problem in pr.problems:
             console.print(f"[red]proof problem[/red] {problem}", highlight=False)
@@ -175,3 +182,29 @@ def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
             console.print("[red]refinement failure[/red]")
             console.print(failure, markup=False, highlight=False)
     return failed
+
+
+def print_bounds(console: Any, names: list[str]) -> bool:
+    """The bounds of each preset at its typical player count: Z3 Optimize's upper bound over the encoding
+    (an over-approximation: unreachable states count) and the best value random deals of the model reached;
+    True if a real deal beat a proved bound."""
+    from comet_proofs.bounds import bounds, typical_players
+    from rich.progress import Progress
+    from rich.table import Table
+
+    rows = []
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("bounds", total=len(names))
+        for name in names:
+            bar.update(task, description=f"bounds of {name}")
+            rows += bounds(name, players=(typical_players(name),), deals=100)
+            bar.advance(task)
+    table = Table(title="bounds per deal (Comet at its starting value; upper: Z3 Optimize over Inv, reached: model)")
+    for col in ("preset", "players", "quantity", "upper bound", "reached"):
+        table.add_column(col, justify="left" if col in ("preset", "quantity") else "right")
+    for b in rows:
+        upper = "-" if b.upper is None else str(b.upper)
+        reached = f"{b.reached} (seed {b.seed})" if b.ok else f"[red]{b.reached} (seed {b.seed}) ABOVE[/red]"
+        table.add_row(b.preset, str(b.players), b.quantity, upper, reached)
+    console.print(table)
+    return not all(b.ok for b in rows)

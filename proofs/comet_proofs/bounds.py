@@ -1,0 +1,202 @@
+"""Bounds users ask about, per preset and player count, under the preset's own readings (spec/proofs.md,
+"Bounds").
+
+Each bound has two numbers:
+
+- ``upper``: the optimum Z3 ``Optimize`` finds over the encoding, an upper bound for every real deal
+  (None when the encoding does not bound the quantity).  The states range over the inductive invariant
+  ``Inv`` plus the lemma "no hand is larger than the hand dealt" (proved here: true initially, kept by
+  every step), so the optimum may lie in a state no deal reaches: it over-approximates.
+- ``reached``: the best value met in real deals the model plays (seeded random play that passes whenever
+  it may, so deals run long and hands stay full), with the deal that reached it (seed and action count),
+  so the gap between what is proved and what is reached is on the page.
+
+Quantities: the most actions a deal can take (``upper`` = the largest ranking function of an initial
+deal, which falls by at least 1 per action: the termination proof); for chips games the most one loser
+pays at settlement and the most the winner collects there; for points games the most points one seat
+scores in a deal.  Chips moved during play (Comet bonus, Kings, stuck runs) are not bounded by the
+invariant (it says only that they sum to zero), so those bounds are for the settlement; the sampled
+deals report the whole deal's returns alongside.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+from comet import engine
+from comet.presets import preset as preset_named
+from comet.state import Action, DealState
+from comet.variants.base import variant_of
+
+from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, encoding_for
+
+TIMEOUT_MS = 5_000
+LOSS = "chips one seat pays at settlement"
+GAIN = "chips one seat collects at settlement"
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """One quantity for one preset and player count: the proved upper bound (None: not bounded by the
+    encoding) and the value a real deal reached, with that deal's seed and length."""
+
+    preset: str
+    players: int
+    quantity: str
+    upper: int | None
+    reached: int
+    seed: int
+    actions: int
+
+    @property
+    def ok(self) -> bool:
+        """A real deal never beats the proved bound (if it does, the model or the encoding is wrong)."""
+        return self.upper is None or self.reached <= self.upper
+
+
+def dealt_size(enc: StandardEncoding, players: int, rd: Readings) -> int:
+    """The largest hand an initial deal gives (Optimize over ``Init``)."""
+    init = enc.fresh_state("d", players)
+    size = maximise([enc.initial(init, rd)], enc.hand_size(init, 0))
+    if size is None:
+        raise AssertionError(f"{enc.name}: no largest initial hand")
+    return size
+
+
+def hands_within_deal(enc: StandardEncoding, s: SymState, size: int) -> z3.BoolRef:
+    return z3.And([enc.hand_size(s, p) <= size for p in range(s.players)])
+
+
+def lemma_holds(enc: StandardEncoding, players: int, rd: Readings, size: int) -> bool:
+    """ "No hand is larger than the hand dealt": true initially, and no step makes any hand larger (whatever
+    the state: no invariant needed; the step split by the encoding's ``action_cases``, as the proofs do)."""
+    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    base = z3.And(enc.initial(s, rd), z3.Not(hands_within_deal(enc, s, size)))
+    grows = z3.Or([enc.hand_size(t, p) > enc.hand_size(s, p) for p in range(players)])
+    step = z3.And(enc.transition(s, a, t, rd), grows)
+    cases = enc.action_cases(a)
+    steps = [z3.And(step, c) for c in cases] + [z3.And(step, z3.Not(z3.Or(*cases)))] if cases else [step]
+    for formula in [base, *steps]:
+        solver = z3.Solver()
+        solver.set("timeout", 6 * TIMEOUT_MS)
+        solver.add(formula)
+        if solver.check() != z3.unsat:
+            return False
+    return True
+
+
+def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
+    """The maximum of ``objective`` (None if unbounded or Z3 gives no answer in time)."""
+    opt = z3.Optimize()
+    opt.set("timeout", TIMEOUT_MS)
+    opt.add(*constraints)
+    handle = opt.maximize(objective)
+    if opt.check() != z3.sat:
+        return None
+    value = opt.upper(handle)
+    return int(value.as_long()) if z3.is_int_value(value) else None
+
+
+def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
+    """The Optimize upper bounds of ``preset`` for ``players`` seats (its own readings, Comet at its starting
+    value); quantities as in ``bounds``."""
+    enc = encoding_for(preset)
+    rules = preset_named(preset).rules
+    rd = enc.readings_of(rules)
+    start = variant_of(rules).comet_value
+    out: dict[str, int | None] = {}
+    init = enc.fresh_state("i", players)
+    out["actions in a deal"] = maximise([enc.initial(init, rd), init.comet_value == start], enc.ranking(init))
+    size = dealt_size(enc, players, rd)
+    if not lemma_holds(enc, players, rd, size):  # not proved (in time): no bound from the invariant
+        return out
+    s = enc.fresh_state("s", players)
+    over = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s), s.comet_value == start]
+    if any(name == "stake" for name, _ in s.extra):  # 000's Commit: the pool at the preset's stake
+        over.append(s.x("stake") == rules.commit_stake)
+    if enc.scoring == "chips":
+        net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
+        out[LOSS] = maximise(over, -net)
+        out[GAIN] = maximise(over, net)
+    else:
+        out["points one seat scores in a deal"] = maximise(over, enc.deal_points(s, rd)[0])
+    return out
+
+
+def long_policy(state: DealState, rng: random.Random) -> Action:
+    """Pass whenever allowed (long deals, full hands), else a random legal action."""
+    acts = engine.legal_actions(state)
+    passes = [a for a in acts if a.is_pass]
+    return passes[0] if passes else acts[rng.randrange(len(acts))]
+
+
+def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str, tuple[int, int, int]]:
+    """Best value met per quantity over ``deals`` seeded deals: (value, seed of the deal, its actions)."""
+    rules = preset_named(preset).rules
+    best: dict[str, tuple[int, int, int]] = {}
+
+    def note(name: str, value: int, deal_seed: int, length: int) -> None:
+        if name not in best or value > best[name][0]:
+            best[name] = (value, deal_seed, length)
+
+    for i in range(deals):
+        deal_seed = seed * 100_003 + i
+        rng = random.Random(deal_seed)
+        state = engine.shuffled_deal(rules, players, rng.randrange(players), deal_seed)
+        steps = 0
+        while not state.terminal:
+            policy = long_policy if i % 2 == 0 else random_policy
+            state = engine.apply(state, policy(state, rng))
+            steps += 1
+        note("actions in a deal", steps, deal_seed, steps)
+        if preset_named(preset).scoring == "chips":
+            settled = [r - c for r, c in zip(engine.returns(state), state.chips(), strict=True)]
+            note(LOSS, -min(settled), deal_seed, steps)
+            note(GAIN, max(settled), deal_seed, steps)
+            note("chips one seat loses in a deal", -min(engine.returns(state)), deal_seed, steps)
+            note("chips one seat wins in a deal", max(engine.returns(state)), deal_seed, steps)
+        else:
+            note("points one seat scores in a deal", max(engine.deal_points(state)), deal_seed, steps)
+    return best
+
+
+def random_policy(state: DealState, rng: random.Random) -> Action:
+    acts = engine.legal_actions(state)
+    return acts[rng.randrange(len(acts))]
+
+
+def typical_players(preset: str) -> int:
+    """The player count ``comet verify`` reports bounds for: 3 where the game allows, else its first count."""
+    counts = encoding_for(preset).player_counts
+    return counts[min(1, len(counts) - 1)]
+
+
+def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, seed: int = 0) -> list[Bound]:
+    """Every bound of ``preset`` for each of its player counts (or ``players``)."""
+    enc = encoding_for(preset)
+    counts = tuple(players) if players else enc.player_counts
+    out: list[Bound] = []
+    for n in counts:
+        proved = proved_bounds(preset, n)
+        reached = reached_values(preset, n, deals, seed)
+        for name, (value, deal_seed, length) in reached.items():
+            out.append(Bound(preset, n, name, proved.get(name), value, deal_seed, length))
+    return out
+
+
+def main() -> None:  # pragma: no cover - a manual run: python -m comet_proofs.bounds PRESET
+    import sys
+
+    for name in sys.argv[1:]:
+        t0 = time.perf_counter()
+        for b in bounds(name):
+            print(f"{b.preset} {b.players}p {b.quantity}: upper {b.upper}, reached {b.reached} (seed {b.seed})")
+        print(f"{name}: {time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,296 @@
+"""Multi-step witness traces: whole deals, found by Z3, that end in a chosen way (spec/proofs.md).
+
+For each scenario (win on the Comet as a 9 after escalation, a loser caught with the Comet, a stuck run
+in a deal that then ends, and the variants' own), Z3 unrolls the encoding's transition ``k`` steps from
+an initial deal (``Init(s0) ∧ T(s0, a0, s1) ∧ ... ``; a finished deal stutters, so "within k steps") and
+asks for a final state with the scenario's property (bounded model checking, k growing from the hand
+size).  The first state is turned into a real deal (``concrete.concretise``, then ``engine.start_deal``);
+each step is matched with the model's legal action whose successor abstracts to the next state, so the
+model replays the whole deal; the deal is checked on the model's side too (``Scenario.holds``) and written
+as an ITF trace (``comet.itf.deal_trace``, with the deal's record in ``#meta.record``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import z3
+from comet import engine
+from comet.itf import deal_trace
+from comet.presets import preset as preset_named
+from comet.record import JsonObject, record_from_state
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState
+from comet.variants.base import variant_of
+
+from comet_proofs.catalogue import comet_caught, restart
+from comet_proofs.concrete import concretise
+from comet_proofs.encoding import COMET, NINE, AbstractState, StandardEncoding, SymAction, SymState, encoding_for
+from comet_proofs.refine import pin_readings, realism
+
+TIMEOUT_MS = 300_000
+FinalGuard = Callable[[StandardEncoding, SymState, int], z3.BoolRef]
+StepGuard = Callable[[StandardEncoding, SymState, SymAction, SymState], z3.BoolRef]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A way for a deal to end: ``final`` on the last state (given the Comet's starting value), optionally
+    ``step`` on some step of the deal, and ``holds`` the same property judged on the model's deal."""
+
+    slug: str
+    description: str
+    presets: tuple[str, ...]
+    final: FinalGuard
+    holds: Callable[[DealState, Sequence[Action], int], bool]
+    step: StepGuard | None = None
+    escalated: bool = False
+
+
+def _states(start: DealState, actions: Sequence[Action]) -> list[DealState]:
+    out = [start]
+    for a in actions:
+        out.append(engine.apply(out[-1], a))
+    return out
+
+
+def _won_on_wild_nine(s: DealState, acts: Sequence[Action], start: int) -> bool:
+    return s.winner >= 0 and s.out_wild_as == NINE
+
+
+def _caught(s: DealState, acts: Sequence[Action], start: int) -> bool:
+    return s.winner >= 0 and any(c in s.wild for p, h in enumerate(s.hands) if p != s.winner for c in h)
+
+
+def _stuck_then_over(start_state: DealState, acts: Sequence[Action]) -> bool:
+    states = _states(start_state, acts)
+    restarts = [i for i, a in enumerate(acts) if a.is_pass and states[i].run and not states[i + 1].run]
+    return bool(restarts) and states[-1].terminal
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "comet-nine-escalated",
+        "the winner goes out on the Comet as a 9, the Comet worth more than at the start",
+        ("standard", "opera", "old_comet"),
+        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as == NINE, s.comet_value > v),
+        lambda s, a, v: _won_on_wild_nine(s, a, v) and s.comet_value > v,
+        escalated=True,
+    ),
+    Scenario(
+        "comet-nine",
+        "the winner goes out on the Comet (the wild card) as a 9",
+        ("two_player", "red_nines"),
+        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as == NINE),
+        _won_on_wild_nine,
+    ),
+    Scenario(
+        "caught",
+        "a loser is caught with the Comet (the wild card) at the end",
+        ("standard", "opera", "two_player", "old_comet"),
+        lambda e, s, v: comet_caught(e, s),
+        _caught,
+    ),
+    Scenario(
+        "caught",
+        "a loser is caught holding a red nine at the end",
+        ("red_nines",),
+        lambda e, s, v: z3.And(
+            s.winner >= 0, z3.Or([z3.And(s.winner != p, s.x(f"wild{p}") >= 1) for p in range(s.players)])
+        ),
+        _caught,
+    ),
+    Scenario(
+        "caught",
+        "a loser is caught holding the 9D at the end",
+        ("commit_hoyle", "commit_cats"),
+        lambda e, s, v: z3.And(s.winner >= 0, s.x("loc.9D") >= 0, s.x("loc.9D") != s.winner),
+        _caught,
+    ),
+    Scenario(
+        "stuck-run",
+        "a run gets stuck (everyone passes back to its last player), then the deal ends",
+        ("standard", "opera", "two_player", "old_comet", "red_nines", "commit_hoyle", "commit_cats"),
+        lambda e, s, v: e.terminal(s),
+        lambda s, a, v: True,
+        step=lambda e, s, a, t: restart(s, a, t),
+    ),
+    Scenario(
+        "opera-first-turn",
+        "the first player goes out in the first turn (Opera)",
+        ("opera",),
+        lambda e, s, v: z3.And(s.winner >= 0, s.x("first_turn") == 1),
+        lambda s, a, v: s.winner >= 0 and s.turn == 0,
+    ),
+    Scenario(
+        "comet-out",
+        "the winner goes out on the Comet (9D) during a run",
+        ("commit_cats",),
+        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as > 0),
+        lambda s, a, v: s.winner >= 0 and s.out_wild_as > 0,
+        step=lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, t.winner >= 0),
+    ),
+)
+
+# The player count with the smallest hands (the shortest deals) for each preset.
+TRACE_PLAYERS = {
+    "standard": 5,
+    "opera": 5,
+    "two_player": 2,
+    "old_comet": 5,
+    "red_nines": 4,
+    "commit_hoyle": 8,
+    "commit_cats": 8,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessDeal:
+    preset: str
+    scenario: Scenario
+    start: DealState
+    actions: tuple[Action, ...]
+    steps_unrolled: int
+
+
+def scenarios_for(preset: str) -> tuple[Scenario, ...]:
+    return tuple(s for s in SCENARIOS if preset in s.presets)
+
+
+def find_deal(preset: str, scenario: Scenario, players: int, steps: int) -> WitnessDeal | None:
+    """A whole deal of ``preset`` within ``steps`` actions ending as ``scenario`` says (None if Z3 finds none
+    in that many steps, or none the model replays)."""
+    enc = encoding_for(preset)
+    base = preset_named(preset).rules
+    start_value = variant_of(base).comet_value
+    rd = enc.fresh_readings()
+    states = [enc.fresh_state(f"s{i}", players) for i in range(steps + 1)]
+    acts = [SymAction.fresh(f"a{i}") for i in range(steps)]
+    solver = z3.Solver()
+    solver.set("timeout", TIMEOUT_MS)
+    solver.add(enc.initial(states[0], rd), *pin_readings(enc, rd, base, (), free=False))
+    solver.add(*realism(enc, preset, states[0], scenario.escalated))
+    for i in range(steps):
+        s, a, t = states[i], acts[i], states[i + 1]
+        solver.add(z3.If(enc.terminal(s), t.equals(s), enc.transition(s, a, t, rd)))
+    solver.add(enc.terminal(states[-1]), scenario.final(enc, states[-1], start_value))
+    if scenario.step is not None:
+        step = scenario.step
+        solver.add(
+            z3.Or(
+                [
+                    z3.And(z3.Not(enc.terminal(states[i])), step(enc, states[i], acts[i], states[i + 1]))
+                    for i in range(steps)
+                ]
+            )
+        )
+    for _ in range(4):
+        if solver.check() != z3.sat:
+            return None
+        m = solver.model()
+        first = states[0].evaluate(m)
+        deal = _replay(enc, base, first, [t.evaluate(m) for t in states[1:]])
+        if deal is not None:
+            start, actions = deal
+            if scenario.holds(_states(start, actions)[-1], actions, start_value) and (
+                scenario.slug != "stuck-run" or _stuck_then_over(start, actions)
+            ):
+                return WitnessDeal(preset, scenario, start, actions, steps)
+        solver.add(z3.Not(states[0].equals(SymState.const(first))))
+    return None
+
+
+def _replay(
+    enc: StandardEncoding, base: Ruleset, first: AbstractState, nexts: list[AbstractState]
+) -> tuple[DealState, tuple[Action, ...]] | None:
+    """The model's deal for an unrolled run of the encoding: the first state dealt for real, then at each
+    step the legal action whose successor abstracts to the next state."""
+    try:
+        rough = concretise(enc, first, base)
+    except ValueError:
+        return None
+    pack = engine.packs_in_rotation(rough.rules, rough.players)[0]
+    start = engine.start_deal(
+        rough.rules, pack, rough.players, rough.dealer, rough.hands, rough.dead, rough.comet_value
+    )
+    if enc.abstract(start) != first:
+        return None
+    state = start
+    actions: list[Action] = []
+    for target in nexts:
+        if state.terminal:
+            break
+        step = next((a for a in engine.legal_actions(state) if enc.abstract(engine.apply(state, a)) == target), None)
+        if step is None:
+            return None
+        actions.append(step)
+        state = engine.apply(state, step)
+    return (start, tuple(actions)) if state.terminal else None
+
+
+def search(preset: str, scenario: Scenario, players: int | None = None, extra_steps: int = 12) -> WitnessDeal | None:
+    """Bounded model checking with a growing bound: from the hand size up to ``extra_steps`` more."""
+    n = players or TRACE_PLAYERS[preset]
+    enc = encoding_for(preset)
+    rd = enc.readings_of(preset_named(preset).rules)
+    size = z3.simplify(enc.deal_size(n, rd)[0]).as_long()
+    for k in range(size, size + extra_steps + 1, 2):
+        found = find_deal(preset, scenario, n, k)
+        if found is not None:
+            return found
+    return None
+
+
+def trace_json(w: WitnessDeal) -> JsonObject:
+    """The ITF trace of a witness deal, with its record (replayable by ``comet replay``) in the meta."""
+    meta = f"{w.preset} witness: {w.scenario.description}"
+    trace = deal_trace(w.start, w.actions, "comet prove --witness-traces", meta)
+    trace_meta = trace["#meta"]
+    assert isinstance(trace_meta, dict)
+    trace_meta["record"] = record_from_state(w.start, w.preset, w.actions).to_json()
+    trace_meta["scenario"] = w.scenario.slug
+    return trace
+
+
+def write_traces(
+    out: Path, presets: Sequence[str], progress: Callable[[str], None] | None = None
+) -> tuple[list[str], list[str]]:
+    """Find and write every scenario's trace for ``presets`` under ``out/<preset>/<scenario>.itf.json`` and
+    an ``out/index.json``; returns (files written, scenarios without a deal)."""
+    written: list[str] = []
+    missing: list[str] = []
+    index: list[dict[str, object]] = []
+    for preset in presets:
+        for scenario in scenarios_for(preset):
+            if progress is not None:
+                progress(f"{preset}: {scenario.description}")
+            w = search(preset, scenario)
+            if w is None:
+                missing.append(f"{preset}: {scenario.description}")
+                continue
+            rel = f"{preset}/{scenario.slug}.itf.json"
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(trace_json(w), indent=1) + "\n")
+            written.append(rel)
+            index.append(
+                {
+                    "file": rel,
+                    "preset": preset,
+                    "scenario": scenario.slug,
+                    "description": scenario.description,
+                    "players": w.start.players,
+                    "actions": len(w.actions),
+                    "steps_unrolled": w.steps_unrolled,
+                }
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    old: list[dict[str, object]] = []
+    if (out / "index.json").exists():  # keep the other presets' entries
+        old = [e for e in json.loads((out / "index.json").read_text())["traces"] if e["preset"] not in presets]
+    entries = sorted(old + index, key=lambda e: (str(e["preset"]), str(e["scenario"])))
+    (out / "index.json").write_text(json.dumps({"traces": entries}, indent=1) + "\n")
+    return written, missing

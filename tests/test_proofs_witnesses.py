@@ -1,0 +1,96 @@
+"""Multi-step witness traces (comet_proofs.traces, proofs/witnesses/) and bounds (comet_proofs.bounds):
+the shipped deals replay through the model and still end as their scenario says (R-SETTLE-COMET-LAST,
+R-SETTLE-CAUGHT, R-STOP-STUCK, R-OPERA-FIRST-TURN), and no real deal beats a proved bound."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from comet import engine
+from comet.itf import deal_trace
+from comet.presets import PRESETS
+from comet.presets import preset as preset_named
+from comet.record import parse_record, replay_record
+from comet.state import DealState, Payment
+from comet.variants.base import variant_of
+from comet_proofs.bounds import bounds, proved_bounds
+from comet_proofs.traces import scenarios_for
+
+WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
+
+
+def shipped() -> list[dict[str, object]]:
+    entries = json.loads((WITNESSES / "index.json").read_text())["traces"]
+    assert isinstance(entries, list)
+    return entries
+
+
+def replayed_states(entry: dict[str, object]) -> tuple[object, object]:
+    trace = json.loads((WITNESSES / str(entry["file"])).read_text())
+    rec = parse_record(trace["#meta"]["record"])
+    verdict = replay_record(rec)
+    assert verdict.legal and verdict.final.terminal, entry["file"]
+    again = deal_trace(verdict.start, rec.actions, "check", "check")["states"]
+    return trace["states"], again
+
+
+def test_every_shipped_witness_trace_replays_and_ends_as_its_scenario_says() -> None:
+    """R-SETTLE-COMET-LAST, R-SETTLE-CAUGHT, R-STOP-STUCK: each trace's record replays legally to the end,
+    gives the same ITF states, and the scenario's property holds of the model's deal."""
+    entries = shipped()
+    assert entries
+    for entry in entries:
+        states, again = replayed_states(entry)
+        assert states == again, entry["file"]
+        trace = json.loads((WITNESSES / str(entry["file"])).read_text())
+        rec = parse_record(trace["#meta"]["record"])
+        verdict = replay_record(rec)
+        scenario = next(s for s in scenarios_for(str(entry["preset"])) if s.slug == entry["scenario"])
+        start_value = variant_of(preset_named(str(entry["preset"])).rules).comet_value
+        assert scenario.holds(verdict.final, rec.actions, start_value), entry["file"]
+
+
+def test_planted_bonus_bug_changes_a_shipped_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMET-BONUS: with the last-card bonus x3 instead of x4, the shipped deal won on the Comet as a 9
+    no longer replays to the same states."""
+    real = engine.comet_bonus
+
+    def comet_bonus(state: DealState, seat: int, last_card: bool, as_rank: int) -> tuple[Payment, ...]:
+        pays = real(state, seat, last_card, as_rank)
+        if last_card and as_rank == 9:
+            return tuple(Payment(p.payer, p.payee, p.amount * 3 // 4, p.rule) for p in pays)
+        return pays
+
+    monkeypatch.setattr(engine, "comet_bonus", comet_bonus)
+    entry = next(e for e in shipped() if e["scenario"] == "comet-nine-escalated" and e["preset"] == "standard")
+    states, again = replayed_states(entry)
+    assert states != again
+
+
+def test_bounds_are_consistent_with_real_deals() -> None:
+    """The proved upper bounds of the standard game (3 players) hold for sampled deals and have the values
+    a hand count gives: 12 ten-point cards x4 after the Comet as a 9 = 480 (R-SETTLE-COMET-LAST)."""
+    proved = proved_bounds("standard", 3)
+    assert proved["chips one seat pays at settlement"] == 480
+    assert proved["actions in a deal"] == 180
+    found = bounds("standard", players=(3,), deals=20)
+    assert found and all(b.ok for b in found)
+
+
+def test_a_planted_settlement_bug_beats_the_proved_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SETTLE-POINTS planted x10: a sampled deal pays more than the proved bound allows."""
+    real = engine.settlement
+
+    def settlement(state: DealState) -> tuple[Payment, ...]:
+        return tuple(Payment(p.payer, p.payee, p.amount * 10, p.rule) for p in real(state))
+
+    monkeypatch.setattr(engine, "settlement", settlement)
+    found = bounds("standard", players=(3,), deals=20)
+    assert any(not b.ok for b in found)
+
+
+def test_every_preset_has_scenarios() -> None:
+    for name in PRESETS:
+        assert scenarios_for(name), name
