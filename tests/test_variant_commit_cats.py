@@ -221,3 +221,10 @@ def test_stuck_run_may_be_passed_on(reading: str) -> None:
     else:
         assert PASS in legal_actions(s)
         assert legal_actions(apply(s, PASS)) == (Action(cards("3S")),)
+
+
+def test_new_run_after_a_stopping_comet_may_be_passed_on() -> None:
+    """RUL-CATS-NEW-RUN x RUL-COMMIT-C-COMET = stop: the Comet's player may pass the new run on under may."""
+    rules = CATS.with_overrides({"commit_comet": "stop", "cats_new_run": "may"})
+    after = apply(position(["9D 3C 2D", "3S", "4C"], run=(4, 5), suit=3, rules=rules), Action((COMET,), 6))
+    assert after.run == () and set(legal_actions(after)) == {Action(cards("2D")), PASS}

@@ -234,3 +234,16 @@ def test_a_king_left_standing_is_an_invariant_violation_only_under_any_king() ->
     assert any("a King ends a run" in p for p in check_state(standing))
     loose = replace(standing, rules=RED9.with_overrides({"red_nines_king": "suit_king"}))
     assert not any("a King ends a run" in p for p in check_state(loose))
+
+
+def test_readings_that_meet_in_red_nines() -> None:
+    """RUL-RED9-KING x R-RED9-WILD: under suit_king a red nine standing for the King ends the run (it is the
+    card the run needs); RUL-CATS-NEW-RUN x RUL-RED9-NINE-STOP: after a red nine that stops, may lets its
+    player pass the new run on."""
+    suit = RED9.with_overrides({"red_nines_king": "suit_king"})
+    s = position(["9H 4S", "2C"], to_move=0, played=cards("10C JH QH"), run=(10, 11, 12), rules=suit)
+    assert apply(s, Action((NINE_H,), 13)).run == ()
+    both = RED9.with_overrides({"red_nines_wild_stop": "stop", "cats_new_run": "may"})
+    s = position(["9H 4S", "2C"], to_move=0, played=cards("7C"), run=(7,), rules=both)
+    after = apply(s, Action((NINE_H,), 8))
+    assert after.run == () and PASS in legal_actions(after)
