@@ -308,6 +308,11 @@ def figures(t: Tally) -> dict[str, float]:
         "game_refused_a": t.game_refused_a,
         "game_refused_b": t.game_refused_b,
     }
+    if t.games:
+        out["a_game_decisive"] = t.game_decisive_a / t.games
+        out["b_game_decisive"] = t.game_decisive_b / t.games
+        out["a_game_deals"] = t.game_deals_a / t.games
+        out["b_game_deals"] = t.game_deals_b / t.games
     for k, v in side_figures(t.a, n).items():
         out[f"a_{k}"] = v
     for k, v in side_figures(t.b, n).items():

@@ -45,6 +45,8 @@ SIDE_ROWS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
     ("length", "deal length (actions)", lambda x: f"{x:.1f}"),
     ("drawn", "drawn deals", pct),
     ("stuck", "stuck deals", pct),
+    ("game_decisive", "games with one winner", pct),
+    ("game_deals", "deals per game", lambda x: f"{x:.1f}"),
 )
 
 

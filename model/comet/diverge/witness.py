@@ -236,10 +236,10 @@ def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, 
                     dead = list(dead_t)
                     first = (dealer + 1) % players
                     if mode == "wild":
-                        plant(hands, dead, first, pack.wild[:1], rng)
+                        plant(hands, dead, first, pack.wild, rng)
                     elif mode == "sets":
-                        # the wild card with every natural card of its rank (or of another rank)
-                        rank = rank_of(pack.wild[0]) if seed % 2 == 0 else rng.randrange(2, KING + 1)
+                        # the wild card with every natural card of its rank (odd seeds: Kings, Queens, ...)
+                        rank = rank_of(pack.wild[0]) if seed % 2 == 0 else KING - (seed // 2) % 12
                         same = [c for c in pack.cards if rank_of(c) == rank and c not in pack.wild]
                         plant(hands, dead, first, [*pack.wild[:1], *same][: max(1, size - 1)], rng)
                     elif mode == "straights":
