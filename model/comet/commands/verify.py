@@ -146,18 +146,29 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- the directed refinement check (issue 8, P1)
 
 
-def refine_presets(names: list[str], console: Any) -> dict[str, RefineResult]:
-    """``comet_proofs.refine.refine`` for each preset (a ``RefineResult`` per name), with a progress bar."""
+def refine_presets(names: list[str], console: Any, workers: int = 2) -> dict[str, RefineResult]:
+    """``comet_proofs.refine.refine`` for each preset (a ``RefineResult`` per name), with a progress bar; in
+    ``workers`` processes when there is more than one preset."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     from comet_proofs.refine import refine
     from rich.progress import Progress
 
     out: dict[str, RefineResult] = {}
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("refinement check", total=len(names))
-        for name in names:
-            out[name] = refine(name, progress=lambda text: bar.update(task, description=text))
-            bar.advance(task)
-    return out
+        if len(names) == 1 or workers <= 1:
+            for name in names:
+                out[name] = refine(name, progress=lambda text: bar.update(task, description=text))
+                bar.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(refine, name): name for name in names}
+                for done in as_completed(futures):
+                    out[futures[done]] = done.result()
+                    bar.update(task, description=f"refinement check: {futures[done]} done")
+                    bar.advance(task)
+    return {name: out[name] for name in names}
 
 
 def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
