@@ -203,7 +203,10 @@ def natural_count(state: DealState, rank: int) -> int:
 @rule("R-FOUR-OF-A-KIND", "R-THREE-NINES")
 def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ...] | None:
     """All the natural cards of ``rank`` if the (sorted) hand holds every one of them (four, or the three 9s)."""
-    mine = tuple(c for c in of_rank(hand, rank) if c not in state.wild)
+    held = of_rank(hand, rank)
+    if len(held) < 3:  # the usual case: not even three cards of the rank
+        return None
+    mine = tuple(c for c in held if c not in state.wild)
     if len(mine) >= 3 and len(mine) == natural_count(state, rank):
         return mine
     return None
@@ -229,8 +232,8 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     rules = state.rules
     hand = state.hands[state.to_move]
     need = state.need
-    naturals = sorted({c for c in hand if c not in state.wild})
-    wilds = sorted({c for c in hand if c in state.wild})
+    naturals = sorted(set(hand).difference(state.wild))
+    wilds = sorted(set(state.wild).intersection(hand))
     acts: list[Action] = []
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
@@ -250,7 +253,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if not acts or can_decline:
             acts.append(PASS)
     else:
-        matching = [c for c in naturals if rank_of(c) == need]
+        matching = list(of_rank(naturals, need))
         acts.extend(one_card(c, 0) for c in matching)
         q = quartet(state, hand, need)
         if q is not None:
