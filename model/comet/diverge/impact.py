@@ -77,11 +77,13 @@ class Side:
     first_chips: int = 0
     first_chips2: int = 0
     dealer_chips: int = 0
+    chips: tuple[int, ...] = ()  # chips (or points) summed per position
 
     def add(self, r: DealResult) -> Side:
         wins = list(self.wins or (0,) * len(r.chips))
         if r.winner_pos >= 0:
             wins[r.winner_pos] += 1
+        chips = tuple(a + b for a, b in zip(self.chips or (0,) * len(r.chips), r.chips, strict=True))
         return Side(
             tuple(wins),
             self.drawn + r.drawn,
@@ -90,6 +92,7 @@ class Side:
             self.first_chips + r.chips[0],
             self.first_chips2 + r.chips[0] ** 2,
             self.dealer_chips + r.chips[-1],
+            chips,
         )
 
     def merge(self, o: Side) -> Side:
@@ -99,7 +102,13 @@ class Side:
             return self
         return Side(
             tuple(a + b for a, b in zip(self.wins, o.wins, strict=True)),
-            *(getattr(self, f.name) + getattr(o, f.name) for f in fields(self)[1:]),
+            self.drawn + o.drawn,
+            self.stuck + o.stuck,
+            self.length + o.length,
+            self.first_chips + o.first_chips,
+            self.first_chips2 + o.first_chips2,
+            self.dealer_chips + o.dealer_chips,
+            tuple(a + b for a, b in zip(self.chips, o.chips, strict=True)),
         )
 
 

@@ -14,7 +14,7 @@ def plot_pair(title: str, label_a: str, label_b: str, tally: Tally, out: Path) -
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), dpi=100)
+    fig, (left, right, third) = plt.subplots(1, 3, figsize=(14, 3.9), dpi=100)
     n = max(1, tally.deals)
     same = dict(tally.hist).get(0, 0)
     moved = [(d, c) for d, c in tally.hist if d > 0]
@@ -50,6 +50,15 @@ def plot_pair(title: str, label_a: str, label_b: str, tally: Tally, out: Path) -
     right.set_title("seat advantage: share of deals won by position", fontsize=9)
     right.set_xlabel("position (from the dealer's left; the dealer last)")
     right.legend(fontsize=8, loc="lower right")
+    chips_a = tally.a.chips or (0,) * len(pos)
+    chips_b = tally.b.chips or (0,) * len(pos)
+    third.bar([p - 0.2 for p in pos], [c / n for c in chips_a], width=0.4, label="A", color="#4f81bd")
+    third.bar([p + 0.2 for p in pos], [c / n for c in chips_b], width=0.4, label="B", color="#f79646")
+    third.axhline(0, color="black", linewidth=0.6)
+    third.set_xticks(pos, names)
+    third.set_title("mean chips (points) per deal by position", fontsize=9)
+    third.set_xlabel("position (from the dealer's left; the dealer last)")
+    third.legend(fontsize=8)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
