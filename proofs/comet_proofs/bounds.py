@@ -36,7 +36,7 @@ from comet.variants.base import variant_of
 from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, encoding_for
 
 if TYPE_CHECKING:
-    from comet_proofs.traces import WitnessDeal
+    from comet_proofs.traces import Scenario, WitnessDeal
 
 TIMEOUT_MS = 5_000
 LOSS = "chips one seat pays at settlement"
@@ -192,14 +192,11 @@ def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, 
     return out
 
 
-def settlement_loss_deal(preset: str, players: int, target: int, extra_steps: int = 4) -> WitnessDeal | None:
-    """A whole deal (bounded unrolling of the encoding, as for the witness traces) in which seat 0 pays at
-    least ``target`` at settlement, replayed by the model; None if none within the hand size + ``extra_steps``."""
-    from comet_proofs.traces import Scenario, search
+def settlement_scenario(preset: str, players: int, target: int) -> Scenario:
+    """The ending "seat 0 pays at least ``target`` at settlement", for ``traces.search``."""
+    from comet_proofs.traces import Scenario
 
-    rules = preset_named(preset).rules
-    enc = encoding_for(preset)
-    rd = enc.readings_of(rules)
+    rd = encoding_for(preset).readings_of(preset_named(preset).rules)
 
     def final(e: StandardEncoding, s: SymState, start: int) -> z3.BoolRef:
         return z3.And(s.winner >= 0, s.chips[0] - e.deal_returns(s, rd)[0] >= target)
@@ -207,14 +204,21 @@ def settlement_loss_deal(preset: str, players: int, target: int, extra_steps: in
     def holds(s: DealState, actions: Sequence[Action], start: int) -> bool:
         return s.winner >= 0 and s.chips()[0] - engine.returns(s)[0] >= target
 
-    scenario = Scenario(
+    return Scenario(
         f"bound-settlement-{players}p",
         f"seat 0 pays {target} chips at settlement, the most the encoding allows for {players} players",
         (preset,),
         final,
         holds,
     )
-    return search(preset, scenario, players=players, extra_steps=extra_steps)
+
+
+def settlement_loss_deal(preset: str, players: int, target: int, extra_steps: int = 4) -> WitnessDeal | None:
+    """A whole deal (bounded unrolling of the encoding, as for the witness traces) in which seat 0 pays at
+    least ``target`` at settlement, replayed by the model; None if none within the hand size + ``extra_steps``."""
+    from comet_proofs.traces import search
+
+    return search(preset, settlement_scenario(preset, players, target), players=players, extra_steps=extra_steps)
 
 
 def main() -> None:  # pragma: no cover - a manual run: python -m comet_proofs.bounds PRESET

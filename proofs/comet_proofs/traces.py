@@ -13,6 +13,7 @@ as an ITF trace (``comet.itf.deal_trace``, with the deal's record in ``#meta.rec
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,9 @@ class Scenario:
     holds: Callable[[DealState, Sequence[Action], int], bool]
     step: StepGuard | None = None
     escalated: bool = False
+    # "z3": bounded unrolling of the encoding; "sample": seeded random deals of the model until one ends so
+    # (for endings random play meets all the time, such as a stuck run); "z3" falls back to "sample".
+    method: str = "z3"
 
 
 def _states(start: DealState, actions: Sequence[Action]) -> list[DealState]:
@@ -102,6 +106,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             s.winner >= 0, z3.Or([z3.And(s.winner != p, s.x(f"wild{p}") >= 1) for p in range(s.players)])
         ),
         _caught,
+        method="sample",
     ),
     Scenario(
         "caught",
@@ -109,6 +114,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("commit_hoyle", "commit_cats"),
         lambda e, s, v: z3.And(s.winner >= 0, s.x("loc.9D") >= 0, s.x("loc.9D") != s.winner),
         _caught,
+        method="sample",
     ),
     Scenario(
         "stuck-run",
@@ -117,6 +123,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         lambda e, s, v: e.terminal(s),
         lambda s, a, v: True,
         step=lambda e, s, a, t: restart(s, a, t),
+        method="sample",
     ),
     Scenario(
         "opera-first-turn",
@@ -153,7 +160,8 @@ class WitnessDeal:
     scenario: Scenario
     start: DealState
     actions: tuple[Action, ...]
-    steps_unrolled: int
+    steps_unrolled: int  # 0 for a deal found by sampling
+    method: str = "z3"
 
 
 def scenarios_for(preset: str) -> tuple[Scenario, ...]:
@@ -231,9 +239,33 @@ def _replay(
     return (start, tuple(actions)) if state.terminal else None
 
 
+def sample(preset: str, scenario: Scenario, players: int, deals: int = 3000, seed: int = 0) -> WitnessDeal | None:
+    """The first of ``deals`` seeded random deals of the model (uniform legal actions) that ends as ``scenario``
+    says (its ``holds``; for a stuck run, a restart and then the end)."""
+    from comet.presets import preset as named
+
+    rules = named(preset).rules
+    start_value = variant_of(rules).comet_value
+    for i in range(deals):
+        rng = random.Random(seed * 1_000_003 + i)
+        start = engine.shuffled_deal(rules, players, rng.randrange(players), rng.getrandbits(32), None, start_value)
+        state, actions = start, []
+        while not state.terminal:
+            acts = engine.legal_actions(state)
+            actions.append(acts[rng.randrange(len(acts))])
+            state = engine.apply(state, actions[-1])
+        ok = scenario.holds(state, actions, start_value)
+        if ok and (scenario.step is None or _stuck_then_over(start, actions)):
+            return WitnessDeal(preset, scenario, start, tuple(actions), 0, "sample")
+    return None
+
+
 def search(preset: str, scenario: Scenario, players: int | None = None, extra_steps: int = 12) -> WitnessDeal | None:
-    """Bounded model checking with a growing bound: from the hand size up to ``extra_steps`` more."""
+    """Bounded model checking with a growing bound, from the hand size up to ``extra_steps`` more (or, for a
+    ``sample`` scenario or when Z3 finds nothing, seeded random deals of the model)."""
     n = players or TRACE_PLAYERS[preset]
+    if scenario.method == "sample":
+        return sample(preset, scenario, n)
     enc = encoding_for(preset)
     rd = enc.readings_of(preset_named(preset).rules)
     size = z3.simplify(enc.deal_size(n, rd)[0]).as_long()
@@ -241,7 +273,7 @@ def search(preset: str, scenario: Scenario, players: int | None = None, extra_st
         found = find_deal(preset, scenario, n, k)
         if found is not None:
             return found
-    return None
+    return sample(preset, scenario, n)
 
 
 def trace_json(w: WitnessDeal) -> JsonObject:
@@ -252,45 +284,56 @@ def trace_json(w: WitnessDeal) -> JsonObject:
     assert isinstance(trace_meta, dict)
     trace_meta["record"] = record_from_state(w.start, w.preset, w.actions).to_json()
     trace_meta["scenario"] = w.scenario.slug
+    trace_meta["found_by"] = "z3 bounded unrolling" if w.method == "z3" else "seeded random deals of the model"
     return trace
 
 
+def index_entry(w: WitnessDeal, rel: str) -> dict[str, object]:
+    return {
+        "file": rel,
+        "preset": w.preset,
+        "scenario": w.scenario.slug,
+        "description": w.scenario.description,
+        "players": w.start.players,
+        "actions": len(w.actions),
+        "found_by": "z3 bounded unrolling" if w.method == "z3" else "seeded random deals of the model",
+        "steps_unrolled": w.steps_unrolled,
+    }
+
+
+def add_trace(out: Path, w: WitnessDeal, **extra: object) -> str:
+    """Write one witness deal under ``out/<preset>/<scenario>.itf.json`` and put it in ``out/index.json``
+    (replacing an entry for the same file); ``extra`` goes into its index entry."""
+    rel = f"{w.preset}/{w.scenario.slug}.itf.json"
+    path = out / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(trace_json(w), indent=1) + "\n")
+    entries = json.loads((out / "index.json").read_text())["traces"] if (out / "index.json").exists() else []
+    entries = [e for e in entries if e["file"] != rel] + [{**index_entry(w, rel), **extra}]
+    entries.sort(key=lambda e: (str(e["preset"]), str(e["scenario"])))
+    (out / "index.json").write_text(json.dumps({"traces": entries}, indent=1) + "\n")
+    return rel
+
+
 def write_traces(
-    out: Path, presets: Sequence[str], progress: Callable[[str], None] | None = None
+    out: Path, presets: Sequence[str], progress: Callable[[str], None] | None = None, keep: bool = False
 ) -> tuple[list[str], list[str]]:
-    """Find and write every scenario's trace for ``presets`` under ``out/<preset>/<scenario>.itf.json`` and
-    an ``out/index.json``; returns (files written, scenarios without a deal)."""
+    """Find and write every scenario's trace for ``presets`` under ``out/<preset>/<scenario>.itf.json``, each
+    listed in ``out/index.json`` (``keep``: leave a trace already there); returns (files, scenarios without
+    a deal)."""
     written: list[str] = []
     missing: list[str] = []
-    index: list[dict[str, object]] = []
     for preset in presets:
         for scenario in scenarios_for(preset):
             if progress is not None:
                 progress(f"{preset}: {scenario.description}")
+            rel = f"{preset}/{scenario.slug}.itf.json"
+            if keep and (out / rel).exists():
+                written.append(rel)
+                continue
             w = search(preset, scenario)
             if w is None:
                 missing.append(f"{preset}: {scenario.description}")
                 continue
-            rel = f"{preset}/{scenario.slug}.itf.json"
-            path = out / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(trace_json(w), indent=1) + "\n")
-            written.append(rel)
-            index.append(
-                {
-                    "file": rel,
-                    "preset": preset,
-                    "scenario": scenario.slug,
-                    "description": scenario.description,
-                    "players": w.start.players,
-                    "actions": len(w.actions),
-                    "steps_unrolled": w.steps_unrolled,
-                }
-            )
-    out.mkdir(parents=True, exist_ok=True)
-    old: list[dict[str, object]] = []
-    if (out / "index.json").exists():  # keep the other presets' entries
-        old = [e for e in json.loads((out / "index.json").read_text())["traces"] if e["preset"] not in presets]
-    entries = sorted(old + index, key=lambda e: (str(e["preset"]), str(e["scenario"])))
-    (out / "index.json").write_text(json.dumps({"traces": entries}, indent=1) + "\n")
+            written.append(add_trace(out, w))
     return written, missing
