@@ -9,6 +9,7 @@ are sorted tuples, i.e. multisets.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -78,6 +79,10 @@ def parse_card(text: str) -> Card:
     return card(parse_rank(t[:-1]), SUITS.index(t[-1]))
 
 
+#: Every card code in its exact form (``5H``, ``10C``, ``AS``): reading a record is one lookup per card.
+CARD_CODES: dict[str, Card] = {card_text(card(r, s)): card(r, s) for r in range(ACE, KING + 1) for s in range(4)}
+
+
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(card_text(c) for c in cards)
 
@@ -95,6 +100,7 @@ class Pack:
 
 
 @rule("R-PACK-BLACK")
+@functools.cache  # a Pack is immutable: one value serves every deal
 def black_pack() -> Pack:
     """Clubs and spades of two decks without Aces, one 9C swapped for a 9D (the Comet)."""
     cards = [card(r, s) for r in range(2, 14) for s in (CLUBS, SPADES) for _ in range(2)]
@@ -104,6 +110,7 @@ def black_pack() -> Pack:
 
 
 @rule("R-PACK-RED")
+@functools.cache
 def red_pack() -> Pack:
     """Hearts and diamonds of two decks without Aces, one 9D swapped for a 9C (the Comet)."""
     cards = [card(r, s) for r in range(2, 14) for s in (DIAMONDS, HEARTS) for _ in range(2)]

@@ -150,14 +150,13 @@ def explicit_deal(
     check_players(players, rules)
     if len(hands) != players:
         raise RecordError("hand-size", f"expected {players} hands, got {len(hands)}")
-    everything = Counter([c for h in hands for c in h] + list(dead))
+    everything = sorted([c for h in hands for c in h] + list(dead))  # a multiset, as a sorted list
     packs = packs_in_rotation(rules, players)
-    pack = next((p for p in packs if p.counts() == everything), None)
+    pack = next((p for p in packs if sorted(p.cards) == everything), None)
     if pack is None:
         names = " or ".join(p.name for p in packs)
-        raise RecordError(
-            "pack", f"the hands and dead hand are not exactly one {names} pack{pack_diff(everything, rules, players)}"
-        )
+        diff = pack_diff(Counter(everything), rules, players)
+        raise RecordError("pack", f"the hands and dead hand are not exactly one {names} pack{diff}")
     size, dead_size = deal_sizes(rules, players, len(pack.cards))
     for seat, h in enumerate(hands):
         if len(h) != size:

@@ -16,6 +16,7 @@ id the engine gives.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -23,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from comet.cards import card_text, parse_card, rank_of, rank_text, suit_of
+from comet.cards import CARD_CODES, card_text, rank_of, rank_text, suit_of
 from comet.engine import apply, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
@@ -164,24 +165,33 @@ def parse_card_code(text: object, where: str) -> int:
     (kind ``field`` if it is not a string at all)."""
     if not isinstance(text, str):
         raise RecordError("field", f"{where}: a card is a string such as \"5H\", not {_show(text)}")
-    if not CARD_RE.fullmatch(text):
+    c = CARD_CODES.get(text)  # exactly the codes CARD_RE matches
+    if c is None:
         raise RecordError(
             "card", f"{where}: unknown card {_show(text)}: expected a rank 2..10, J, Q, K or A then C, D, H or S"
         )
-    return parse_card(text)
+    return c
 
 
 def parse_action_text(text: object, index: int) -> Action:
     """One action in its exact form; RecordError kind ``action-syntax`` (or ``card``) otherwise."""
     if not isinstance(text, str):
         raise RecordError("field", f"action {index} must be a string, not {_show(text)}")
-    if not ACTION_RE.fullmatch(text):
+    action = exact_action(text)
+    if action is None:
         raise RecordError(
             "action-syntax",
             f"action {index} {_show(text)}: expected 'pass', 'play CARD', 'play CARD as RANK' or 'play C1 C2 C3 C4'"
             " (single spaces, upper-case card codes)",
         )
-    return parse_action(text)
+    return action
+
+
+@functools.lru_cache(maxsize=4096)
+def exact_action(text: str) -> Action | None:
+    """The action ``text`` spells in its exact form, or None; each distinct text is parsed once
+    (a deal uses a few dozen, and actions are immutable)."""
+    return parse_action(text) if ACTION_RE.fullmatch(text) else None
 
 
 #: The order in which the kinds of fault are checked (spec/record.md, R-REC-FAULTS); the first

@@ -152,6 +152,8 @@ class Ruleset:
 
         Raises ``ValueError`` naming the field and the allowed readings.
         """
+        if not overrides:  # every record without rulings: nothing to copy or check
+            return self
         changes: dict[str, object] = {}
         for name, raw in overrides.items():
             changes[name] = coerce_field(name, raw)
