@@ -195,11 +195,11 @@ def test_bad_input_is_a_plain_value_error() -> None:
 def test_planted_bug_going_out_on_the_comet_pays_plain_is_caught() -> None:
     """R-SETTLE-COMET-LAST broken in the kernel (test-only switch): the check names the chips."""
     rules = PRESETS["standard"].rules
-    out = play_deals(rules, 4, range(3000), "hoard")
+    out = play_deals(rules, 4, range(3000), "hoarder")
     seeds = [int(s) for s, f in zip(out.seeds, out.flags, strict=True) if f & FLAG_OUT_ON_WILD][:5]
     assert seeds, "no deal went out on the Comet"
-    assert not check_deals(rules, 4, seeds, "hoard")
-    problems = check_deals(rules, 4, seeds, "hoard", _mutant=1)
+    assert not check_deals(rules, 4, seeds, "hoarder")
+    problems = check_deals(rules, 4, seeds, "hoarder", _mutant=1)
     assert len(problems) == len(seeds)
     message = str(problems[0])
     assert "net chips per seat: reference" in message and f"seed {seeds[0]}" in message and "record:" in message

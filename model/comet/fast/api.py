@@ -33,9 +33,16 @@ from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.state import PASS, Action
 from comet.variants.base import variant_of
 
-PolicyName = Literal["random", "greedy", "hoard"]
-POLICIES: tuple[PolicyName, ...] = ("random", "greedy", "hoard")
-_POLICY_CODES = {"random": k.POLICY_RANDOM, "greedy": k.POLICY_GREEDY, "hoard": k.POLICY_HOARD}
+PolicyName = Literal["random", "greedy", "hoarder", "simple"]
+#: The reference policies, reproduced exactly: ``random``/``greedy``/``hoarder`` are
+#: ``comet.diverge.policies.make_policy(name, seed)``, ``simple`` is ``comet.policy.simple_policy``.
+POLICIES: tuple[PolicyName, ...] = ("random", "greedy", "hoarder", "simple")
+_POLICY_CODES = {
+    "random": k.POLICY_RANDOM,
+    "greedy": k.POLICY_GREEDY,
+    "hoarder": k.POLICY_HOARDER,
+    "simple": k.POLICY_SIMPLE,
+}
 _GAMES = {"standard": k.GAME_STANDARD, "two_player": k.GAME_TWO_PLAYER, "old_comet": k.GAME_OLD_COMET}
 
 #: Ruleset fields whose every reading the kernel plays (the others do not change a single deal).
@@ -66,6 +73,8 @@ SUPPORTED_FIELDS: tuple[str, ...] = (
     "old_court_points",
     "old_caught_double",
     "old_caught_nine",
+    "old_bonus_last",
+    "old_king_quartet",
 )
 
 #: Ruleset fields that do not change a single deal (game length, chips between deals, the Comet's
@@ -166,6 +175,7 @@ class FastRecord:
     outcome: Outcome
     pack_index: int = 0  # the pack in rotation it was dealt from
     shuffled: bool = True  # dealt by shuffling with the seed (False: explicit hands)
+    policy: PolicyName = "random"
 
 
 # --------------------------------------------------------------------- configuration
@@ -233,6 +243,8 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     cfg[k.C_OLD_COURT_RANK] = _flag(rules.old_court_points == "rank")
     cfg[k.C_OLD_CAUGHT_DOUBLE] = _flag(rules.old_caught_double == "doubled")
     cfg[k.C_OLD_CAUGHT_NINE] = _flag(rules.old_caught_nine == "extra")
+    cfg[k.C_OLD_BONUS_LAST] = _flag(rules.old_bonus_last == "multiplied")
+    cfg[k.C_OLD_KING_PER_PLAY] = _flag(rules.old_king_quartet == "per_play")
     value = v.comet_value if comet_value is None else comet_value
     if value < 0:
         raise ValueError(f"comet_value must not be negative, not {value}")
@@ -437,7 +449,7 @@ def _records(
             tuple(str(a) for a in actions),
         )
         legal_counts = tuple(int(x) for x in rec_legal[i, :n])
-        records.append(FastRecord(rec, legal_counts, out.outcome(i), pack_index, given is None))
+        records.append(FastRecord(rec, legal_counts, out.outcome(i), pack_index, given is None, policy))
     return tuple(records)
 
 

@@ -2,7 +2,8 @@
 
 For every deal the reference must deal the same cards from the seed
 (``comet.engine.shuffled_deal``), see the same number of legal actions before every
-action, accept every action the fast engine took (``comet.engine.apply``), and end in
+action, accept every action the fast engine took (``comet.engine.apply``), choose the
+same action with the reference policy (``reference_policy``), and end in
 the same winner (or draw), net chips (``returns``) and points (``deal_points``) after
 the same number of actions.  Each disagreement becomes one ``Mismatch`` with a
 readable message and the deal record to reproduce it.
@@ -20,6 +21,7 @@ from comet.engine import apply, deal_points, explicit_deal, legal_actions, packs
 from comet.errors import IllegalAction
 from comet.fast.api import FastRecord, PolicyName, record_batch
 from comet.notation import seat_name
+from comet.policy import Policy, simple_policy
 from comet.record import dumps_json
 from comet.ruleset import Ruleset
 
@@ -35,6 +37,15 @@ class Mismatch:
 
     def __str__(self) -> str:
         return f"{self.message}\n  record: {self.record}"
+
+
+def reference_policy(name: PolicyName, seed: int) -> Policy:
+    """The reference policy the fast engine reproduces (seeded with the deal's seed)."""
+    if name == "simple":
+        return simple_policy
+    from comet.diverge.policies import make_policy
+
+    return make_policy(name, seed)
 
 
 def check_record(fast: FastRecord, rules: Ruleset) -> Mismatch | None:
@@ -56,10 +67,12 @@ def check_record(fast: FastRecord, rules: Ruleset) -> Mismatch | None:
             return bad(-1, "the fast engine dealt other cards than the reference's shuffled_deal for this seed")
     else:
         start = explicit_deal(rules, players, rec.dealer, rec.hands, rec.dead, rec.comet_value)
+    choose = reference_policy(fast.policy, out.seed)
     s = start
     for i, action in enumerate(rec.actions):
         legal = legal_actions(s)
         seat = f"seat {s.to_move}, {seat_name(s.to_move)}"
+        expected = choose(s, legal)
         if action not in legal:
             try:
                 apply(s, action)
@@ -74,6 +87,8 @@ def check_record(fast: FastRecord, rules: Ruleset) -> Mismatch | None:
                 f"action {i} ({seat}): the fast engine saw {fast.legal_counts[i]} legal actions, "
                 f"the reference {len(legal)} ({shown})",
             )
+        if expected != action:
+            return bad(i, f"action {i} ({seat}): the {fast.policy} policy chooses '{expected}' in the reference, '{action}' in the fast engine")
         s = apply(s, action)
     if not s.terminal:
         return bad(len(rec.actions), f"the fast engine ended the deal after {len(rec.actions)} actions; the reference goes on")

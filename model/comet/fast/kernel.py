@@ -84,12 +84,14 @@ C_OPERA_BONUS_DOUBLED = 29  # RUL-OPERA-COMET-BONUS doubled
 C_OLD_COURT_RANK = 30  # RUL-OLD-COURT-POINTS rank
 C_OLD_CAUGHT_DOUBLE = 31  # RUL-OLD-CAUGHT-DOUBLE doubled
 C_OLD_CAUGHT_NINE = 32  # RUL-OLD-CAUGHT-NINE extra
-CFG_SIZE = 33
+C_OLD_BONUS_LAST = 33  # RUL-OLD-BONUS-LAST multiplied
+C_OLD_KING_PER_PLAY = 34  # RUL-OLD-KING-QUARTET per_play
+CFG_SIZE = 35
 
 LEAD_FORBIDDEN, LEAD_ANY_RANK, LEAD_KING = 0, 1, 2
 
 GAME_STANDARD, GAME_TWO_PLAYER, GAME_OLD_COMET = 0, 1, 2
-POLICY_RANDOM, POLICY_GREEDY, POLICY_HOARD = 0, 1, 2
+POLICY_RANDOM, POLICY_GREEDY, POLICY_HOARDER, POLICY_SIMPLE = 0, 1, 2, 3
 
 # Action kinds.
 PASS = 0
@@ -252,23 +254,11 @@ def stuck_may_pass(cfg: I64, nat: I8, seat: int, turn_played: int, last: int) ->
 
 
 @hot
-def all_singles(cnt: I8, nat: I8, seat: int, wild: int, acts: I64) -> int:
-    """Every distinct natural card in the hand as a one-card play (by rank, then suit)."""
-    n = 0
-    for r in range(1, 14):
-        if nat[seat, r] > 0:
-            for c in range(r * 4, r * 4 + 4):
-                if c != wild and cnt[seat, c] > 0:
-                    acts[n] = code(SINGLE, c, r)
-                    n += 1
-    return n
-
-
-@hot
 @rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-NEW-RUN", "R-COMET-WILD", "R-FOUR-OF-A-KIND")
 def legal(
     cfg: I64,
     packnat: I64,
+    packcnt: I64,
     cnt: I8,
     nat: I8,
     seat: int,
@@ -278,60 +268,90 @@ def legal(
     last: int,
     acts: I64,
 ) -> int:
-    """Write the legal actions of ``seat`` into ``acts``; return how many (no duplicates)."""
-    n = 0
+    """Write the legal actions of ``seat`` into ``acts`` in the reference's canonical order (pass
+    first, then by sorted cards, then by the rank the wild card stands for); return how many."""
     wild = cfg[C_WILD]
     lowest = cfg[C_LOWEST]
     wild_held = cnt[seat, wild] > 0
-    if run_top == 0:
-        n = all_singles(cnt, nat, seat, wild, acts)
-        if cfg[C_QUARTET_LEAD]:
-            for r in range(1, 14):
-                if nat[seat, r] >= 3 and nat[seat, r] == packnat[r]:
+    lead = run_top == 0
+    need = 0 if lead else run_top + 1
+    wild_lo = 1
+    wild_hi = 0  # the ranks the wild card may stand for (none when lo > hi)
+    quartet_wild = False
+    if lead:
+        singles_all = True
+        quartets_all = cfg[C_QUARTET_LEAD] == 1
+        if wild_held and cfg[C_COMET_LEAD] == LEAD_ANY_RANK:
+            wild_lo, wild_hi = lowest, KING
+        elif wild_held and cfg[C_COMET_LEAD] == LEAD_KING:
+            wild_lo, wild_hi = KING, KING
+        naturals = False
+        for r in range(1, 14):
+            if nat[seat, r] > 0:
+                naturals = True
+                break
+        may_pass = (
+            not (naturals or wild_lo <= wild_hi)
+            or (cfg[C_NEW_RUN_MAY] == 1 and turn_played == 1)
+            or stuck_may_pass(cfg, nat, seat, turn_played, last)
+        )
+    else:
+        matching = nat[seat, need] > 0
+        # RUL-COMET-AFTER optional_restart: after the Comet a new run may start instead, with any
+        # card (or a quartet where a lead may be one)
+        singles_all = free_lead == 1
+        quartets_all = free_lead == 1 and cfg[C_QUARTET_LEAD] == 1
+        if wild_held and not (cfg[C_REQ_MISSING] and matching):
+            if cfg[C_COMET_ANY]:
+                wild_lo, wild_hi = lowest, KING
+            else:
+                wild_lo, wild_hi = need, need
+        quartet_wild = (
+            cfg[C_COMET_QUARTET] == 1 and wild_held and nat[seat, need] == 3 and packnat[need] == 3
+        )
+        may_pass = not matching or (cfg[C_STOP_EARLY] == 1 and turn_played == 1)
+        if cfg[C_MUTANT] == 2:  # planted bug (tests only): pass is always allowed
+            may_pass = True
+    n = 0
+    if may_pass:
+        acts[0] = code(PASS, 0, 0)
+        n = 1
+    scan_all = singles_all or quartets_all
+    wild_rank = wild >> 2
+    for r in range(1, 14):
+        if not (scan_all or r == need or r == wild_rank):
+            continue
+        held = nat[seat, r]
+        quartet = held >= 3 and held == packnat[r] and (quartets_all or r == need)
+        with_wild = quartet_wild and r == need
+        single = singles_all or r == need
+        first_natural = True
+        for c in range(r * 4, r * 4 + 4):
+            if c == wild:
+                for x in range(wild_lo, wild_hi + 1):
+                    acts[n] = code(WILD, wild, x)
+                    n += 1
+                if with_wild and first_natural:  # the wild card is the lowest card of the four 9s
+                    acts[n] = code(QUARTET_WILD, wild, r)
+                    n += 1
+                    with_wild = False
+                continue
+            if single and cnt[seat, c] > 0:
+                acts[n] = code(SINGLE, c, r)
+                n += 1
+            if first_natural and packcnt[c] > 0:
+                first_natural = False
+                if quartet and with_wild:
+                    q = code(QUARTET, 0, r)
+                    qw = code(QUARTET_WILD, wild, r)
+                    if order_key(cfg, packcnt, q) > order_key(cfg, packcnt, qw):
+                        q, qw = qw, q
+                    acts[n] = q
+                    acts[n + 1] = qw
+                    n += 2
+                elif quartet:
                     acts[n] = code(QUARTET, 0, r)
                     n += 1
-        if cfg[C_COMET_LEAD] == LEAD_ANY_RANK and wild_held:
-            for r in range(lowest, 14):
-                acts[n] = code(WILD, wild, r)
-                n += 1
-        elif cfg[C_COMET_LEAD] == LEAD_KING and wild_held:
-            acts[n] = code(WILD, wild, KING)
-            n += 1
-        if n == 0 or (cfg[C_NEW_RUN_MAY] and turn_played) or stuck_may_pass(cfg, nat, seat, turn_played, last):
-            acts[n] = code(PASS, 0, 0)
-            n += 1
-        return n
-    need = run_top + 1
-    matching = nat[seat, need] > 0
-    if free_lead:
-        n = all_singles(cnt, nat, seat, wild, acts)
-    else:
-        for s in range(4):
-            c = need * 4 + s
-            if c != wild and cnt[seat, c] > 0:
-                acts[n] = code(SINGLE, c, need)
-                n += 1
-    if nat[seat, need] >= 3 and nat[seat, need] == packnat[need]:
-        acts[n] = code(QUARTET, 0, need)
-        n += 1
-        if cfg[C_COMET_QUARTET] and nat[seat, need] == 3 and wild_held:
-            acts[n] = code(QUARTET_WILD, wild, need)
-            n += 1
-    if wild_held and not (cfg[C_REQ_MISSING] and matching):
-        if cfg[C_COMET_ANY]:
-            for r in range(lowest, 14):
-                acts[n] = code(WILD, wild, r)
-                n += 1
-        else:
-            acts[n] = code(WILD, wild, need)
-            n += 1
-    if not matching or (cfg[C_STOP_EARLY] and turn_played):
-        if cfg[C_MUTANT] != 2:
-            acts[n] = code(PASS, 0, 0)
-            n += 1
-    elif cfg[C_MUTANT] == 2:  # planted bug: pass is always allowed
-        acts[n] = code(PASS, 0, 0)
-        n += 1
     return n
 
 
@@ -443,7 +463,7 @@ def dealer_could_go_out(cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, 
     d = 0
     keys[0] = key
     left[0] = size
-    nacts[0] = legal(cfg, packnat, cnt, nat, dealer, 0, 0, 0, -1, acts[0])
+    nacts[0] = legal(cfg, packnat, packcnt, cnt, nat, dealer, 0, 0, 0, -1, acts[0])
     while True:
         if nxt[d] >= nacts[d]:
             failed[(keys[d] * 14 + tops[d]) * 4 + played[d] * 2 + frees[d]] = True
@@ -486,10 +506,72 @@ def dealer_could_go_out(cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, 
         played[d] = 1
         frees[d] = fl
         nxt[d] = 0
-        nacts[d] = legal(cfg, packnat, cnt, nat, dealer, top, 1, fl, dealer, acts[d])
+        nacts[d] = legal(cfg, packnat, packcnt, cnt, nat, dealer, top, 1, fl, dealer, acts[d])
 
 
 # --------------------------------------------------------------------- policies
+#
+# The policies are the reference ones, reproduced exactly so that a seed gives the same deal in
+# both engines: ``random`` is ``comet.diverge.policies.make_policy("random", seed)`` (a fresh
+# ``random.Random(seed)``, ``randrange`` over the legal actions in their canonical order),
+# ``greedy`` and ``hoarder`` are ``comet.diverge.policies.greedy_policy``/``hoarder_policy``,
+# ``simple`` is ``comet.policy.simple_policy``.
+
+
+@hot
+def first_card(cfg: I64, packcnt: I64, a: int) -> int:
+    """The lowest card of the action (the first of its sorted cards; -1 for a pass)."""
+    kind = a >> 12
+    if kind == PASS:
+        return -1
+    if kind == SINGLE or kind == WILD:
+        return (a >> 4) & 255
+    r = a & 15
+    low = 99
+    for s in range(4):
+        c = r * 4 + s
+        if c != cfg[C_WILD] and packcnt[c] > 0:
+            low = c
+            break
+    if kind == QUARTET_WILD and cfg[C_WILD] < low:
+        return int(cfg[C_WILD])
+    return low
+
+
+@hot
+def order_key(cfg: I64, packcnt: I64, a: int) -> int:
+    """A number that orders actions as ``comet.state.Action`` does: by their sorted cards
+    (a tuple; a prefix first), then the rank the wild card stands for."""
+    kind = a >> 12
+    if kind == PASS:
+        return 0
+    r = a & 15
+    if kind == SINGLE:
+        return (((a >> 4) & 255) + 1) << 28  # (card + 1) * 64**4 * 16
+    if kind == WILD:
+        return ((((a >> 4) & 255) + 1) << 28) + r
+    wild = cfg[C_WILD]
+    key = 0
+    digits = 0
+    if True:
+        placed = kind != QUARTET_WILD
+        for s in range(4):
+            c = r * 4 + s
+            if not placed and wild < c:
+                key = key * 64 + wild + 1
+                digits += 1
+                placed = True
+            if c != wild:
+                for _ in range(packcnt[c]):
+                    key = key * 64 + c + 1
+                    digits += 1
+        if not placed:
+            key = key * 64 + wild + 1
+            digits += 1
+    while digits < 5:
+        key *= 64
+        digits += 1
+    return key * 16 + (r if (kind == WILD or kind == QUARTET_WILD) else 0)
 
 
 @hot
@@ -504,47 +586,94 @@ def chain_length(nat: I8, seat: int, rank: int) -> int:
 
 
 @hot
-def choose(
-    cfg: I64, nat: I8, size: I64, seat: int, run_top: int, acts: I64, n: int, rng: I64
-) -> int:
-    """The policy's action among ``acts[:n]``.
-
-    random: uniform.  greedy: the most cards first (quartets), then the natural card that
-    starts the longest run held (ties: the higher rank, i.e. dump high cards; then the
-    lower card id), then the wild card standing for the rank needed (else the highest),
-    and pass only when nothing else is legal.  hoard: greedy, but the wild card only as
-    the last card in hand (or when nothing else, not even a pass, is legal)."""
-    policy = cfg[C_POLICY]
-    if policy == POLICY_RANDOM:
-        x = rng[0] * 6364136223846793005 + 1442695040888963407  # a 64-bit LCG (wraps)
-        rng[0] = x
-        return int(acts[(((x >> 33) & 0x7FFFFFFF) * n) >> 31])
+def simple_choice(cfg: I64, packcnt: I64, run_top: int, acts: I64, n: int, skip_wild: bool) -> int:
+    """``comet.policy.simple_policy`` over ``acts[:n]`` (without the wild plays if ``skip_wild``):
+    the most cards, then the lowest first card; else the wild card standing for the rank needed
+    (a 9 on a lead), else the first wild play; else pass."""
     best = -1
-    best_score = -(1 << 30)
+    best_score = -1
     for i in range(n):
         a = acts[i]
         kind = a >> 12
-        r = a & 15
-        if kind == PASS:
-            score = -1
-        elif kind == QUARTET:
-            score = 3000 + r
-        elif kind == SINGLE:
-            score = 2000 + chain_length(nat, seat, r) * 16 + r
-        else:
-            continuing = run_top != 0 and r == run_top + 1
-            score = (1000 if continuing else 500) + r + (16 if kind == QUARTET_WILD else 0)
-            if policy == POLICY_HOARD:
-                score = 4000 if size[seat] == cards_of_wild_action(kind, nat, seat, r) else -2
-        if score > best_score:
-            best_score = score
-            best = a
-    return best
+        if kind == SINGLE or kind == QUARTET:
+            score = cards_in(a, cfg, packcnt) * 64 + (63 - first_card(cfg, packcnt, a))
+            if score > best_score:
+                best_score = score
+                best = a
+    if best >= 0:
+        return best
+    if not skip_wild:
+        need = run_top + 1 if run_top else 0
+        first = -1
+        for i in range(n):
+            a = acts[i]
+            kind = a >> 12
+            if kind == WILD or kind == QUARTET_WILD:
+                r = a & 15
+                if r == need or (need == 0 and r == 9):
+                    return int(a)
+                if first < 0:
+                    first = a
+        if first >= 0:
+            return first
+    return code(PASS, 0, 0)
 
 
 @hot
-def cards_of_wild_action(kind: int, nat: I8, seat: int, r: int) -> int:
-    return 1 if kind == WILD else 1 + nat[seat, r]
+def choose(
+    cfg: I64, packcnt: I64, nat: I8, size: I64, cnt: I8, seat: int, run_top: int, acts: I64, n: int,
+    pmt: I64, ppos: I64,
+) -> int:
+    """The policy's action among ``acts[:n]`` (in canonical order; see the section comment)."""
+    policy = cfg[C_POLICY]
+    if policy == POLICY_RANDOM:
+        shift = 32 - _bit_length(n)
+        r = _draw(pmt, ppos) >> shift
+        while r >= n:
+            r = _draw(pmt, ppos) >> shift
+        return int(acts[r])
+    if policy == POLICY_SIMPLE:
+        return simple_choice(cfg, packcnt, run_top, acts, n, False)
+    wild = cfg[C_WILD]
+    if policy == POLICY_HOARDER:
+        first_wild = -1
+        first_nine = -1
+        others = 0
+        for i in range(n):
+            a = acts[i]
+            kind = a >> 12
+            if kind == WILD or kind == QUARTET_WILD:
+                if first_wild < 0:
+                    first_wild = a
+                if first_nine < 0 and (a & 15) == 9:
+                    first_nine = a
+            else:
+                others += 1
+        only_wild = size[seat] == cnt[seat, wild]
+        if first_wild >= 0 and (only_wild or others == 0):
+            return first_nine if first_nine >= 0 else first_wild
+        return simple_choice(cfg, packcnt, run_top, acts, n, True)
+    # greedy: the most cards; then the longest run held from the play's rank, the higher rank,
+    # the lower first card -- among the plays without the wild card if there are any
+    naturals = 0
+    for i in range(n):
+        kind = acts[i] >> 12
+        if kind == SINGLE or kind == QUARTET:
+            naturals += 1
+    best = acts[0]
+    best_score = -1
+    for i in range(n):
+        a = acts[i]
+        kind = a >> 12
+        if kind == PASS or (naturals and (kind == WILD or kind == QUARTET_WILD)):
+            continue
+        r = a & 15
+        score = ((cards_in(a, cfg, packcnt) * 16 + chain_length(nat, seat, r)) * 16 + r) * 64
+        score += 63 - first_card(cfg, packcnt, a)
+        if score > best_score:
+            best_score = score
+            best = a
+    return int(best)
 
 
 # --------------------------------------------------------------------- one deal
@@ -692,17 +821,23 @@ def play_batch(
     size = np.zeros(players, np.int64)
     dead = np.zeros(56, np.int64)
     acts = np.zeros(MAX_ACTS, np.int64)
-    rng = np.zeros(1, np.int64)
+    pmt = np.zeros(624, np.int64)
+    ppos = np.zeros(2, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
-        seed = seeds[d]
         dealer = dealers[d]
         lane = d % LANES
         if lane == 0:
             for j in range(LANES):
                 lane_seeds[j] = seeds[d + j] if d + j < seeds.shape[0] else 0
             seed_lanes(mts, base, lane_seeds)
+        # the random policy draws from a fresh generator seeded like the shuffle (as the reference's
+        # make_policy("random", seed) does): the same stream again from its start
+        if cfg[C_POLICY] == POLICY_RANDOM:
+            pmt[:] = mts[:, lane]
+            ppos[0] = 0
+            ppos[1] = 0
         if given.shape[0] > 0:
             for p in range(players):
                 size[p] = 0
@@ -725,11 +860,6 @@ def play_batch(
                     rec_cards[d, p, c] = cnt[p, c]
             for c in range(56):
                 rec_cards[d, players, c] = dead[c]
-        # the random policy's own generator (an LCG), seeded from the deal seed by a splitmix-style hash
-        z = (seed + 0x1E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0x3F58476D1CE4E5B9) & 0x7FFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x14D049BB133111EB) & 0x7FFFFFFFFFFFFFFF
-        rng[0] = z ^ (z >> 31)
         chips[:] = 0
         points[:] = 0
         to_move = (dealer + 1) % players
@@ -747,8 +877,8 @@ def play_batch(
             if steps >= cap:
                 flags |= FLAG_CAPPED
                 break
-            n = legal(cfg, packnat, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
-            a = choose(cfg, nat, size, to_move, run_top, acts, n, rng)
+            n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
+            a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, pmt, ppos)
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
@@ -780,11 +910,14 @@ def play_batch(
                     each_pays(chips, players, seat, amount)
             elif game == GAME_OLD_COMET:
                 if is_wild:
-                    each_pays(chips, players, seat, cfg[C_COMET_VALUE])
+                    bonus = cfg[C_COMET_VALUE]
+                    if out and cfg[C_OLD_BONUS_LAST]:
+                        bonus *= going_out_multiplier(rank)
+                    each_pays(chips, players, seat, bonus)
                     if rank == KING and cfg[C_OLD_KING]:
                         each_pays(chips, players, seat, 1)
                 else:
-                    each_pays(chips, players, seat, kings)
+                    each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
             go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
             stop = rank == KING or (is_wild and not go_on)
             run_top = 0 if stop else rank
