@@ -372,9 +372,12 @@ def is_legal(state: DealState, action: Action) -> bool:
     return action in legal_actions(state)
 
 
-def apply(state: DealState, action: Action) -> DealState:
-    """The state after the player to move takes ``action``; IllegalAction if it is not legal."""
-    if action not in legal_actions(state):
+def apply(state: DealState, action: Action, *, legal: Sequence[Action] | None = None) -> DealState:
+    """The state after the player to move takes ``action``; IllegalAction if it is not legal.
+
+    ``legal``: ``legal_actions(state)`` when the caller has just computed it (to choose the action
+    from it); the action is then looked up there rather than the legal actions computed again."""
+    if action not in (legal_actions(state) if legal is None else legal):
         raise why_illegal(state, action)
     v = variant_of(state.rules)
     if action.is_pass:

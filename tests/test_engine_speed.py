@@ -1,0 +1,113 @@
+"""The reference engine's speed paths give the same answers as the plain forms they replace.
+
+Speed is measured by bench/replay.py, never here; these tests only check behaviour: the binary
+search for a rank's cards (R-FOUR-OF-A-KIND, R-PLAY-CONTINUE), the card-code table, the parse cache,
+the state copy, and ``apply(..., legal=)`` (R-PLAY-MUST, R-PLAY-HELD: same verdicts either way)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+from comet import cards as cards_module
+from comet.cards import CARD_CODES, Card, of_rank, parse_card, rank_of
+from comet.engine import _replace, apply, legal_actions, shuffled_deal
+from comet.errors import IllegalAction
+from comet.notation import parse_action
+from comet.presets import PRESETS, preset
+from comet.record import CARD_RE, exact_action
+from comet.state import PASS, Action, DealState
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+hands = st.lists(st.integers(4, 4 * 13 + 3), max_size=20).map(lambda h: tuple(sorted(h)))
+
+
+def rank_cards_mismatch(find: Callable[[Sequence[Card], int], Sequence[Card]], hand: tuple[Card, ...]) -> str | None:
+    """The first rank for which ``find`` disagrees with filtering the hand card by card."""
+    for rank in range(1, 14):
+        plain = tuple(c for c in hand if rank_of(c) == rank)
+        if tuple(find(hand, rank)) != plain:
+            return f"rank {rank} in {hand}: {tuple(find(hand, rank))} instead of {plain}"
+    return None
+
+
+@given(hands)
+def test_of_rank_finds_exactly_the_cards_of_the_rank(hand: tuple[Card, ...]) -> None:
+    assert rank_cards_mismatch(of_rank, hand) is None
+
+
+def test_a_planted_of_rank_that_misses_the_spades_is_caught() -> None:
+    def no_spades(hand: Sequence[Card], rank: int) -> Sequence[Card]:
+        return [c for c in of_rank(hand, rank) if c != rank * 4 + 3]
+
+    problem = rank_cards_mismatch(no_spades, (8, 11, 11, 20))
+    assert problem is not None and problem.startswith("rank 2 in (8, 11, 11, 20)"), problem
+
+
+def test_card_codes_are_exactly_the_codes_the_record_grammar_accepts() -> None:
+    candidates = {r + s for r in [*map(str, range(0, 15)), "A", "J", "Q", "K", "T", "a", "10 "] for s in "CDHScdhs"}
+    accepted = {t for t in candidates if CARD_RE.fullmatch(t)}
+    assert set(CARD_CODES) == accepted and len(accepted) == 52
+    assert all(parse_card(t) == c for t, c in CARD_CODES.items())
+    assert cards_module.black_pack() is cards_module.black_pack()  # built once, never changed
+
+
+@pytest.mark.parametrize("text", ["pass", "play 5H", "play 9D as 2", "play 9C 9C 9S 9S"])
+def test_exact_action_parses_well_formed_actions_once(text: str) -> None:
+    assert exact_action(text) == parse_action(text) and exact_action(text) is exact_action(text)
+
+
+@pytest.mark.parametrize("text", ["Play 5H", "play  5H", "play 5H as", "play 5h", "pass "])
+def test_exact_action_refuses_what_the_grammar_refuses(text: str) -> None:
+    assert exact_action(text) is None
+
+
+def random_positions(count: int, seed: int) -> list[DealState]:
+    """States met in random play of random presets and player counts."""
+    rng = random.Random(seed)
+    out: list[DealState] = []
+    while len(out) < count:
+        p = preset(rng.choice(sorted(PRESETS)))
+        players = rng.choice(p.variant.player_counts)
+        s = shuffled_deal(p.rules, players, rng.randrange(players), rng.randrange(10**6))
+        while not s.terminal and len(out) < count:
+            out.append(s)
+            s = apply(s, rng.choice(legal_actions(s)))
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_apply_with_the_legal_actions_given_is_apply(seed: int) -> None:
+    """Every legal action gives the same state with ``legal=``; an illegal one the same rule."""
+    for s in random_positions(30, seed):
+        legal = legal_actions(s)
+        for a in legal:
+            assert apply(s, a, legal=legal) == apply(s, a)
+        for bad in (PASS, Action((s.hands[s.to_move][0] if s.hands[s.to_move] else 8,), 13)):
+            if bad in legal:
+                continue
+            with pytest.raises(IllegalAction) as plain:
+                apply(s, bad)
+            with pytest.raises(IllegalAction) as given_legal:
+                apply(s, bad, legal=legal)
+            assert plain.value.rule == given_legal.value.rule
+
+
+def test_replace_is_dataclasses_replace_and_refuses_unknown_fields() -> None:
+    s = random_positions(5, 1)[-1]
+    assert _replace(s, to_move=1, run=(5,), turn_played=True) == dataclasses.replace(
+        s, to_move=1, run=(5,), turn_played=True
+    )
+    assert _replace(s) == s and _replace(s) is not s
+    with pytest.raises(TypeError, match="to_mvoe"):
+        _replace(s, to_mvoe=1)
+
+
+def test_a_ruleset_without_overrides_is_the_same_ruleset() -> None:
+    rules = preset("opera").rules
+    assert rules.with_overrides({}) is rules
+    assert rules.with_overrides({"new_run": "may"}).new_run == "may"
