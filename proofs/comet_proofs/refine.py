@@ -46,6 +46,7 @@ ATTEMPTS = 8  # abstract states tried per class and reading before giving up on 
 class Witness:
     """A concrete state that exhibits a class: where it came from and the step the class is about."""
 
+    preset: str
     cls: str
     players: int
     readings: tuple[tuple[str, str], ...]
@@ -256,7 +257,7 @@ def find_witness(
                         kind = int(m.eval(a.kind, model_completion=True).as_long())
                         rank = int(m.eval(a.rank, model_completion=True).as_long())
                         readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
-                        return Witness(cls.name, n, readings, describe_action(kind, rank), state)
+                        return Witness(preset, cls.name, n, readings, describe_action(kind, rank), state)
                     solver.add(z3.Not(s.equals(SymState.const(abstract))))
             finally:
                 solver.pop()
@@ -284,7 +285,7 @@ def check_witness(ctx: Context, w: Witness) -> list[str]:
     full report; the step bound; and for each finished successor the returns and points."""
     enc = ctx.enc
     state = w.state
-    head = f"{state.rules.variant if not state.rules.opera else 'opera'}: class '{w.cls}' ({w.players} players, "
+    head = f"{w.preset}: class '{w.cls}' ({w.players} players, "
     head += f"step: {w.action}; readings: " + ", ".join(f"{k}={v}" for k, v in w.readings) + ")"
     problems: list[str] = []
     mine = {enc.abstract(engine.apply(state, act)) for act in engine.legal_actions(state)}
