@@ -348,10 +348,15 @@ def run_campaign(
     deals: int | None,
     seed: int,
     progress: bool = False,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> CampaignReport:
     """Fuzz ``presets`` for ``seconds`` (wall clock, shared equally) or ``deals`` deals each.
 
     One deal in five is the start of a short whole game (checked deal by deal and at the end).
+    With ``jobs`` > 1 or a Dask ``scheduler`` address the campaign is cut into work units
+    (``fuzz_chunk``; see ``comet.campaign``), and so is every campaign with ``deals``: then the
+    report is the same on one core as on many.
     """
     if seconds is None and deals is None:
         raise ValueError("give a time budget (seconds) or a number of deals")
@@ -362,6 +367,8 @@ def run_campaign(
     names = list(presets) or sorted(PRESETS)
     for name in names:
         preset(name)
+    if deals is not None or jobs > 1 or scheduler is not None:
+        return _run_in_units(names, seconds, deals, seed, progress, jobs, scheduler)
     known = all_rule_ids()
     counter = CallCounter(all_rule_ids() - classified_ids())
     hits: Counter[str] = Counter()
@@ -406,6 +413,131 @@ def run_campaign(
     )
     return CampaignReport(
         reports,
+        rule_hits,
+        tuple(rid for rid, k in rule_hits if k == 0 and rid in known),
+        by_call,
+        time.monotonic() - t0,
+    )
+
+
+# --------------------------------------------------------------------- the campaign in work units
+
+#: Deal draws per work unit (each draw is one deal, or one short game in five).
+CHUNK = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkReport:
+    """What one work unit found: draws ``[start, stop)`` of a preset in campaign ``seed``."""
+
+    preset: str
+    start: int
+    stop: int
+    deals: int
+    games: int
+    steps: int
+    states: frozenset[int]
+    failures: tuple[str, ...]
+    skipped: int
+    hits: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzUnit:
+    preset: str
+    seed: int
+    start: int
+    stop: int
+
+
+def fuzz_chunk(unit: FuzzUnit) -> ChunkReport:
+    """A work unit: draws ``unit.start .. unit.stop - 1`` of the preset, each from its own generator
+    seeded by (campaign seed, preset, draw index), so the unit's report depends on nothing else."""
+    name = unit.preset
+    known = all_rule_ids()
+    counter = CallCounter(all_rule_ids() - classified_ids())
+    hits: Counter[str] = Counter()
+    tally = _Tally()
+    with counter.active():
+        for i in range(unit.start, unit.stop):
+            if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
+                break
+            rng = random.Random(f"{unit.seed}:{name}:{i}")
+            if rng.randrange(5) == 0:
+                _one_game(name, rng, known, tally, hits)
+            else:
+                _one_deal(name, rng, known, tally, hits)
+    for rid in known - classified_ids():
+        hits[rid] += counter.calls[rid]
+    return ChunkReport(
+        name,
+        unit.start,
+        unit.stop,
+        tally.deals,
+        tally.games,
+        tally.steps,
+        frozenset(tally.states),
+        tuple(tally.failures),
+        tally.skipped,
+        tuple(sorted(hits.items())),
+    )
+
+
+def _run_in_units(
+    names: list[str],
+    seconds: float | None,
+    deals: int | None,
+    seed: int,
+    progress: bool,
+    jobs: int,
+    scheduler: str | None,
+) -> CampaignReport:
+    """``run_campaign`` as work units: ``deals`` draws per preset, or with a time budget, waves of
+    ``CHUNK`` draws per worker until the preset's share of the time is spent (every wave started
+    finishes, so the report is exactly the one-core report for as many draws)."""
+    from comet.campaign import Runner, iter_waves
+
+    known = all_rule_ids()
+    hits: Counter[str] = Counter()
+    reports: list[PresetReport] = []
+    t0 = time.monotonic()
+    total = seconds if seconds is not None else float(deals or 0) * len(names)
+    with Runner(jobs, scheduler) as runner, _progress(progress, total, "fuzzing " + ", ".join(names)) as advance:
+        width = max(1, runner.jobs if scheduler is None else 2 * runner.jobs)
+        for p, name in enumerate(names):
+            stop_at = t0 + (seconds or 0) * (p + 1) / len(names)
+            tally = _Tally()
+            count = -1 if deals is None else -(-deals // CHUNK)
+            for wave in iter_waves(count, width):
+                units = [
+                    FuzzUnit(name, seed, i * CHUNK, min(deals, (i + 1) * CHUNK) if deals is not None else (i + 1) * CHUNK)
+                    for i in wave
+                ]
+                for chunk in runner.map(fuzz_chunk, units):
+                    if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
+                        break  # as one core would have stopped here: later units are not counted
+                    tally.deals += chunk.deals
+                    tally.games += chunk.games
+                    tally.steps += chunk.steps
+                    tally.skipped += chunk.skipped
+                    if len(tally.states) < MAX_STATES_TRACKED:
+                        tally.states.update(chunk.states)
+                    tally.failures.extend(chunk.failures[: MAX_FAILURES_PER_PRESET - len(tally.failures)])
+                    hits.update(dict(chunk.hits))
+                done = time.monotonic() - t0 if seconds is not None else float(p * (deals or 0) + tally.deals)
+                advance(min(done, total))
+                if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
+                    break
+                if seconds is not None and time.monotonic() >= stop_at:
+                    break
+            reports.append(
+                PresetReport(name, tally.deals, tally.games, tally.steps, len(tally.states), tuple(tally.failures), tally.skipped)
+            )
+        advance(total)
+    by_call = tuple(sorted(r for r in known if r not in classified_ids()))
+    rule_hits = tuple((rid, hits[rid]) for rid in sorted(known | set(hits)))
+    return CampaignReport(
+        tuple(reports),
         rule_hits,
         tuple(rid for rid, k in rule_hits if k == 0 and rid in known),
         by_call,

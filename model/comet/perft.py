@@ -80,16 +80,33 @@ def reference_rows() -> tuple[tuple[str, int, int], ...]:
 
 
 def reference_table(
-    on_row: Callable[[PerftRow], None] | None = None, depth: int = REFERENCE_DEPTH
+    on_row: Callable[[PerftRow], None] | None = None,
+    depth: int = REFERENCE_DEPTH,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> tuple[PerftRow, ...]:
-    """Compute every row of the reference table."""
-    rows = []
-    for name, players, seed in reference_rows():
-        row = PerftRow(name, players, seed, perft_counts(preset(name).rules, players, seed, depth))
-        rows.append(row)
+    """Compute every row of the reference table (each row a work unit: ``jobs`` local workers or a
+    Dask ``scheduler`` give the same table as one core; ``on_row`` is called as rows finish)."""
+    from comet.campaign import run_units
+
+    units = [(name, players, seed, depth) for name, players, seed in reference_rows()]
+    rows: list[PerftRow] = []
+
+    def done(i: int) -> None:
         if on_row is not None:
-            on_row(row)
+            name, players, seed, _ = units[i]
+            on_row(PerftRow(name, players, seed, ()))
+
+    counts = run_units(perft_row, units, jobs=jobs, scheduler=scheduler, on_done=done)
+    for (name, players, seed, _), row_counts in zip(units, counts, strict=True):
+        rows.append(PerftRow(name, players, seed, row_counts))
     return tuple(rows)
+
+
+def perft_row(unit: tuple[str, int, int, int]) -> tuple[int, ...]:
+    """A work unit: perft counts of one row (preset, players, seed, depth) of the reference table."""
+    name, players, seed, depth = unit
+    return perft_counts(preset(name).rules, players, seed, depth)
 
 
 def update_spec(text: str, table: str) -> str:

@@ -41,3 +41,22 @@ def rules_from_args(args: argparse.Namespace) -> Ruleset:
         return base.with_overrides(parse_overrides(args.ruling))
     except ValueError as e:
         raise RecordError("ruling", str(e)) from None
+
+
+def add_jobs_options(p: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--scheduler`` for commands whose work is cut into units (``comet.campaign``)."""
+    from comet.campaign import default_jobs
+
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help=f"local worker processes (default: every core, here {default_jobs()}); the result is the same for any N",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the work units on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786)",
+    )

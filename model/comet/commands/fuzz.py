@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from comet.commands.common import add_jobs_options
 from comet.presets import PRESETS, preset
 
 
@@ -36,6 +37,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="campaign seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
+    add_jobs_options(p)
     p.set_defaults(run=run)
 
 
@@ -59,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         progress=not args.no_progress,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
     )
     console = Console()
     table = Table(title=f"comet fuzz --seed {args.seed} ({report.seconds:.0f} s)")

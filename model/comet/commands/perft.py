@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from comet.commands.common import add_rules_options, rules_from_args
+from comet.commands.common import add_jobs_options, add_rules_options, rules_from_args
 from comet.errors import RecordError
 from comet.perft import PerftRow, perft_counts, reference_rows, reference_table, table_markdown, update_spec
 
@@ -30,6 +30,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="with --table: rewrite the table between the markers of FILE (spec/perft.md) instead of printing",
     )
+    add_jobs_options(p)
     add_rules_options(p)
     p.set_defaults(run=run)
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             def step(row: PerftRow) -> None:
                 progress.update(task, advance=1, description=f"{row.preset} {row.players}p seed {row.seed}")
 
-            rows = reference_table(step)
+            rows = reference_table(step, jobs=args.jobs, scheduler=args.scheduler)
         table = table_markdown(rows)
         if args.update is None:
             print(table, end="")

@@ -16,7 +16,8 @@ from comet.ruleset import Ruleset
 from comet.variants.base import variant_of
 
 
-def _policy(name: str) -> PolicyName:
+def policy_named(name: str) -> PolicyName:
+    """The fast engine's policy called ``name``; ValueError naming the choices otherwise."""
     for p in POLICIES:
         if p == name:
             return p
@@ -25,7 +26,7 @@ def _policy(name: str) -> PolicyName:
 
 def deal_results(rules: Ruleset, players: int, seeds: Sequence[int], policy: str) -> list[DealResult]:
     """The impact study's result of each seeded deal (dealer ``seed % players``), played by the fast engine."""
-    out = play_deals(rules, players, list(seeds), _policy(policy))
+    out = play_deals(rules, players, list(seeds), policy_named(policy))
     chips_game = variant_of(rules).scoring == "chips"
     results = []
     for i in range(len(out)):

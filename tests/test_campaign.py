@@ -1,0 +1,92 @@
+"""Campaigns in work units (``comet.campaign``): the same results on one core, on local workers
+and on a Dask cluster; a unit that is not pure is caught.  Fuzz (R-END-OUT and the invariants it
+checks), perft (R-PLAY-CONTINUE through the legal actions it counts) and the fast-engine study."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from comet.campaign import (
+    Runner,
+    StudyUnit,
+    first_difference,
+    run_units,
+    seed_chunks,
+    study_unit,
+    study_units,
+)
+from comet.cli import main
+from comet.fast import play_deals
+from comet.fuzz import run_campaign
+from comet.perft import reference_table
+from comet.presets import PRESETS
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A one-worker Dask cluster in this process (threads), as CI can afford."""
+    from distributed import LocalCluster
+
+    cluster_type = LocalCluster  # untyped
+    with cluster_type(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:  # type: ignore[no-untyped-call]
+        yield str(cluster.scheduler_address)
+
+
+def test_seed_chunks_cover_the_range_once() -> None:
+    assert seed_chunks(3, 11, 3) == [(3, 6), (6, 9), (9, 11)]
+    assert seed_chunks(0, 0, 5) == []
+    with pytest.raises(ValueError):
+        seed_chunks(0, 5, 0)
+    with pytest.raises(ValueError, match="jobs"):
+        Runner(jobs=0)
+
+
+def test_fuzz_is_the_same_on_one_core_two_workers_and_dask(scheduler: str) -> None:
+    one = run_campaign(["old_comet"], seconds=None, deals=15, seed=5)
+    two = run_campaign(["old_comet"], seconds=None, deals=15, seed=5, jobs=2)
+    dask = run_campaign(["old_comet"], seconds=None, deals=15, seed=5, scheduler=scheduler)
+    for other in (two, dask):
+        assert other.presets == one.presets
+        assert other.rule_hits == one.rule_hits
+    assert one.ok and all(p.deals >= 15 for p in one.presets)
+
+
+def test_perft_table_is_the_same_in_parallel(scheduler: str) -> None:
+    one = reference_table(depth=2)
+    assert reference_table(depth=2, jobs=2) == one
+    assert reference_table(depth=2, scheduler=scheduler) == one
+
+
+def test_fast_study_units_merge_to_the_direct_sums(scheduler: str) -> None:
+    rules = PRESETS["standard"].rules
+    units = study_units("standard", (), 4, "random", 2_500, chunk=1_000)
+    assert [(u.start, u.stop) for u in units] == [(0, 1_000), (1_000, 2_000), (2_000, 2_500)]
+    parts = run_units(study_unit, units, jobs=2)
+    assert parts == run_units(study_unit, units, jobs=1) == run_units(study_unit, units, scheduler=scheduler)
+    total = parts[0].merge(parts[1]).merge(parts[2])
+    direct = play_deals(rules, 4, range(2_500))
+    assert total.deals == 2_500 and sum(total.wins) == int((direct.winner >= 0).sum())
+    assert sum(total.chips) == 0 and total.actions == int(direct.actions.sum())
+    assert first_difference(study_unit, units[:2], jobs=2) == ""
+
+
+def impure_unit(unit: StudyUnit) -> int:
+    """A planted impure work unit: its result depends on the process that runs it."""
+    return unit.start + os.getpid()
+
+
+def test_an_impure_unit_is_caught() -> None:
+    units = study_units("standard", (), 4, "random", 4, chunk=2)
+    message = first_difference(impure_unit, units, jobs=2)
+    assert message.startswith("work unit 0 (") and "on one core but" in message and "2 local worker processes" in message
+
+
+def test_cli_jobs_and_scheduler(capsys: pytest.CaptureFixture[str], scheduler: str) -> None:
+    assert main(["fuzz", "--deals", "5", "--preset", "standard", "--no-progress", "--jobs", "2"]) == 0
+    assert main(["perft", "--depth", "2", "--jobs", "1"]) == 0
+    assert main(["fuzz", "--deals", "5", "--preset", "opera", "--no-progress", "--scheduler", scheduler]) == 0
+    capsys.readouterr()
+    assert main(["fuzz", "--deals", "5", "--jobs", "0"]) == 2
+    assert "jobs" in capsys.readouterr().err
