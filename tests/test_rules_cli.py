@@ -74,3 +74,12 @@ def test_resolve_errors_and_cli_exit_2(capsys: pytest.CaptureFixture[str]) -> No
         resolve("nonesuch")
     assert main(["rules", "show", "--preset", "standard", "--ruling", "bogus=1"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["rulings", "--help"], ["rules", "show", "--help"], ["diverge", "--help"]])
+def test_listing_commands_have_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage:" in out and out.count("--") >= 2
