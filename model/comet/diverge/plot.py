@@ -3,6 +3,7 @@ advantage (win share by position under each reading).  matplotlib with the Agg b
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from comet.diverge.impact import Tally
@@ -62,5 +63,11 @@ def plot_pair(title: str, label_a: str, label_b: str, tally: Tally, out: Path) -
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, metadata={"Software": None})
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=72, metadata={"Software": None})
     plt.close(fig)
+    # a 64-colour palette keeps the file small (the plots are flat colours and text)
+    from PIL import Image
+
+    with Image.open(io.BytesIO(buf.getvalue())) as img:
+        img.convert("RGB").quantize(colors=64).save(out, format="PNG", optimize=True)

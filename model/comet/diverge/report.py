@@ -106,7 +106,10 @@ def pair_section(r: PairReport, out_dir: Path | None, deals: int, games: int) ->
         "",
     ]
     lines += impact_table(r.impact)
-    if out_dir is not None:
+    changed = any(t.chips_changed or t.winner_changed for t in r.impact.values())
+    if out_dir is not None and not changed:
+        lines += ["", "(No paired deal changed under any policy: no plot.)"]
+    if out_dir is not None and changed:
         name = f"{p.field or 'house'}-{p.preset}-{value_text(p.value_b) if p.field else 'b'}.png"
         total = Tally()
         for t in r.impact.values():
