@@ -211,6 +211,11 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
     return None
 
 
+def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
+    """The distinct natural (not wild) cards among ``cards``, sorted."""
+    return sorted(set(cards).difference(state.wild))
+
+
 @rule(
     "R-LEAD-ANY",
     "R-PLAY-HELD",
@@ -231,11 +236,11 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     rules = state.rules
     hand = state.hands[state.to_move]
     need = state.need
-    naturals = sorted(set(hand).difference(state.wild))
     wilds = sorted(set(state.wild).intersection(hand))
     acts: list[Action] = []
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
+        naturals = natural_cards(state, hand)
         acts.extend(one_card(c, 0) for c in naturals)
         if rules.quartet_on_lead:
             for r in sorted({rank_of(c) for c in naturals}):
@@ -252,7 +257,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if not acts or can_decline:
             acts.append(PASS)
     else:
-        matching = list(of_rank(naturals, need))
+        matching = natural_cards(state, of_rank(hand, need))
         acts.extend(one_card(c, 0) for c in matching)
         q = quartet(state, hand, need)
         if q is not None:
@@ -265,6 +270,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if state.free_lead:
             # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card,
             # and with four of a kind where a lead may be one (RUL-QUARTET-LEAD; rulings.md section 6).
+            naturals = natural_cards(state, hand)
             acts.extend(one_card(c, 0) for c in naturals)
             if rules.quartet_on_lead:
                 for r in sorted({rank_of(c) for c in naturals}):
