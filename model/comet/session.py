@@ -27,7 +27,6 @@ nothing to undo, an id in use) and the record kinds of ``spec/record.md`` for a 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from dataclasses import dataclass, field
 
@@ -191,19 +190,9 @@ def _deal_id(req: JsonObject) -> str | int:
     return value
 
 
-@functools.lru_cache(maxsize=4096)
-def _known_action(text: str) -> Action:
-    return parse_action_text(text, 0)
-
-
 def read_action(text: object, index: int) -> Action:
-    """Action notation in its exact form (as in records); parsed texts are remembered."""
-    if isinstance(text, str):
-        try:
-            return _known_action(text)
-        except RecordError:
-            pass
-    return parse_action_text(text, index)  # raises with the action's index in the message
+    """Action notation in its exact form, as in records (each distinct text is parsed once)."""
+    return parse_action_text(text, index)
 
 
 def summary(deal_id: str | int, deal: OpenDeal) -> JsonObject:
