@@ -16,7 +16,7 @@ from comet.record import parse_record, replay_record
 from comet.state import DealState, Payment
 from comet.variants.base import variant_of
 from comet_proofs.bounds import bounds, proved_bounds
-from comet_proofs.traces import scenarios_for
+from comet_proofs.traces import scenarios_for, step_ok
 
 WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
 
@@ -54,6 +54,7 @@ def test_every_shipped_witness_trace_replays_and_ends_as_its_scenario_says() -> 
         scenario = next(s for s in scenarios_for(str(entry["preset"])) if s.slug == entry["scenario"])
         start_value = variant_of(preset_named(str(entry["preset"])).rules).comet_value
         assert scenario.holds(verdict.final, rec.actions, start_value), entry["file"]
+        assert step_ok(scenario, verdict.start, rec.actions), entry["file"]
 
 
 def test_planted_bonus_bug_changes_a_shipped_trace(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import z3
 from comet import engine
+from comet.cards import DIAMONDS, card
 from comet.itf import deal_trace
 from comet.presets import preset as preset_named
 from comet.record import JsonObject, record_from_state
@@ -29,7 +30,7 @@ from comet.variants.base import variant_of
 
 from comet_proofs.catalogue import comet_caught, restart
 from comet_proofs.concrete import concretise
-from comet_proofs.encoding import COMET, NINE, AbstractState, StandardEncoding, SymAction, SymState, encoding_for
+from comet_proofs.encoding import CARD, COMET, NINE, AbstractState, StandardEncoding, SymAction, SymState, encoding_for
 from comet_proofs.refine import pin_readings, realism
 
 TIMEOUT_MS = 300_000
@@ -142,6 +143,24 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
 )
 
+
+def _nine_instead_of_without(start: DealState, acts: Sequence[Action], value: int) -> bool:
+    states = _states(start, acts)
+    nine = card(9, DIAMONDS)
+    return any(a.cards == (nine,) and states[i].run for i, a in enumerate(acts))
+
+
+SCENARIOS += (
+    Scenario(
+        "nine-instead-of-without",
+        "the 9D is played instead of 'without' during a run, and the deal then ends",
+        ("commit_hoyle",),
+        lambda e, s, v: e.terminal(s),
+        lambda s, a, v: True,
+        step=lambda e, s, a, t: z3.And(a.kind == CARD, a.rank == card(9, DIAMONDS), s.need > 0),
+    ),
+)
+
 # The player count with the smallest hands (the shortest deals) for each preset.
 TRACE_PLAYERS = {
     "standard": 5,
@@ -203,9 +222,8 @@ def find_deal(preset: str, scenario: Scenario, players: int, steps: int) -> Witn
         deal = _replay(enc, base, first, [t.evaluate(m) for t in states[1:]])
         if deal is not None:
             start, actions = deal
-            if scenario.holds(_states(start, actions)[-1], actions, start_value) and (
-                scenario.slug != "stuck-run" or _stuck_then_over(start, actions)
-            ):
+            final = _states(start, actions)[-1]
+            if scenario.holds(final, actions, start_value) and step_ok(scenario, start, actions):
                 return WitnessDeal(preset, scenario, start, actions, steps)
         solver.add(z3.Not(states[0].equals(SymState.const(first))))
     return None
@@ -239,36 +257,74 @@ def _replay(
     return (start, tuple(actions)) if state.terminal else None
 
 
+def step_ok(scenario: Scenario, start: DealState, actions: Sequence[Action]) -> bool:
+    """The model's deal has the step the scenario asks for (judged on the model's states)."""
+    if scenario.step is None:
+        return True
+    if scenario.slug == "nine-instead-of-without":
+        return _nine_instead_of_without(start, actions, 0)
+    if scenario.slug == "comet-out":
+        return True  # the final state says it: the winner went out on the 9D
+    return _stuck_then_over(start, actions)
+
+
+def keep_wild_policy(state: DealState, rng: random.Random) -> Action:
+    """A random legal action, except that a wild card is kept until it is the mover's last card (then played
+    as a 9 when it may be): the Comet endings come up far more often than under uniform play."""
+    acts = engine.legal_actions(state)
+    hand = state.hands[state.to_move]
+    if len(hand) == 1 and hand[0] in state.wild:
+        as_nine = [a for a in acts if a.as_rank == NINE]
+        if as_nine:
+            return as_nine[0]
+    tame = [a for a in acts if not any(c in state.wild for c in a.cards)]
+    pool = tame or acts
+    return pool[rng.randrange(len(pool))]
+
+
 def sample(preset: str, scenario: Scenario, players: int, deals: int = 3000, seed: int = 0) -> WitnessDeal | None:
-    """The first of ``deals`` seeded random deals of the model (uniform legal actions) that ends as ``scenario``
-    says (its ``holds``; for a stuck run, a restart and then the end)."""
+    """The first of ``deals`` seeded random deals of the model that ends as ``scenario`` says (its ``holds``;
+    for a stuck run, a restart and then the end).  Half the deals are uniform random play, half keep the
+    wild card to the end (``keep_wild_policy``); an escalated scenario deals the Comet at its start value + 2."""
     from comet.presets import preset as named
 
     rules = named(preset).rules
     start_value = variant_of(rules).comet_value
+    value = start_value + 2 if scenario.escalated else start_value
     for i in range(deals):
         rng = random.Random(seed * 1_000_003 + i)
-        start = engine.shuffled_deal(rules, players, rng.randrange(players), rng.getrandbits(32), None, start_value)
+        start = engine.shuffled_deal(rules, players, rng.randrange(players), rng.getrandbits(32), None, value)
         state, actions = start, []
         while not state.terminal:
-            acts = engine.legal_actions(state)
-            actions.append(acts[rng.randrange(len(acts))])
-            state = engine.apply(state, actions[-1])
-        ok = scenario.holds(state, actions, start_value)
-        if ok and (scenario.step is None or _stuck_then_over(start, actions)):
+            if i % 2:
+                act = keep_wild_policy(state, rng)
+            else:
+                acts = engine.legal_actions(state)
+                act = acts[rng.randrange(len(acts))]
+            actions.append(act)
+            state = engine.apply(state, act)
+        ok = scenario.holds(state, actions, start_value) and step_ok(scenario, start, actions)
+        if ok:
             return WitnessDeal(preset, scenario, start, tuple(actions), 0, "sample")
     return None
+
+
+# Z3 unrolling is tried up to this hand size (two players hold 18, Red Nines 13: their deals come from
+# sampling, since unrolling that many steps does not finish in minutes on this machine).
+UNROLL_HAND_LIMIT = 12
 
 
 def search(preset: str, scenario: Scenario, players: int | None = None, extra_steps: int = 12) -> WitnessDeal | None:
     """Bounded model checking with a growing bound, from the hand size up to ``extra_steps`` more (or, for a
     ``sample`` scenario or when Z3 finds nothing, seeded random deals of the model)."""
+    from comet_proofs.bounds import dealt_size
+
     n = players or TRACE_PLAYERS[preset]
-    if scenario.method == "sample":
-        return sample(preset, scenario, n)
     enc = encoding_for(preset)
     rd = enc.readings_of(preset_named(preset).rules)
-    size = z3.simplify(enc.deal_size(n, rd)[0]).as_long()
+    size = dealt_size(enc, n, rd)
+    if scenario.method == "sample" or size > UNROLL_HAND_LIMIT:
+        return sample(preset, scenario, n)
     for k in range(size, size + extra_steps + 1, 2):
         found = find_deal(preset, scenario, n, k)
         if found is not None:
