@@ -99,3 +99,16 @@ def test_a_planted_settlement_bug_beats_the_proved_bound(monkeypatch: pytest.Mon
 def test_every_preset_has_scenarios() -> None:
     for name in PRESETS:
         assert scenarios_for(name), name
+
+
+def test_comet_prove_witness_traces_writes_replayable_deals(tmp_path: Path) -> None:
+    """`comet prove --witness-traces DIR` (R-2P-DOUBLING, R-STOP-STUCK: the two-player scenarios, found by
+    seeded deals) writes one ITF trace per scenario and an index."""
+    from comet.cli import main
+
+    assert main(["prove", "--preset", "two_player", "--witness-traces", str(tmp_path)]) == 0
+    entries = json.loads((tmp_path / "index.json").read_text())["traces"]
+    assert {e["scenario"] for e in entries} == {s.slug for s in scenarios_for("two_player")}
+    for e in entries:
+        trace = json.loads((tmp_path / e["file"]).read_text())
+        assert replay_record(parse_record(trace["#meta"]["record"])).final.terminal
