@@ -102,21 +102,27 @@ class RefineResult:
 # ---------------------------------------------------------------- readings
 
 
-def other_reading(field: str, value: object) -> object:
-    others = [r for r in field_readings(field) or () if r != value]
-    if not others:
-        raise ValueError(f"ruling {field!r} has no reading besides {value!r}")
-    return others[0]
-
-
 def rules_of(enc: StandardEncoding, base: Ruleset, rd: Readings, model: z3.ModelRef) -> Ruleset:
-    """The concrete rules a Z3 model picked: each quantified ruling's reading, the rest from ``base``."""
-    changes: dict[str, object] = {}
+    """The concrete rules a Z3 model picked: each quantified ruling's reading, the rest from ``base``.  A field
+    may have several Booleans (one per reading it names): the reading whose Boolean is true, or, with none
+    true, ``base``'s reading if it is not one of them, else the first reading none of them names."""
+    named: dict[str, list[object]] = {}
+    chosen: dict[str, list[object]] = {}
     for (field, value), flag in zip(rd.fields, rd.flags, strict=True):
+        named.setdefault(field, []).append(value)
         if z3.is_true(model.eval(flag, model_completion=True)):
-            changes[field] = value
+            chosen.setdefault(field, []).append(value)
+    changes: dict[str, object] = {}
+    for field, values in named.items():
+        if field in chosen:
+            changes[field] = chosen[field][0]
+        elif getattr(base, field) not in values:
+            changes[field] = getattr(base, field)
         else:
-            changes[field] = getattr(base, field) if getattr(base, field) != value else other_reading(field, value)
+            rest = [r for r in field_readings(field) or () if r not in values]
+            if not rest:
+                raise ValueError(f"ruling {field!r}: every reading has a Boolean and none is true")
+            changes[field] = rest[0]
     return base.with_overrides(changes)
 
 
