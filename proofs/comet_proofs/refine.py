@@ -62,6 +62,9 @@ class ClassResult:
     witnesses: tuple[Witness, ...]
     missing: tuple[str, ...]
     mismatches: tuple[str, ...]
+    # With ``sweep``: single readings under which the class cannot happen (not a failure: e.g. the Comet
+    # leading under RUL-COMET-LEAD = forbidden).
+    impossible: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -150,6 +153,16 @@ def reading_combinations(enc: StandardEncoding, cls: BehaviourClass) -> list[Ove
         kept = tuple((f, v) for f, v in overrides if enc.has_ruling(f))
         if kept not in out:
             out.append(kept)
+    return out
+
+
+def sweep_combinations(enc: StandardEncoding) -> list[Overrides]:
+    """Each reading of each ruling the encoding quantifies, one at a time."""
+    out: list[Overrides] = []
+    for field in dict.fromkeys(f for f, _ in enc.rulings):
+        for reading in field_readings(field) or ():
+            if ((field, reading),) not in out:
+                out.append(((field, reading),))
     return out
 
 
@@ -356,10 +369,13 @@ def refine(
     seed: int = 0,
     enc: StandardEncoding | None = None,
     only: Sequence[str] = (),
+    sweep: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> RefineResult:
     """The directed refinement check of ``preset`` over its player counts (or ``players``); ``enc``: its
-    encoding, or a planted one in tests; ``only``: just the classes whose name contains one of these."""
+    encoding, or a planted one in tests; ``only``: just the classes whose name contains one of these;
+    ``sweep``: also witness every class under each reading of every quantified ruling, one at a time (a
+    reading under which the class cannot happen is listed as impossible, not failed)."""
     t0 = time.perf_counter()
     enc = enc or encoding_for(preset)
     counts = tuple(players) if players else enc.player_counts
@@ -377,17 +393,22 @@ def refine(
         witnesses: list[Witness] = []
         missing: list[str] = []
         mismatches: list[str] = []
-        for overrides in reading_combinations(enc, cls):
+        impossible: list[str] = []
+        declared = reading_combinations(enc, cls)
+        extra = [o for o in sweep_combinations(enc) if o not in declared] if sweep else []
+        for overrides in declared + extra:
             if progress is not None:
                 progress(f"refine {preset}: {cls.name}")
             w = find_witness(context, preset, cls, overrides, order)
             label = "under " + (", ".join(f"{k}={v}" for k, v in overrides) or "the preset's readings")
             if w is None:
-                missing.append(f"{label} ({', '.join(map(str, counts))} players)")
+                (missing if overrides in declared else impossible).append(
+                    f"{label} ({', '.join(map(str, counts))} players)"
+                )
                 continue
             witnesses.append(w)
             mismatches += check_witness(contexts[w.players], w)
-        results.append(ClassResult(cls.name, tuple(witnesses), tuple(missing), tuple(mismatches)))
+        results.append(ClassResult(cls.name, tuple(witnesses), tuple(missing), tuple(mismatches), tuple(impossible)))
     sample_states_n = 0
     random_bad: tuple[str, ...] = ()
     if random_deals > 0:

@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
         "turned into a real deal state, where the model must agree with the encoding (spec/proofs.md)",
     )
     p.add_argument(
+        "--refine-sweep",
+        action="store_true",
+        help="with --refine: also witness every class under each reading of every quantified ruling, one "
+        "at a time (slower; readings under which a class cannot happen are listed, not failed)",
+    )
+    p.add_argument(
         "--witness-traces",
         default=None,
         metavar="DIR",
@@ -130,12 +136,12 @@ def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Na
             console.print(m, markup=False, highlight=False)
         if not report.ok:
             return 1
-    if args.refine and refine_one(console, name, args.players) != 0:
+    if (args.refine or args.refine_sweep) and refine_one(console, name, args.players, args.refine_sweep) != 0:
         return 1
     return 1 if failed else 0
 
 
-def refine_one(console: Any, name: str, players: list[int] | None) -> int:
+def refine_one(console: Any, name: str, players: list[int] | None, sweep: bool = False) -> int:
     """``comet prove --refine``: the directed refinement check of one preset, every class listed."""
     from comet_proofs.refine import refine
     from rich.progress import Progress
@@ -143,9 +149,11 @@ def refine_one(console: Any, name: str, players: list[int] | None) -> int:
 
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"refinement check of {name}", total=None)
-        result = refine(name, players=players, progress=lambda text: progress.update(task, description=text))
+        result = refine(
+            name, players=players, sweep=sweep, progress=lambda text: progress.update(task, description=text)
+        )
     table = Table(title=f"directed refinement check of {name}")
-    for col in ("class", "witnesses", "players", "steps", "result"):
+    for col in ("class", "witnesses", "players", "steps", "result") + (("impossible under",) if sweep else ()):
         table.add_column(col)
     for c in result.classes:
         verdict = "[green]ok[/green]" if c.ok else "[red]no witness[/red]" if c.missing else "[red]MISMATCH[/red]"
@@ -153,8 +161,9 @@ def refine_one(console: Any, name: str, players: list[int] | None) -> int:
             c.name,
             str(len(c.witnesses)),
             " ".join(str(w.players) for w in c.witnesses),
-            "; ".join(w.action for w in c.witnesses),
+            "; ".join(dict.fromkeys(w.action for w in c.witnesses)),
             verdict,
+            *((("; ".join(x.split(" (")[0].removeprefix("under ") for x in c.impossible) or "-"),) if sweep else ()),
         )
     console.print(table)
     console.print(
