@@ -131,3 +131,13 @@ def test_comet_verify_exits_non_zero_and_names_the_class_on_a_planted_bug(
     assert code == 1
     assert "refinement failure" in out and f"class '{CAUGHT}'" in out
     assert "model returns" in out and "R-SETTLE" in out
+
+
+def test_sweep_lists_readings_under_which_a_class_cannot_happen() -> None:
+    """RUL-COMET-LEAD = forbidden: the sweep finds no Comet lead under it and lists it as impossible (not a
+    failure); every other reading of every quantified ruling gets a witness of that class."""
+    result = refine("standard", players=(3,), random_deals=0, only=("the Comet leads a run",), sweep=True)
+    (cls,) = result.classes
+    assert not cls.missing
+    assert any("comet_lead=forbidden" in x for x in cls.impossible)
+    assert len(cls.witnesses) >= 10
