@@ -20,13 +20,13 @@ import z3
 from comet import engine
 from comet.presets import preset as preset_named
 from comet.ruleset import Ruleset, field_readings
-from comet.state import DealState, Payment
+from comet.state import Action, DealState, Payment
 from comet.variants.base import variant_of
 
 from comet_proofs.abstraction import describe, describe_action, describe_deal_state
 from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for
 from comet_proofs.concrete import concretise
-from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, crosscheck, encoded_successors, sample_states
+from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, encoded_successors, sample_states
 from comet_proofs.encoding import (
     KING,
     AbstractState,
@@ -299,24 +299,35 @@ def payments_text(pays: Sequence[Payment]) -> str:
 
 
 def check_witness(ctx: Context, w: Witness) -> list[str]:
-    """Compare the model with the encoding on the witness state and on each finished successor: the
-    successor sets first (fast, with the prepared solver), then, on a difference, ``check_state`` for the
-    full report; the step bound; and for each finished successor the returns and points."""
-    enc = ctx.enc
-    state = w.state
+    """Compare the model with the encoding on the witness state (``compare``)."""
     head = f"{w.preset}: class '{w.cls}' ({w.players} players, "
     head += f"step: {w.action}; readings: " + ", ".join(f"{k}={v}" for k, v in w.readings) + ")"
+    return compare(ctx, w.state, head)
+
+
+def compare(ctx: Context, state: DealState, head: str, invariant: bool = False) -> list[str]:
+    """The model against the encoding on ``state``: the successor sets (fast, with the prepared solver;
+    on a difference ``check_state`` gives the full report), the step bound, and the returns and points of
+    every finished successor (and of ``state`` if it is finished); ``invariant``: also that the state's
+    abstraction satisfies every part of ``Inv`` (for states not found by Z3)."""
+    enc = ctx.enc
     problems: list[str] = []
+    before = enc.abstract(state)
     mine = {enc.abstract(engine.apply(state, act)) for act in engine.legal_actions(state)}
-    same = mine == ctx.successors(enc.abstract(state), state.rules)
-    bound = z3.simplify(enc.step_bound(SymState.const(enc.abstract(state)))).as_long()
-    _, problem = (0, None) if same and bound == engine.step_bound(state) else check_state(enc, state)
+    same = mine == ctx.successors(before, state.rules)
+    bound = z3.simplify(enc.step_bound(SymState.const(before))).as_long()
+    broken = []
+    if invariant:
+        parts = enc.invariant_parts(SymState.const(before))
+        broken = [name for name, holds in parts.items() if not z3.is_true(z3.simplify(holds))]
+    _, problem = (0, None) if same and not broken and bound == engine.step_bound(state) else check_state(enc, state)
     if problem is not None:
         problems.append(
             f"{head}: the model's successors differ from the encoding's\n{problem}{step_detail(enc, state)}"
         )
-    for act in engine.legal_actions(state):
-        after = engine.apply(state, act)
+    finished: list[tuple[Action | None, DealState]] = [(None, state)] if state.terminal else []
+    finished += [(act, engine.apply(state, act)) for act in engine.legal_actions(state)]
+    for act, after in finished:
         if not after.terminal:
             continue
         sym = SymState.const(enc.abstract(after))
@@ -324,13 +335,16 @@ def check_witness(ctx: Context, w: Witness) -> list[str]:
         enc_returns = tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym, rd))
         enc_points = tuple(z3.simplify(x).as_long() for x in enc.deal_points(sym, rd))
         got_returns, got_points = engine.returns(after), engine.deal_points(after)
-        if enc_returns != got_returns or enc_points != got_points:
+        shape = enc.settlement_problems(after)
+        if enc_returns != got_returns or enc_points != got_points or shape:
             step = after.payments[len(state.payments) :]
+            where = "the finished deal" if act is None else f"after '{act}' the deal is over and"
             problems.append(
-                f"{head}: after '{act}' the deal is over and the model's payments differ from the encoding's:\n"
+                f"{head}: {where} the model's payments differ from the encoding's:\n"
                 f"  model returns {got_returns}, encoding returns {enc_returns}; "
                 f"model points {got_points}, encoding points {enc_points}\n"
-                f"  the model's payments for the step: {payments_text(step)}\n"
+                + "".join(f"  {x}\n" for x in shape)
+                + f"  the model's payments for the step: {payments_text(step)}\n"
                 f"  the model's settlement: {payments_text(engine.settlement(after))}\n"
                 f"state before the step:\n{describe_deal_state(state)}"
             )
@@ -388,8 +402,11 @@ def refine(
         return contexts[n]
 
     catalogue = [c for c in classes_for(preset) if not only or any(k in c.name for k in only)]
+    # rotate over a few spread player counts (each needs its formulas built); the rest only if needed
+    spread = tuple(dict.fromkeys([counts[0], counts[min(1, len(counts) - 1)], counts[len(counts) // 2], counts[-1]]))
     for i, cls in enumerate(catalogue):
-        order = counts[i % len(counts) :] + counts[: i % len(counts)]
+        k = i % len(spread)
+        order = spread[k:] + spread[:k] + tuple(n for n in counts if n not in spread)
         witnesses: list[Witness] = []
         missing: list[str] = []
         mismatches: list[str] = []
@@ -415,8 +432,10 @@ def refine(
         if progress is not None:
             progress(f"refine {preset}: random cross-check")
         states = sample_states(counts[:2], random_deals, seed, per_deal=4, preset=preset)
-        report = crosscheck(enc, states)
-        sample_states_n, random_bad = report.states, report.mismatches
+        bad: list[str] = []
+        for k, state in enumerate(states):
+            bad += compare(context(state.players), state, f"{preset}: random state {k}", invariant=True)
+        sample_states_n, random_bad = len(states), tuple(bad)
     return RefineResult(preset, tuple(results), sample_states_n, random_bad, time.perf_counter() - t0)
 
 
