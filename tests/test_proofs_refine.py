@@ -126,7 +126,7 @@ def test_comet_verify_exits_non_zero_and_names_the_class_on_a_planted_bug(
 
     monkeypatch.setattr(engine, "settlement", settlement)
     monkeypatch.setenv("COLUMNS", "1000")
-    code = main(["verify", "--preset", "standard", "--no-proofs", "--no-fuzz"])
+    code = main(["verify", "--preset", "standard", "--no-proofs", "--no-fuzz", "--no-bounds"])
     out = capsys.readouterr().out
     assert code == 1
     assert "refinement failure" in out and f"class '{CAUGHT}'" in out
@@ -141,3 +141,19 @@ def test_sweep_lists_readings_under_which_a_class_cannot_happen() -> None:
     assert not cls.missing
     assert any("comet_lead=forbidden" in x for x in cls.impossible)
     assert len(cls.witnesses) >= 10
+
+
+def test_comet_verify_exits_non_zero_on_a_contradictory_play_effect(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-END-OUT: with the standard encoding replaced by one where nobody can go out, `comet verify` reports
+    the classes without a witness and exits 1 (the proofs alone would not notice)."""
+    from comet.cli import main
+    from comet_proofs.encoding import ENCODINGS
+
+    monkeypatch.setitem(ENCODINGS, "standard", NobodyGoesOut)
+    monkeypatch.setenv("COLUMNS", "1000")
+    code = main(["verify", "--preset", "standard", "--no-proofs", "--no-fuzz", "--no-bounds"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "class 'natural card goes out' has no witness" in out
