@@ -30,7 +30,6 @@ from comet_proofs.encoding import (
     StandardEncoding,
     SymAction,
     SymState,
-    at,
 )
 
 Guard = Callable[[StandardEncoding, SymState, SymAction, SymState, Readings], z3.BoolRef]
@@ -284,10 +283,6 @@ OLD_COMET_CLASSES: tuple[BehaviourClass, ...] = (
 
 
 # ---------------------------------------------------------------- Red Nines
-
-
-def _red_wilds(s: SymState, seat: z3.ArithRef | int) -> z3.ArithRef:
-    return at([s.x(f"wild{p}") for p in range(s.players)], z3.IntVal(seat) if isinstance(seat, int) else seat)
 
 
 def _loser_with_red_nines(s2: SymState, least: int) -> z3.BoolRef:

@@ -23,7 +23,7 @@ from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
 from comet.variants.base import variant_of
 
-from comet_proofs.abstraction import describe, describe_action, describe_deal_state
+from comet_proofs.abstraction import describe_action, describe_deal_state
 from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for
 from comet_proofs.concrete import concretise
 from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, encoded_successors, sample_states
@@ -437,11 +437,3 @@ def refine(
             bad += compare(context(state.players), state, f"{preset}: random state {k}", invariant=True)
         sample_states_n, random_bad = len(states), tuple(bad)
     return RefineResult(preset, tuple(results), sample_states_n, random_bad, time.perf_counter() - t0)
-
-
-def describe_witness(w: Witness, enc: StandardEncoding) -> str:
-    """A witness in words: the class, the step and the concrete state (with its abstraction)."""
-    return (
-        f"{w.cls}: {w.players} players, step '{w.action}'\n{describe_deal_state(w.state)}\n"
-        f"abstracted:\n{describe(enc.abstract(w.state))}"
-    )
