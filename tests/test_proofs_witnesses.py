@@ -112,3 +112,21 @@ def test_comet_prove_witness_traces_writes_replayable_deals(tmp_path: Path) -> N
     for e in entries:
         trace = json.loads((tmp_path / e["file"]).read_text())
         assert replay_record(parse_record(trace["#meta"]["record"])).final.terminal
+
+
+def test_whole_deal_bound_is_met_by_the_shipped_deal() -> None:
+    """R-COMET-BONUS, R-SETTLE-COMET-LAST: with chips in play only from the Comet (a lemma proved for the
+    standard game, and refused for Old Comet, whose Kings pay in play: R-OLD-KING), a seat loses at most
+    488 chips in a 3-player deal, and the shipped bound deal loses exactly that."""
+    from comet.presets import preset as named
+    from comet_proofs.bounds import DEAL_LOSS, comet_only_lemma_holds
+    from comet_proofs.encoding import encoding_for
+
+    std, old = encoding_for("standard"), encoding_for("old_comet")
+    assert comet_only_lemma_holds(std, 3, std.readings_of(named("standard").rules))
+    assert not comet_only_lemma_holds(old, 3, old.readings_of(named("old_comet").rules))
+    assert proved_bounds("standard", 3)[DEAL_LOSS] == 488
+    entry = next(e for e in shipped() if e["file"] == "standard/bound-settlement-3p.itf.json")
+    trace = json.loads((WITNESSES / str(entry["file"])).read_text())
+    final = replay_record(parse_record(trace["#meta"]["record"])).final
+    assert -engine.returns(final)[0] == 488

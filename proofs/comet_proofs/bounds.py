@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 TIMEOUT_MS = 5_000
 LOSS = "chips one seat pays at settlement"
+DEAL_LOSS = "chips one seat loses in a deal"
+DEAL_GAIN = "chips one seat wins in a deal"
 GAIN = "chips one seat collects at settlement"
 
 
@@ -97,6 +99,33 @@ def lemma_holds(enc: StandardEncoding, players: int, rd: Readings, size: int) ->
     return True
 
 
+def comet_only(enc: StandardEncoding, s: SymState) -> z3.BoolRef:
+    """Chips move in play only for the Comet, once: none before it is played, and then no seat has paid
+    more than 4 times its value or received more than that from each other player."""
+    from comet_proofs.encoding import COMET_PLAYED
+
+    cv, n = s.comet_value, s.players
+    bounded = [z3.And(c >= -4 * cv, c <= 4 * cv * (n - 1)) for c in s.chips]
+    return z3.And(z3.Implies(s.comet != COMET_PLAYED, z3.And([c == 0 for c in s.chips])), *bounded)
+
+
+def comet_only_lemma_holds(enc: StandardEncoding, players: int, rd: Readings) -> bool:
+    """``comet_only`` is true initially and kept by every step from an ``Inv`` state (so it bounds the chips
+    a deal moves in play); false where other things pay in play (Old Comet's Kings, Commit's Kings)."""
+    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    init = enc.fresh_state("i", players)
+    for formula in (
+        z3.And(enc.initial(init, rd), z3.Not(comet_only(enc, init))),
+        z3.And(enc.invariant(s), comet_only(enc, s), enc.transition(s, a, t, rd), z3.Not(comet_only(enc, t))),
+    ):
+        solver = z3.Solver()
+        solver.set("timeout", 2 * TIMEOUT_MS)
+        solver.add(formula)
+        if solver.check() != z3.unsat:
+            return False
+    return True
+
+
 def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
     """The maximum of ``objective`` (None if unbounded or Z3 gives no answer in time)."""
     opt = z3.Optimize()
@@ -130,6 +159,10 @@ def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
         out[LOSS] = maximise(over, -net)
         out[GAIN] = maximise(over, net)
+        if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
+            whole = [*over, comet_only(enc, s)]
+            out[DEAL_LOSS] = maximise(whole, -enc.deal_returns(s, rd)[0])
+            out[DEAL_GAIN] = maximise(whole, enc.deal_returns(s, rd)[0])
     else:
         out["points one seat scores in a deal"] = maximise(over, enc.deal_points(s, rd)[0])
     return out
@@ -165,8 +198,8 @@ def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str
             settled = [r - c for r, c in zip(engine.returns(state), state.chips(), strict=True)]
             note(LOSS, -min(settled), deal_seed, steps)
             note(GAIN, max(settled), deal_seed, steps)
-            note("chips one seat loses in a deal", -min(engine.returns(state)), deal_seed, steps)
-            note("chips one seat wins in a deal", max(engine.returns(state)), deal_seed, steps)
+            note(DEAL_LOSS, -min(engine.returns(state)), deal_seed, steps)
+            note(DEAL_GAIN, max(engine.returns(state)), deal_seed, steps)
         else:
             note("points one seat scores in a deal", max(engine.deal_points(state)), deal_seed, steps)
     return best
