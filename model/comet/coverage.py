@@ -229,7 +229,7 @@ def _two_player(before: DealState, action: Action, after: DealState) -> set[str]
 def _old_comet(before: DealState, action: Action, after: DealState) -> set[str]:
     """000:85: one deck, the Ace low, chips for a King, the last card before all pass and the
     manille; the settlement with Ace 1 and the caught manille."""
-    hit = {"R-OLD-DECK", "R-OLD-DEAL"} if _first_step(before) else set()
+    hit = {"R-OLD-DECK", "R-OLD-DEAL", "R-OLD-PLAYERS"} if _first_step(before) else set()
     if any(rank_of(c) == 1 for c in action.cards) or action.as_rank == 1:
         hit.add("R-OLD-ACE-LOW")
     if _natural_king(before, action):
@@ -334,6 +334,7 @@ VARIANT_CLASSIFIERS: dict[str, VariantClassifier] = {
             {
                 "R-OLD-DECK",
                 "R-OLD-DEAL",
+                "R-OLD-PLAYERS",
                 "R-OLD-ACE-LOW",
                 "R-OLD-KING",
                 "R-OLD-MANILLE-PLAY",
