@@ -87,7 +87,7 @@ def test_run_all_proves_every_property_for_2_to_5_players() -> None:
     results = run_all("standard")
     assert {r.players for r in results} == {2, 3, 4, 5}
     names = {r.name.split(" (")[0] for r in results}
-    for wanted in ("card conservation", "chip zero-sum", "termination", "no deadlock", "settlement zero-sum"):
+    for wanted in ("card conservation", "chip zero-sum", "termination", "totality", "settlement zero-sum"):
         assert wanted in names
     bad = failures(results)
     assert not bad, "\n\n".join(f"{r.players} players, {r.name}:\n{r.counterexample}" for r in bad)

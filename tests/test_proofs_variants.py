@@ -178,12 +178,16 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
     # R-OPERA-DOUBLE: ... the dealer could not: a win, doubled
     ("opera", position(["4C", "5C 7C"], rules=OPERA), "play 4C"),
     # RUL-OPERA-STACK: Opera on top of going out with the Comet as a 9
-    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA), "play 9D as 9"),
+    # (RUL-COMET-LEAD = any_rank: a led Comet may stand for a 9; under the default king it stands for the King)
+    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA.with_overrides({"comet_lead": "any_rank"})), "play 9D as 9"),
     (
         "opera",
-        position(["9D", "2C", "5C 7C"], rules=OPERA.with_overrides({"opera_stack": "highest"})),
+        position(
+            ["9D", "2C", "5C 7C"], rules=OPERA.with_overrides({"opera_stack": "highest", "comet_lead": "any_rank"})
+        ),
         "play 9D as 9",
     ),
+    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA), "play 9D as K"),
     # R-2P-DOUBLING: going out with the Comet as a 9 against a hand holding Kings
     ("two_player", position(["9D", "KC KS 2C"], rules=TWO, run=(7, 8), last_player=1, to_move=0), "play 9D as 9"),
     # R-OLD-KING: all four Kings at once on a run (RUL-QUARTET: they are the natural cards of the rank)
@@ -215,7 +219,11 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
     # R-OLD-ACE-LOW: the manille leads as an Ace, then goes out multiplied (RUL-OLD-MANILLE-LAST)
     (
         "old_comet",
-        position(["9D", "KC 2C"], rules=OLD.with_overrides({"old_manille_last": "multiplied"}), pack=DECK52),
+        position(
+            ["9D", "KC 2C"],
+            rules=OLD.with_overrides({"old_manille_last": "multiplied", "comet_lead": "any_rank"}),
+            pack=DECK52,
+        ),
         "play 9D as A",
     ),
     # R-COMMIT-H-STOPS: the 7D ends a diamond run (the mover leads again)

@@ -19,6 +19,8 @@ module (or a test planting a bug) replaces.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,6 +53,8 @@ PLAY_RULINGS: tuple[tuple[str, object], ...] = (
     ("may_stop_early", True),
     ("new_run", "may"),
     ("quartet_on_lead", True),
+    # RUL-COMET-LEAD has three readings: two Booleans (king takes precedence; neither: forbidden)
+    ("comet_lead", "king"),
     ("comet_lead", "any_rank"),
     ("comet_as", "any_rank"),
     ("comet_requires_missing", True),
@@ -84,6 +88,30 @@ FALSE = z3.BoolVal(False)
 def pack_count(rank: int) -> int:
     """Natural cards of ``rank`` in either pack: four, but three natural 9s (the fourth 9 is the Comet)."""
     return 3 if rank == NINE else 4
+
+
+@functools.cache
+def pack_composition(preset: str, players: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """(natural cards per rank, wild cards) of ``preset``'s packs for ``players`` (every reading of
+    RUL-PACKS); ValueError when the packs in rotation differ."""
+    from comet.cards import rank_of
+    from comet.engine import packs_in_rotation
+    from comet.presets import preset as preset_named
+
+    base = preset_named(preset).rules
+    found: set[tuple[tuple[int, ...], int]] = set()
+    rulesets = [base]
+    for reading in field_readings("packs") or ():
+        with contextlib.suppress(ValueError):  # RUL-PACKS does not apply to the variant: its own packs
+            rulesets.append(base.with_overrides({"packs": reading}))
+    for rules in rulesets:
+        for pack in packs_in_rotation(rules, players):
+            wild = set(pack.wild)
+            naturals = tuple(sum(1 for c in pack.cards if c not in wild and rank_of(c) == r) for r in ranks)
+            found.add((naturals, sum(1 for c in pack.cards if c in wild)))
+    if len(found) != 1:
+        raise ValueError(f"{preset}: the packs in rotation differ in composition for {players} players")
+    return found.pop()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +156,19 @@ class Readings:
 
     @staticmethod
     def fresh(prefix: str = "rd", fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
-        return Readings(tuple(z3.Bool(f"{prefix}.{name}") for name, _ in fields), fields)
+        names = [name for name, _ in fields]
+
+        def label(name: str, value: object) -> str:
+            return name if names.count(name) == 1 else f"{name}={value}"
+
+        return Readings(tuple(z3.Bool(f"{prefix}.{label(name, value)}") for name, value in fields), fields)
+
+    def flag(self, name: str, value: object) -> z3.BoolRef:
+        """The Boolean standing for reading ``value`` of ``name`` (a field with several Booleans)."""
+        for (field, reading), flag in zip(self.fields, self.flags, strict=True):
+            if field == name and reading == value:
+                return flag
+        raise KeyError(f"{name}={value}")
 
     @staticmethod
     def of(rules: Ruleset, fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
@@ -142,11 +182,18 @@ class Readings:
 
     def describe(self, model: z3.ModelRef) -> tuple[tuple[str, str], ...]:
         """The readings a Z3 model picked, as (field, reading) pairs."""
-        out: list[tuple[str, str]] = []
+        out: dict[str, str] = {}
+        named: dict[str, list[object]] = {}
         for (field, value), flag in zip(self.fields, self.flags, strict=True):
+            named.setdefault(field, []).append(value)
             chosen = z3.is_true(model.eval(flag, model_completion=True))
-            out.append((field, reading_text(field, value, chosen)))
-        return tuple(out)
+            if chosen and field not in out:
+                out[field] = reading_text(field, value, True)
+        for field, values in named.items():
+            if field not in out:
+                rest = [r for r in field_readings(field) or () if r not in values]
+                out[field] = reading_text(field, rest[0], True) if len(rest) == 1 else "?"
+        return tuple((field, out[field]) for field in named)
 
 
 def reading_text(field: str, value: object, chosen: bool) -> str:
@@ -459,6 +506,7 @@ class StandardEncoding:
             ),
             "turn structure": self.turn_structure(s),
             "step bound (steps + ranking <= engine.step_bound)": self.within_step_bound(s),
+            **({} if (bounded := self.play_chips_bound(s)) is None else {"chips in play bounded": bounded}),
         }
 
     def invariant(self, s: SymState) -> z3.BoolRef:
@@ -487,9 +535,35 @@ class StandardEncoding:
             s.out_wild_as == 0,
             s.steps == 0,
             s.comet_value >= 0,
-            self.card_conservation(s),
+            self.dealt_from_pack(s),
         ]
         return z3.And(parts)
+
+    def pack_composition(self, players: int) -> tuple[tuple[int, ...], int]:
+        """(natural cards per rank of ``ranks``, wild cards) of the model's packs for this preset and player
+        count (``comet.engine.packs_in_rotation`` under every reading of RUL-PACKS); ValueError if the packs
+        in rotation differ in composition (the counting encodings need one)."""
+        return pack_composition(self.name, players, self.ranks)
+
+    def dealt_from_pack(self, s: SymState) -> z3.BoolRef:
+        """The hands, the dead hand and the wild card(s) of ``s`` are a deal of the model's pack: per rank,
+        the pack's natural cards (``pack_composition``, read from ``comet.engine``'s packs, not from
+        ``pack_count``) are split among the hands and the dead hand.  Card conservation, stated with the
+        encoding's own ``pack_count``, is then proved of the initial deal, not assumed."""
+        naturals, wilds = self.pack_composition(s.players)
+        n = s.players
+        parts: list[z3.BoolRef] = []
+        for i, count in enumerate(naturals):
+            parts += [s.hands[p][i] >= 0 for p in range(n)] + [s.dead[i] >= 0]
+            parts.append(z3.Sum(*[s.hands[p][i] for p in range(n)]) + s.dead[i] == count)
+        parts.append(self.wild_dealt(s, wilds))
+        return z3.And(parts)
+
+    def wild_dealt(self, s: SymState, wilds: int) -> z3.BoolRef:
+        """The pack's one wild card (the Comet) is in a hand or dead."""
+        if wilds != 1:
+            return z3.BoolVal(False)
+        return z3.And(s.comet >= COMET_DEAD, s.comet < s.players)
 
     def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
         """(cards each, cards dead) of a fresh deal (RUL-DEAL-SIZES)."""
@@ -528,8 +602,12 @@ class StandardEncoding:
         lead_quartet = z3.And(
             a.kind == QUARTET, rd["quartet_on_lead"], self.in_rank_range(a.rank), self.quartet_available(s, a.rank)
         )
-        lead_comet = z3.And(a.kind == COMET, rd["comet_lead"], holds_comet, self.in_rank_range(a.rank))
-        nothing_to_lead = z3.And(self.naturals_of_mover(s) == 0, z3.Not(z3.And(rd["comet_lead"], holds_comet)))
+        # RUL-COMET-LEAD: king (the led Comet stands for the King), any_rank, or forbidden (neither Boolean)
+        as_king = rd.flag("comet_lead", "king")
+        may_lead_comet = z3.Or(as_king, rd.flag("comet_lead", "any_rank"))
+        led_rank = z3.If(as_king, a.rank == KING, self.in_rank_range(a.rank))
+        lead_comet = z3.And(a.kind == COMET, may_lead_comet, holds_comet, led_rank)
+        nothing_to_lead = z3.And(self.naturals_of_mover(s) == 0, z3.Not(z3.And(may_lead_comet, holds_comet)))
         lead_pass = z3.And(a.kind == PASS, z3.Or(nothing_to_lead, z3.And(rd["new_run"], s.turn_played)))
         # continue: R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-OPTIONAL, RUL-COMET-RANK, RUL-COMET-HOLDING, RUL-MUST-CONTINUE
         matching = self.mover_count(s, need)
@@ -553,6 +631,14 @@ class StandardEncoding:
         free_natural = z3.And(
             s.free_lead, a.kind == NATURAL, self.in_rank_range(a.rank), self.mover_count(s, a.rank) >= 1
         )
+        # ... and four of a kind where a lead may be one (RUL-QUARTET-LEAD)
+        free_quartet = z3.And(
+            s.free_lead,
+            a.kind == QUARTET,
+            rd["quartet_on_lead"],
+            self.in_rank_range(a.rank),
+            self.quartet_available(s, a.rank),
+        )
         pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
         return z3.And(
             z3.Not(self.terminal(s)),
@@ -560,7 +646,9 @@ class StandardEncoding:
             z3.If(
                 lead,
                 z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass),
-                z3.Or(cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass, free_natural),
+                z3.Or(
+                    cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass, free_natural, free_quartet
+                ),
             ),
         )
 
@@ -583,10 +671,7 @@ class StandardEncoding:
         keep = z3.And(
             [x == y for h, h2 in zip(s.hands, s2.hands, strict=True) for x, y in zip(h, h2, strict=True)]
             + [x == y for x, y in zip(s.played + s.dead, s2.played + s2.dead, strict=True)]
-            + [
-                c2 == c + z3.If(payee == p, (n - 1) * amount, -amount)
-                for p, (c, c2) in enumerate(zip(s.chips, s2.chips, strict=True))
-            ]
+            + [c2 == c + d for c, c2, d in zip(s.chips, s2.chips, self.transfer(n, payee, amount), strict=True)]
             + [
                 s2.comet == s.comet,
                 s2.last_player == s.last_player,
@@ -602,6 +687,18 @@ class StandardEncoding:
             z3.Not(s2.turn_played),
             z3.Not(s2.free_lead),
             s2.steps == s.steps + 1,
+        )
+
+    def transfer(self, players: int, payee: z3.ArithRef, amount: z3.ArithRef) -> tuple[z3.ArithRef, ...]:
+        """Each seat's chip change when every other seat pays ``amount`` to ``payee``: a seat pays unless it
+        is the payee, and the payee receives each other seat's payment (one term per payer), so that the
+        changes sum to zero is a theorem the chip zero-sum proof checks, not the shape of the formula."""
+        return tuple(
+            z3.If(payee == p, z3.Sum(*[z3.If(payee == q, 0, amount) for q in range(players) if q != p]), 0)
+            - z3.If(payee == p, 0, amount)
+            if players > 1
+            else z3.IntVal(0)
+            for p in range(players)
         )
 
     def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
@@ -637,8 +734,7 @@ class StandardEncoding:
         out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
         amount = self.play_amount(s, a, out, rd)
         payee = self.bonus_payee(s)
-        for p in range(n):
-            parts.append(s2.chips[p] == s.chips[p] + z3.If(payee == p, (n - 1) * amount, -amount))
+        parts += [c2 == c + d for c, c2, d in zip(s.chips, s2.chips, self.transfer(n, payee, amount), strict=True)]
         # RUL-COMET-AFTER (optional_restart): the Comet (not as a King) keeps the run going from its rank
         go_on = z3.And(self.wild_play(a.kind), self.reading(rd, "comet_after"), a.rank != KING)
         parts += [
@@ -699,8 +795,57 @@ class StandardEncoding:
         """Net chips per seat for the deal: chips moved during play plus the settlement (``engine.returns``)."""
         n = s.players
         pays = [self.settlement_amount(s, p, rd) for p in range(n)]
-        total = z3.Sum(*pays)
-        return tuple(s.chips[p] - pays[p] + z3.If(s.winner == p, total, 0) for p in range(n))
+        # the winner collects what the others pay: a winner's own payment would break the zero sum
+        collects = [self.collected(pays, p) for p in range(n)]
+        return tuple(s.chips[p] - pays[p] + z3.If(s.winner == p, collects[p], 0) for p in range(n))
+
+    # ------------------------------------------------------------ what the chip obligations check
+
+    def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """(the one seat an action may pay, the most any other seat pays it): R-COMET-BONUS, the Comet's
+        bonus goes to its player and is at most four times its value; no other action moves chips."""
+        return s.to_move, z3.If(z3.And(a.kind != PASS, self.wild_play(a.kind)), 4 * s.comet_value, 0)
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        """Chips moved during play so far: none before the Comet is played, then at most four times its
+        value from each seat (None: not bounded by an invariant part in this encoding)."""
+        cv, n = s.comet_value, s.players
+        within = z3.And([z3.And(c >= -4 * cv, c <= 4 * cv * (n - 1)) for c in s.chips])
+        return z3.If(s.comet == COMET_PLAYED, within, z3.And([c == 0 for c in s.chips]))
+
+    def most_hand_points(self) -> int:
+        """The points of the whole pack: no hand holds more (card conservation)."""
+        return sum(self.pack_count(r) * self.card_points(r) for r in self.ranks) + 9
+
+    def settlement_factor(self) -> int:
+        """The largest factor on a loser's points: x2 caught with the Comet or x4 after the Comet as a 9 was
+        the last card (never both: a played Comet is in nobody's hand)."""
+        return 4
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        """(most one seat loses, most one seat wins) in one deal: a loser pays at most the settlement
+        factor times the pack's points, plus four times the Comet's value in play; the winner collects
+        that from every other seat.  None: no stated bound for this encoding."""
+        loss = self.settlement_factor() * self.most_hand_points() + 4 * s.comet_value
+        return loss, (s.players - 1) * loss
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        """R-SETTLE-CAUGHT: in a finished deal a loser pays double exactly when holding the Comet (its
+        points times the going-out multiplier, twice that when caught).  None: not this encoding's rule."""
+        mult = self.out_multiplier(s, rd)
+        return z3.And(
+            [
+                z3.Implies(
+                    z3.And(s.winner >= 0, s.winner != p),
+                    self.settlement_amount(s, p, rd) == z3.If(s.comet == p, 2, 1) * self.hand_points(s, p) * mult,
+                )
+                for p in range(s.players)
+            ]
+        )
+
+    def collected(self, pays: Sequence[z3.ArithRef], seat: int) -> z3.ArithRef:
+        """What ``seat``, as the winner, collects at settlement: every other seat's payment."""
+        return z3.Sum(0, *[pays[q] for q in range(len(pays)) if q != seat])
 
     def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """Points per seat for a finished deal (``engine.deal_points``); none in a chips game."""

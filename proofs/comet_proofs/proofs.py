@@ -35,6 +35,7 @@ from comet_proofs.encoding import (
     SymState,
     encoding_for,
 )
+from comet_proofs.nextstate import successors
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 TIMEOUT_MS = 120_000
@@ -52,6 +53,9 @@ class ProofResult:
     proved: bool
     seconds: float
     counterexample: str | None
+    # The second solver's verdict on a proved obligation ("agrees", "no answer", "DISAGREES"; "" when
+    # not re-checked: see ``Obligation.run``).
+    second: str = ""
 
 
 ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLAY_RULINGS + DEAL_RULINGS)
@@ -61,7 +65,7 @@ ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLA
 INVARIANT_OBLIGATIONS: dict[str, str] = {
     "card_conservation": "card conservation",
     "termination": "termination",
-    "legal_action_exists": "no deadlock",
+    "legal_action_exists": "totality",
     "chips_zero_sum": "chip zero-sum",
     "points_non_negative": "deal scores non-negative",
     "game_total_is_sum_of_deals": "game total is the sum of deal scores",
@@ -89,7 +93,9 @@ class Obligation:
     # rest (the negation of all cases), so the split is exhaustive whatever the cases are.
     cases: tuple[z3.BoolRef, ...] = ()
 
-    def run(self) -> ProofResult:
+    def run(self, recheck: bool = False) -> ProofResult:
+        """Prove the obligation (unsat of every case); with ``recheck``, a proved obligation of at most two
+        cases is checked again by a second solver (``second_solver``) and its verdict recorded."""
         start = time.perf_counter()
         formulas, render = self.build()
         splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
@@ -103,9 +109,39 @@ class Obligation:
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if verdict == z3.unsat:
-            return ProofResult(self.name, self.preset, self.players, readings, True, seconds, None)
+            second = self.second_opinion(formulas, splits) if recheck and len(splits) <= 3 else ""
+            if second == "DISAGREES":
+                text = "Z3's default solver proved it, the second solver found a counterexample"
+                return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, second)
+            return ProofResult(self.name, self.preset, self.players, readings, True, seconds, None, second)
         text = render(solver.model()) if verdict == z3.sat else f"Z3 gave no answer ({solver.reason_unknown()})"
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text)
+
+    @staticmethod
+    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef]) -> str:
+        """Every case again with ``second_solver``: "agrees" (all unsat), "DISAGREES" (one sat) or
+        "no answer" (a timeout)."""
+        answer = "agrees"
+        for case in splits:
+            solver = second_solver()
+            solver.add(*formulas, case)
+            verdict = solver.check()
+            if verdict == z3.sat:
+                return "DISAGREES"
+            if verdict != z3.unsat:
+                answer = "no answer"
+        return answer
+
+
+SECOND_TIMEOUT_MS = 3_000
+
+
+def second_solver() -> z3.Solver:
+    """A second opinion: Z3 through another tactic pipeline (its own preprocessing, then the SMT core)."""
+    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+    solver = tactic.solver()
+    solver.set("timeout", SECOND_TIMEOUT_MS)
+    return solver
 
 
 def _readings_line(rd: Readings, m: z3.ModelRef) -> str:
@@ -161,12 +197,12 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
     ) -> Obligation:
         cases: tuple[z3.BoolRef, ...] = ()
         wanted = split and any(title.startswith(p) for p in enc.split_obligations)
-        if wanted and (by_action := enc.action_cases(SymAction.fresh())):
-            if build.__name__ == "build":  # an inductive obligation: the initial case once, then each step case
-                flag = z3.Bool("base_case")
-                cases = (flag, *[z3.And(z3.Not(flag), c) for c in by_action])
-            else:
-                cases = tuple(by_action)
+        by_action = enc.action_cases(SymAction.fresh()) if wanted else []
+        if build.__name__ == "build":  # an inductive obligation: the initial case once, then the step (cases)
+            flag = z3.Bool("base_case")
+            cases = (flag, *[z3.And(z3.Not(flag), c) for c in by_action]) if by_action else (flag, z3.Not(flag))
+        elif by_action:
+            cases = tuple(by_action)
         return Obligation(title, name, players, build, enc.rulings, cases)
 
     for part in parts:
@@ -181,29 +217,98 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
 
     out.append(ob("termination (ranking decreases on every action)", ranking, split=True))
 
-    def deadlock() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+    def totality() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         rd = enc.fresh_readings()
         s = enc.fresh_state("s", players)
-        some = z3.Or([enc.legal(s, SymAction(z3.IntVal(k), z3.IntVal(r)), rd) for k, r in enc.all_actions()])
-        f = z3.And(enc.invariant(s), some == enc.terminal(s))
-        return [f], _state_render(rd, s, "a deal in progress without a legal action, or a finished one with one:")
+        actions = enc.all_actions()
+        nexts = successors(enc, s, rd, actions)
+        loose = [(k, r, x.undetermined) for (k, r), x in zip(actions, nexts, strict=True) if x.undetermined]
+        if loose:
+            k, r, fields = loose[0]
+            text = f"T does not determine the successor of '{describe_action(k, r)}': free fields {', '.join(fields)}"
+            return [z3.BoolVal(True)], lambda m: text
+        guards = [x.guard for x in nexts]
+        a = SymAction.fresh("any")
+        listed = z3.Or([z3.And(a.kind == k, a.rank == r) for k, r in actions])
+        stuck = z3.And(z3.Not(enc.terminal(s)), *[z3.Not(g) for g in guards])
+        moves_after_end = z3.And(enc.terminal(s), z3.Or(guards))
+        unlisted = z3.And(enc.legal(s, a, rd), z3.Not(listed))
+        f = z3.And(enc.invariant(s), z3.Or(stuck, moves_after_end, unlisted))
 
-    out.append(ob("no deadlock (a legal action exactly while the deal goes on)", deadlock))
+        def render(m: z3.ModelRef) -> str:
+            if z3.is_true(m.eval(unlisted, model_completion=True)):
+                kind = int(m.eval(a.kind, model_completion=True).as_long())
+                rank = int(m.eval(a.rank, model_completion=True).as_long())
+                what = f"a legal action outside the encoding's action list ({describe_action(kind, rank)}):"
+            elif z3.is_true(m.eval(stuck, model_completion=True)):
+                what = "a deal in progress with no successor under T (no action is legal, or its effect is impossible):"
+            else:
+                what = "a finished deal with a successor under T:"
+            return _state_render(rd, s, what)(m)
+
+        return [f], render
+
+    out.append(ob("totality (a deal in progress has a successor under T, a finished one none)", totality))
     if enc.scoring == "points":
-        out += points_obligations(enc, players, ob)
+        caught_ob = caught_obligation(enc, players, ob)
+        out += points_obligations(enc, players, ob) + ([caught_ob] if caught_ob else [])
         return out
+
+    def payments() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = enc.fresh_readings()
+        s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+        payee, cap = enc.payment_spec(s, a, rd)
+        ok = []
+        for p in range(players):
+            delta = s2.chips[p] - s.chips[p]
+            ok.append(z3.If(payee == p, delta >= 0, z3.And(delta <= 0, delta >= -cap)))
+        f = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(z3.And(ok)))
+        return [f], _step_render(rd, s, a, s2, "chips move to a seat the action does not pay, or too many:")
+
+    out.append(ob("play payments (only to the seat paid, at most the stated amount)", payments, split=True))
 
     def settlement() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         rd = enc.fresh_readings()
         s = enc.fresh_state("s", players)
+        winner_pays = z3.Or([z3.And(s.winner == p, enc.settlement_amount(s, p, rd) != 0) for p in range(players)])
         ok = z3.And(
             z3.Sum(*enc.deal_returns(s, rd)) == 0,
+            z3.Not(winner_pays),
             *[enc.settlement_amount(s, p, rd) >= 0 for p in range(players)],
         )
         f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
-        return [f], _state_render(rd, s, "a finished deal whose settlement is not zero-sum:")
 
-    out.append(ob("settlement zero-sum (losers pay the winner)", settlement))
+        def render(m: z3.ModelRef) -> str:
+            returns = [m.eval(x, model_completion=True) for x in enc.deal_returns(s, rd)]
+            head = "a finished deal whose settlement is not zero-sum, or the winner pays, or a loser pays < 0:"
+            return _state_render(rd, s, f"{head} returns {returns}")(m)
+
+        return [f], render
+
+    out.append(ob("settlement zero-sum (losers pay the winner, the winner pays nothing)", settlement))
+    caught_ob = caught_obligation(enc, players, ob)
+    if caught_ob is not None:
+        out.append(caught_ob)
+
+    def deal_bound() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
+        bound = enc.deal_bound(s)
+        assert bound is not None
+        loss, win = bound
+        returns = enc.deal_returns(s, rd)
+        ok = z3.And([z3.And(r >= -loss, r <= win) for r in returns])
+        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
+
+        def render(m: z3.ModelRef) -> str:
+            shown = [m.eval(x, model_completion=True) for x in returns]
+            lo, hi = m.eval(loss, model_completion=True), m.eval(win, model_completion=True)
+            return _state_render(rd, s, f"a deal's chip change outside [-{lo}, {hi}]: returns {shown}")(m)
+
+        return [f], render
+
+    if enc.deal_bound(enc.fresh_state("probe", players)) is not None:
+        out.append(ob("deal bound (one seat's chip change in a deal within the stated bound)", deal_bound))
 
     def balances() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         bal = [z3.Int(f"balance{p}") for p in range(players)]
@@ -213,8 +318,7 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
         payer_bal = bal[-1]
         for i in range(players - 2, -1, -1):
             payer_bal = z3.If(payer == i, bal[i], payer_bal)
-        capped = z3.If(amount < payer_bal, amount, payer_bal)  # game.finish_deal: max(0, min(amount, balance))
-        paid = z3.If(what_you_have, z3.If(capped < 0, 0, capped), amount)
+        paid = insolvency_payment(amount, payer_bal, what_you_have)
         new = [b - z3.If(payer == p, paid, 0) + z3.If(payee == p, paid, 0) for p, b in enumerate(bal)]
         domain = z3.And(payer >= 0, payer < players, payee >= 0, payee < players, payer != payee, amount >= 0)
         ok = z3.And(
@@ -234,6 +338,37 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
 
 
 Build = Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]
+
+
+def insolvency_payment(amount: z3.ArithRef, balance: z3.ArithRef, what_you_have: z3.BoolRef) -> z3.ArithRef:
+    """``game.finish_deal``'s payment (RUL-INSOLVENCY): the amount, or with pay_what_you_have
+    max(0, min(amount, balance))."""
+    capped = z3.If(amount < balance, amount, balance)
+    return z3.If(what_you_have, z3.If(capped < 0, 0, capped), amount)
+
+
+def caught_obligation(enc: StandardEncoding, players: int, ob: Callable[[str, Build], Obligation]) -> Obligation | None:
+    """R-SETTLE-CAUGHT (R-2P-DOUBLING): a loser pays double exactly when holding the Comet, where the
+    encoding states that rule (``caught_spec``)."""
+    if enc.caught_spec(enc.fresh_state("probe", players), enc.fresh_readings("probe")) is None:
+        return None
+
+    def caught() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        rd = enc.fresh_readings()
+        s = enc.fresh_state("s", players)
+        spec = enc.caught_spec(s, rd)
+        assert spec is not None
+        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(spec))
+
+        def render(m: z3.ModelRef) -> str:
+            pays = [m.eval(enc.settlement_amount(s, p, rd), model_completion=True) for p in range(players)]
+            points = [m.eval(x, model_completion=True) for x in enc.deal_points(s, rd)]
+            head = f"a loser pays double without holding the Comet, or not double holding it: pays {pays}"
+            return _state_render(rd, s, f"{head}, deal points {points}")(m)
+
+        return [f], render
+
+    return ob("caught (a loser pays double exactly when holding the Comet)", caught)
 
 
 def finish_deal_balances(

@@ -130,7 +130,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         parts = [self.loc(s2, k) == z3.If(c == k, PLAYED, self.loc(s, k)) for k in DECK51]
         out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0
         amount = z3.If(c / 4 == KING, 1, z3.If(is9, NINE_CHIPS, 0))
-        parts += [s2.chips[p] == s.chips[p] + z3.If(s.to_move == p, (n - 1) * amount, -amount) for p in range(n)]
+        parts += [c2 == c + d for c, c2, d in zip(s.chips, s2.chips, self.transfer(n, s.to_move, amount), strict=True)]
         parts += [
             s2.need == need,
             s2.x(SUIT) == suit,
@@ -202,6 +202,22 @@ class CommitHoyleEncoding(SuitedEncoding):
             kings = z3.Sum(*[z3.If(self.loc(s, k) == h, 1, 0) for k in KINGS])
             owes.append(z3.If(over, caught + sign * kings, 0))
         return tuple(base[p] - (n - 1) * owes[p] + z3.Sum(*[owes[h] for h in range(n) if h != p]) for p in range(n))
+
+    def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """R-COMMIT-H-KING, R-COMMIT-H-NINE: a play pays only its player, 1 for a King, 2 for the 9D (000:86),
+        nothing else; a pass pays nothing."""
+        card_played = z3.And(a.kind == CARD, a.rank != 0)
+        cap = z3.If(card_played, z3.If(a.rank == NINE_D, NINE_CHIPS, z3.If(a.rank / 4 == KING, 1, 0)), 0)
+        return s.to_move, cap
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        return None
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        return None
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        return None
 
     def settlement_problems(self, state: DealState) -> list[str]:
         from comet.engine import settlement

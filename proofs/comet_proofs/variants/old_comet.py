@@ -22,6 +22,7 @@ from comet_proofs.encoding import (
     KING,
     NATURAL,
     NINE,
+    PASS,
     PLAY_RULINGS,
     QUARTET,
     AbstractState,
@@ -52,7 +53,16 @@ class OldCometEncoding(StandardEncoding):
     )
     # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out.
     unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught")
-    outside = (*StandardEncoding.outside, "old_court_points", "old_caught_double", "old_caught_nine", "old_bonus_last", "old_king_quartet", "old_last_card", "old_escalation")
+    outside = (
+        *StandardEncoding.outside,
+        "old_court_points",
+        "old_caught_double",
+        "old_caught_nine",
+        "old_bonus_last",
+        "old_king_quartet",
+        "old_last_card",
+        "old_escalation",
+    )
 
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != "old_comet" or state.rules.opera:
@@ -102,6 +112,26 @@ class OldCometEncoding(StandardEncoding):
             pays = z3.If(caught[p], MANILLE_CAUGHT * payees, 0)
             out.append(base[p] + gets - pays)
         return tuple(out)
+
+    def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """R-OLD-MANILLE-PLAY, R-OLD-KING, R-OLD-LAST-CARD: a play pays only its player (the manille its
+        value, 1 more as a King; at most 4 for Kings), a pass only the stuck run's last player (1)."""
+        passing = a.kind == PASS
+        cap = z3.If(
+            passing,
+            LAST_CARD_CHIPS,
+            z3.If(self.wild_play(a.kind), s.comet_value + KING_CHIPS, z3.If(a.rank == KING, 4 * KING_CHIPS, 0)),
+        )
+        return z3.If(passing, s.last_player, s.to_move), cap
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        return None
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        return None
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        return None
 
     def settlement_problems(self, state: DealState) -> list[str]:
         from comet.engine import settlement

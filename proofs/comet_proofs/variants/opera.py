@@ -96,6 +96,10 @@ class OperaEncoding(StandardEncoding):
             s2.x(DRAWN) == z3.If(passing, s.x(DRAWN), z3.If(self.draws(s, out, rd), 1, 0)),
         )
 
+    def settlement_factor(self) -> int:
+        """x4 after the Comet as a 9 last, x2 more for the Opera (RUL-OPERA-STACK = multiply)."""
+        return 8
+
     def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
         """R-OPERA-DOUBLE, RUL-OPERA-STACK: x2 on top of the Comet's x2/x4, or the higher of the two."""
         base = super().out_multiplier(s, rd)

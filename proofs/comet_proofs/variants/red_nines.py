@@ -186,9 +186,14 @@ class RedNinesEncoding(StandardEncoding):
             s.out_wild_as == 0,
             s.steps == 0,
             s.comet_value >= 0,
-            self.card_conservation(s),
+            self.dealt_from_pack(s),
         ]
         return z3.And(parts)
+
+    def wild_dealt(self, s: SymState, wilds: int) -> z3.BoolRef:
+        """R-RED9-DECK: the pack's red nines are split among the hands (``wild{p}``), none played."""
+        held = [self.wilds(s, p) for p in range(s.players)]
+        return z3.And(*[w >= 0 for w in held], z3.Sum(*held) == wilds)
 
     # ------------------------------------------------------------ transitions
 
@@ -268,6 +273,15 @@ class RedNinesEncoding(StandardEncoding):
     def all_actions(self) -> list[tuple[int, int]]:
         kinds = [NATURAL, COMET] + [GROUP_BASE + k for k in range(2, self.max_group + 1)]
         return [(PASS, 0)] + [(k, r) for k in kinds for r in self.ranks]
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        return None
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        return None
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        return None
 
     # ------------------------------------------------------------ scoring
 

@@ -65,6 +65,30 @@ class TwoPlayerEncoding(StandardEncoding):
         owed = z3.Sum(*[StandardEncoding.settlement_amount(self, s, p, rd) for p in range(s.players)])
         return tuple(z3.If(s.winner == p, owed, 0) for p in range(s.players))
 
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        return None
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        return None
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        """R-2P-DOUBLING: the winner scores the loser's points times the going-out multiplier, twice that
+        exactly when the loser holds the Comet."""
+        mult = self.out_multiplier(s, rd)
+        points = self.deal_points(s, rd)
+        return z3.And(
+            [
+                z3.Implies(
+                    s.winner == p,
+                    points[p]
+                    == z3.Sum(
+                        *[z3.If(s.comet == q, 2, 1) * self.hand_points(s, q) * mult for q in range(s.players) if q != p]
+                    ),
+                )
+                for p in range(s.players)
+            ]
+        )
+
     def settlement_problems(self, state: DealState) -> list[str]:
         from comet.engine import settlement
 
