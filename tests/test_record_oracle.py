@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from comet.commands.presets import presets_json
 from comet.oracle import handle, handle_line
 from comet.perft import perft_counts, seeded_start
 from comet.presets import PRESETS
@@ -99,8 +100,9 @@ def test_a_line_that_is_not_json_echoes_a_null_op() -> None:
 
 def test_presets_json_lists_every_preset_with_counts_packs_and_rulings() -> None:
     proc = subprocess.run([COMET, "presets", "--json"], capture_output=True, text=True, timeout=120, check=True)
-    data = json.loads(proc.stdout)["presets"]
-    assert set(data) == set(PRESETS)
+    assert set(json.loads(proc.stdout)["presets"]) == set(PRESETS)
+    data = presets_json()["presets"]
+    assert isinstance(data, dict) and set(data) == set(PRESETS)
     for name, info in data.items():
         rules = PRESETS[name].rules
         assert info["players"] == list(player_counts(rules))

@@ -238,20 +238,20 @@ def _check_shape(obj: object) -> dict[str, object]:
         raise RecordError("field", f"'comet_value' must not be negative, not {_show(obj['comet_value'])}")
     hands_raw = obj["hands"]
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
-        raise RecordError("field", "'hands' must be a list of lists of card codes, one per seat")
+        raise RecordError("field", f"'hands' must be a list of lists of card codes, one per seat, not {_show(hands_raw)}")
     for seat, hand in enumerate(hands_raw):
         for i, c in enumerate(hand):
             if not isinstance(c, str):
                 raise RecordError("field", f"hands[{seat}][{i}]: a card is a string such as \"5H\", not {_show(c)}")
     dead_raw = obj["dead"]
     if not isinstance(dead_raw, list):
-        raise RecordError("field", "'dead' must be a list of card codes")
+        raise RecordError("field", f"'dead' must be a list of card codes, not {_show(dead_raw)}")
     for i, c in enumerate(dead_raw):
         if not isinstance(c, str):
             raise RecordError("field", f"dead[{i}]: a card is a string such as \"5H\", not {_show(c)}")
     actions_raw = obj["actions"]
     if not isinstance(actions_raw, list):
-        raise RecordError("field", "'actions' must be a list of action strings")
+        raise RecordError("field", f"'actions' must be a list of action strings, not {_show(actions_raw)}")
     if len(actions_raw) > MAX_ACTIONS:
         raise RecordError("field", f"'actions' holds {len(actions_raw)} actions; at most {MAX_ACTIONS} are read")
     for i, a in enumerate(actions_raw):
