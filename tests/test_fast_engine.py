@@ -212,3 +212,22 @@ def test_planted_bug_pass_always_legal_is_caught() -> None:
     assert problems
     first = problems[0].message
     assert "the fast engine saw" in first or "rejects it: [R-PLAY-MUST]" in first, first
+
+
+def test_the_generator_is_cpythons_past_its_first_block() -> None:
+    """R-DEAL-ORDER relies on it: the kernel's Mersenne Twister gives CPython's outputs, lazily for the
+    first 227 draws and then by whole twists, for one- and two-word seeds."""
+    import random
+
+    from comet.fast import kernel
+    from comet.fast.api import _base_state
+
+    seeds = np.array([0, 1, 7, 2**32 - 1, 2**32, 2**40 + 3, *range(100, 126)], dtype=np.int64)
+    mts = np.zeros((624, kernel.LANES), np.int64)
+    kernel.seed_lanes(mts, _base_state(), seeds)
+    for lane in (0, 3, 5, 31):
+        mt = np.ascontiguousarray(mts[:, lane])
+        pos = np.zeros(2, np.int64)
+        ours = [kernel._draw(mt, pos) for _ in range(1400)]
+        ref = random.Random(int(seeds[lane]))
+        assert ours == [ref.getrandbits(32) for _ in range(1400)], int(seeds[lane])

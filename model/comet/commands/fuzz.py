@@ -26,7 +26,12 @@ def register(sub: Any) -> None:
         help="wall-clock budget in minutes, shared by the presets (default: 0.5 unless --deals is given)",
     )
     p.add_argument(
-        "--deals", type=int, default=None, metavar="D", help="play D deals per preset instead of a time budget"
+        "--deals",
+        type=int,
+        default=None,
+        metavar="D",
+        help="D draws per preset instead of a time budget (a draw is one deal, or one time in five a short game); "
+        "the report is then the same for any --jobs",
     )
     p.add_argument(
         "--preset",

@@ -5,13 +5,16 @@ compiled kernel (``comet.fast.kernel``) and returns ``Outcomes`` (NumPy arrays: 
 net chips and points per seat, actions, flags).  ``record_of(...)`` plays one deal and
 returns it as a reference ``DealRecord`` with its actions, which ``comet.record`` can
 replay.  A seed deals exactly the cards ``comet.engine.shuffled_deal(rules, players,
-dealer, seed, pack)`` deals.
+dealer, seed, pack)`` deals, and the policies are the reference ones (``POLICIES``), so
+the fast engine plays the very deal the reference would play for that seed.
 
 Supported: the standard game, the Opera option, two players and Old Comet, under
 every reading of every ruling that changes the play or the payments of a deal
-(``SUPPORTED_FIELDS``); the game-level rulings (escalation, insolvency, game length...)
-do not change a deal and are ignored here.  Not supported: Commit (both) and Red
-Nines, whose play replaces the standard transition system (``unsupported_reason``).
+(``SUPPORTED_FIELDS``); the game-level rulings (``GAME_LEVEL_FIELDS``: escalation,
+insolvency, game length...) do not change a deal and are ignored here.  Any other field
+set away from its default (a ruling added after this engine) is refused, never ignored.
+Not supported: Commit (both) and Red Nines, whose play replaces the standard transition
+system (``unsupported_reason``).
 """
 
 from __future__ import annotations
