@@ -22,7 +22,7 @@ from comet.presets import preset
 from comet.record import JsonObject
 from comet.ruleset import Ruleset
 
-QUICK = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=1.5)
+QUICK = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,9 @@ def _lost(rec: JsonObject, a: Ruleset, b: Ruleset) -> bool:
     return va[1] != 2 and vb[1] != 2 and va == vb
 
 
-def check(e: JsonObject, g: Pair, bound: Bound = QUICK) -> Interaction | None:
+def check(
+    e: JsonObject, g: Pair, bound: Bound = QUICK, stored: dict[str, JsonObject] | None = None
+) -> Interaction | None:
     """Does the divergence of the stored entry ``e`` depend on ``g``'s reading (``g.value_b``)?"""
     pair = pair_for(e)
     base = preset(pair.preset).rules
@@ -68,7 +70,10 @@ def check(e: JsonObject, g: Pair, bound: Bound = QUICK) -> Interaction | None:
                 f"with `{label}` the witness of `{pair.label_b()}` no longer parts the readings",
             )
     elif not e.get("found"):
-        res = search(Pair(pair.preset, pair.field, a2, b2), bound)
+        # a ruling g that never changes a deal leaves every deal as it was: only games can differ
+        g_entry = (load() if stored is None else stored).get(g.key, {})
+        g_in_deals = bool(g_entry.get("found")) and g_entry.get("level") == "deal"
+        res = search(Pair(pair.preset, pair.field, a2, b2), bound, deals=g_in_deals)
         if res.witness is not None:
             w = res.witness
             return Interaction(
@@ -100,7 +105,7 @@ def interactions(
             for g in pairs_for(other, [preset_name]):
                 if on_pair is not None:
                     on_pair(f"{e['key']} x {g.key}")
-                found = check(e, g, bound)
+                found = check(e, g, bound, stored)
                 if found is not None:
                     out.append(found)
     return out

@@ -451,14 +451,14 @@ def _game_detail(oa: tuple[object, ...], ob: tuple[object, ...]) -> str:
 # --------------------------------------------------------------------- the search
 
 
-def search(pair: Pair, bound: Bound = Bound(), games: bool = True) -> Search:
+def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool = True) -> Search:
     """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games)."""
     t0 = time.monotonic()
     deadline = t0 + bound.seconds
     best: Witness | None = None
     tried = 0
     capped = False
-    for origin, sa0, order in deal_candidates(pair, bound):
+    for origin, sa0, order in deal_candidates(pair, bound) if deals else iter(()):
         if time.monotonic() > deadline:
             capped = True
             break
