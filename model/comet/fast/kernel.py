@@ -821,7 +821,8 @@ def play_batch(
     size = np.zeros(players, np.int64)
     dead = np.zeros(56, np.int64)
     acts = np.zeros(MAX_ACTS, np.int64)
-    pmt = np.zeros(624, np.int64)
+    pmt = np.zeros((624, 1), np.int64)
+    one = np.zeros(1, np.int64)
     ppos = np.zeros(2, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
@@ -832,12 +833,7 @@ def play_batch(
             for j in range(LANES):
                 lane_seeds[j] = seeds[d + j] if d + j < seeds.shape[0] else 0
             seed_lanes(mts, base, lane_seeds)
-        # the random policy draws from a fresh generator seeded like the shuffle (as the reference's
-        # make_policy("random", seed) does): the same stream again from its start
-        if cfg[C_POLICY] == POLICY_RANDOM:
-            pmt[:] = mts[:, lane]
-            ppos[0] = 0
-            ppos[1] = 0
+        column = mts[:, lane]
         if given.shape[0] > 0:
             for p in range(players):
                 size[p] = 0
@@ -851,9 +847,21 @@ def play_batch(
             for c in range(56):
                 dead[c] = given[d, players, c]
         else:
-            deal_hands(cfg, pack, order, mts[:, lane], pos, dealer, cnt, nat, dead)
+            deal_hands(cfg, pack, order, column, pos, dealer, cnt, nat, dead)
             for p in range(players):
                 size[p] = cfg[C_HAND]
+        # the random policy draws from a fresh generator seeded like the shuffle (as the reference's
+        # make_policy("random", seed) does): the same stream again from its start.  The shuffle read
+        # the seeded words without changing them unless it needed more than 227 draws (then twisted
+        # them in place): only in that case is the seed set up again.
+        if cfg[C_POLICY] == POLICY_RANDOM:
+            if given.shape[0] == 0 and pos[1] != 0:
+                one[0] = seeds[d]
+                seed_lanes(pmt, base, one)
+                for i in range(624):
+                    column[i] = pmt[i, 0]
+            ppos[0] = 0
+            ppos[1] = 0
         if record:
             for p in range(players):
                 for c in range(56):
@@ -878,7 +886,7 @@ def play_batch(
                 flags |= FLAG_CAPPED
                 break
             n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
-            a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, pmt, ppos)
+            a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, column, ppos)
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
