@@ -109,7 +109,8 @@ class Obligation:
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if verdict == z3.unsat:
-            second = self.second_opinion(formulas, splits) if recheck and len(splits) <= 3 else ""
+            cheap = len(splits) <= 3 and seconds < RECHECK_BELOW_S
+            second = self.second_opinion(formulas, splits) if recheck and cheap else ""
             if second == "DISAGREES":
                 text = "Z3's default solver proved it, the second solver found a counterexample"
                 return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, second)
@@ -133,7 +134,9 @@ class Obligation:
         return answer
 
 
-SECOND_TIMEOUT_MS = 3_000
+SECOND_TIMEOUT_MS = 2_000
+# Only obligations the first solver proved faster than this are re-checked ("where cheap").
+RECHECK_BELOW_S = 0.5
 
 
 def second_solver() -> z3.Solver:

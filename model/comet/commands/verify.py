@@ -4,6 +4,7 @@ over every preset, and one summary table.  Exit 0 only if everything proved and 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,31 @@ def register(sub: Any) -> None:
         metavar="P",
         help="limit to this preset (repeatable; default: every preset)",
     )
-    p.add_argument("--seconds", type=float, default=60.0, metavar="S", help="fuzz budget in seconds (default 60)")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=FUZZ_SECONDS,
+        metavar="S",
+        help=f"fuzz budget in seconds, wall clock (default {FUZZ_SECONDS:g}: a short campaign; give more for longer)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        metavar="N",
+        help="worker processes for the proofs and the fuzz campaign (default 2; 1 runs in this process)",
+    )
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="also write a machine-readable summary (one object per preset) to FILE",
+    )
+    p.add_argument(
+        "--no-recheck",
+        action="store_true",
+        help="skip the second solver's re-check of the cheap proved obligations",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the fuzz campaign (default 0)")
     p.add_argument("--no-proofs", action="store_true", help="skip the proofs")
     p.add_argument("--no-fuzz", action="store_true", help="skip the fuzz campaign")
@@ -47,38 +72,111 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+FUZZ_SECONDS = 6.0
+
+
 @dataclass(frozen=True, slots=True)
 class ProofSummary:
     proved: int
     total: int
     seconds: float
     problems: tuple[str, ...]
+    # the second solver's verdicts on the re-checked obligations: agrees / no answer / DISAGREES counts
+    agrees: int = 0
+    no_answer: int = 0
+    disagrees: int = 0
 
 
-def prove_preset(name: str, advance: Any) -> ProofSummary:
-    """Run every proof obligation of ``name``; a preset without an encoding is a problem, not a pass."""
-    from comet_proofs import plan
+def prove_presets(names: list[str], console: Any, jobs: int, recheck: bool) -> dict[str, ProofSummary]:
+    """Every proof obligation of every preset in ``names``, in ``jobs`` worker processes, with a progress
+    bar; a preset without an encoding is a problem, not a pass.  Seconds are solver seconds (summed over
+    the obligations, whichever worker ran them)."""
+    from comet_proofs.parallel import prove_presets as run_parallel
+    from comet_proofs.parallel import tasks
+    from rich.progress import Progress
 
-    t0 = time.monotonic()
-    try:
-        obligations = plan(name)
-    except (ValueError, KeyError) as err:
-        return ProofSummary(0, 0, time.monotonic() - t0, (f"{name}: no proofs: {err}",))
-    proved = 0
-    problems: list[str] = []
-    for ob in obligations:
-        advance(f"proving {name}, {ob.players} players: {ob.name}")
-        r = ob.run()
-        if r.proved:
-            proved += 1
-        else:
-            problems.append(f"{name}, {r.players} players, {r.name}:\n{r.counterexample or ''}")
-    return ProofSummary(proved, len(obligations), time.monotonic() - t0, tuple(problems))
+    out: dict[str, ProofSummary] = {}
+    runnable: list[str] = []
+    for name in names:
+        try:
+            tasks([name])
+            runnable.append(name)
+        except (ValueError, KeyError) as err:
+            out[name] = ProofSummary(0, 0, 0.0, (f"{name}: no proofs: {err}",))
+    total = len(tasks(runnable)) if runnable else 0
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("proving", total=total)
+
+        def advance(t: Any, r: Any) -> None:
+            bar.update(task, description=f"proved {t.preset}, {t.players} players: {t.name}")
+            bar.advance(task)
+
+        results = run_parallel(runnable, jobs=jobs, recheck=recheck, progress=advance) if runnable else {}
+    for name, rs in results.items():
+        problems = tuple(
+            f"{name}, {r.players} players, {r.name}:\n{r.counterexample or ''}" for r in rs if not r.proved
+        )
+        out[name] = ProofSummary(
+            sum(1 for r in rs if r.proved),
+            len(rs),
+            sum(r.seconds for r in rs),
+            problems,
+            sum(1 for r in rs if r.second == "agrees"),
+            sum(1 for r in rs if r.second == "no answer"),
+            sum(1 for r in rs if r.second == "DISAGREES"),
+        )
+    return {name: out[name] for name in names}
+
+
+def summary_json(
+    names: list[str],
+    proofs: dict[str, ProofSummary],
+    refined: dict[str, RefineResult],
+    report: Any,
+    wall: float,
+    ok: bool,
+) -> dict[str, Any]:
+    """The machine-readable summary: one object per preset (proofs, refinement check, fuzz), and the
+    whole run's verdict and wall time."""
+    fuzz_rows = {p.preset: p for p in report.presets} if report is not None else {}
+    out: list[dict[str, Any]] = []
+    for name in names:
+        obj: dict[str, Any] = {"preset": name}
+        pr = proofs.get(name)
+        if pr is not None:
+            obj["proofs"] = {
+                "proved": pr.proved,
+                "total": pr.total,
+                "solver_seconds": round(pr.seconds, 2),
+                "second_solver": {"agrees": pr.agrees, "no_answer": pr.no_answer, "disagrees": pr.disagrees},
+                "problems": list(pr.problems),
+            }
+        rf = refined.get(name)
+        if rf is not None:
+            obj["refine"] = {
+                "classes": len(rf.classes),
+                "classes_covered": rf.covered,
+                "witnesses": rf.witnesses,
+                "random_states": rf.random_states,
+                "seconds": round(rf.seconds, 2),
+                "ok": rf.ok,
+                "failures": rf.failures(),
+            }
+        fz = fuzz_rows.get(name)
+        if fz is not None:
+            obj["fuzz"] = {
+                "deals": fz.deals,
+                "games": fz.games,
+                "steps": fz.steps,
+                "distinct_states": fz.distinct_states,
+                "failures": list(fz.failures),
+            }
+        out.append(obj)
+    return {"ok": ok, "wall_seconds": round(wall, 1), "presets": out}
 
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import Progress
     from rich.table import Table
 
     from comet.fuzz import run_campaign
@@ -88,21 +186,31 @@ def run(args: argparse.Namespace) -> int:
         preset(name)
     if args.seconds <= 0:
         raise ValueError("--seconds must be positive")
-    console = Console()
+    if args.jobs < 1:
+        raise ValueError(f"--jobs takes a number of processes >= 1, not {args.jobs}")
+    started = time.monotonic()
+    # piped output: wide enough that no preset name is cut short ("commit_…")
+    console = Console() if sys.stdout.isatty() else Console(width=200)
     proofs: dict[str, ProofSummary] = {}
     if not args.no_proofs:
-        with Progress(console=console, transient=True) as bar:
-            task = bar.add_task("proving", total=len(names))
-            for name in names:
-                proofs[name] = prove_preset(name, lambda text: bar.update(task, description=text))
-                bar.advance(task)
+        proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
     refined = {} if args.no_refine else refine_presets(names, console)
     report = None
     if not args.no_fuzz:
-        report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True)
+        report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True, jobs=args.jobs)
     table = Table(title="comet verify")
-    for col in ("preset", "proofs", "proof s", "fuzz deals", "games", "steps", "distinct states", "fuzz failures"):
-        table.add_column(col, justify="left" if col == "preset" else "right")
+    for col in (
+        "preset",
+        "proofs",
+        "solver s",
+        "2nd solver",
+        "fuzz deals",
+        "games",
+        "steps",
+        "distinct states",
+        "fuzz failures",
+    ):
+        table.add_column(col, justify="left" if col == "preset" else "right", no_wrap=col == "preset")
     fuzz_rows = {p.preset: p for p in report.presets} if report else {}
     failed = False
     for name in names:
@@ -121,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
             name,
             proof_cell,
             "" if pr is None else f"{pr.seconds:.1f}",
+            "" if pr is None else second_cell(pr),
             "" if fz is None else str(fz.deals),
             "" if fz is None else str(fz.games),
             "" if fz is None else str(fz.steps),
@@ -139,8 +248,24 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"[red]fuzz failure[/red] {f}", highlight=False, markup=False)
         if report.never_hit:
             console.print("rules never hit by this campaign (coverage gaps): " + ", ".join(report.never_hit))
+    wall = time.monotonic() - started
+    if args.json:
+        import json
+        from pathlib import Path
+
+        summary = summary_json(names, proofs, refined, report, wall, not failed)
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    console.print(f"wall time {wall:.1f} s ({args.jobs} worker processes)")
     console.print("[red]verify: FAILED[/red]" if failed else "[green]verify: all proofs hold, no fuzz failures[/green]")
     return 1 if failed else 0
+
+
+def second_cell(pr: ProofSummary) -> str:
+    """The second solver's verdicts: agreeing / re-checked (and any disagreement, in red)."""
+    checked = pr.agrees + pr.no_answer + pr.disagrees
+    if pr.disagrees:
+        return f"[red]{pr.disagrees} DISAGREE[/red]"
+    return f"{pr.agrees}/{checked} agree" if checked else "-"
 
 
 # ---------------------------------------------------------------- the directed refinement check (issue 8, P1)

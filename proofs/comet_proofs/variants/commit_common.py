@@ -167,11 +167,18 @@ class SuitedEncoding(StandardEncoding):
         return z3.And(parts)
 
     def card_conservation(self, s: SymState) -> z3.BoolRef:
-        """Every card of the deck is in exactly one place (a hand, dead, played, or removed), stated as a
-        pseudo-Boolean count of the 0/1 place indicators (the arithmetic sum over ``hands`` made the
-        initial case take from 1 s to a minute)."""
-        places = (*range(s.players), PLAYED, DEAD, REMOVED)
-        return z3.And([z3.PbEq([(self.loc(s, c) == place, 1) for place in places], 1) for c in DECK51])
+        """Every card of the deck is in exactly one place (a hand, dead, played, or removed)."""
+        n = s.players
+        return z3.And(
+            [
+                z3.Sum(*[s.hands[p][i] for p in range(n)])
+                + s.played[i]
+                + s.dead[i]
+                + z3.If(self.loc(s, c) == REMOVED, 1, 0)
+                == 1
+                for i, c in enumerate(DECK51)
+            ]
+        )
 
     def turn_structure(self, s: SymState) -> z3.BoolRef:
         n = s.players

@@ -1,0 +1,98 @@
+"""Run the proof obligations of several presets in worker processes (``comet verify``, ``comet prove``).
+
+An ``Obligation`` holds closures over Z3 terms, which do not cross process boundaries, so a task names
+an obligation by (preset, players, index in ``plan``) and the worker rebuilds the plan (cached per
+process).  Tasks go out slowest first (the card-level Commit encodings, the larger player counts), so
+two workers finish close together.  With ``jobs=1`` everything runs in this process (a test's
+monkeypatched encoding is then seen).
+
+``recheck``: every obligation proved as a single formula is checked a second time by Z3 with another
+tactic pipeline (simplify, propagate-values, solve-eqs, then the SMT core, not the default solver's
+preprocessing) under a short timeout; ``ProofResult.second`` says "agrees", "no answer" or
+"DISAGREES" (a disagreement fails the obligation).  Split obligations are not re-checked.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from comet_proofs.proofs import Obligation, ProofResult, plan
+
+# Relative cost of one obligation of a preset (measured: seconds per obligation, roughly).
+WEIGHT = {"commit_hoyle": 4.0, "commit_cats": 4.0, "red_nines": 1.5}
+SPLIT_WEIGHT = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    preset: str
+    players: int
+    index: int
+    name: str
+    weight: float
+
+
+@functools.cache
+def _plan(preset: str, players: int) -> list[Obligation]:
+    return plan(preset, [players])
+
+
+def tasks(presets: Sequence[str], players: Sequence[int] | None = None) -> list[Task]:
+    """Every obligation of ``presets`` (each for its own player counts, or ``players``), slowest first;
+    ValueError for an unknown preset or player count."""
+    out: list[Task] = []
+    for preset in presets:
+        obligations = plan(preset, players)
+        counts = sorted({o.players for o in obligations})
+        for n in counts:
+            for i, ob in enumerate(o for o in obligations if o.players == n):
+                weight = WEIGHT.get(preset, 1.0) * n * (SPLIT_WEIGHT if ob.cases and len(ob.cases) > 2 else 1.0)
+                out.append(Task(preset, n, i, ob.name, weight))
+    return sorted(out, key=lambda t: -t.weight)
+
+
+def run_task(task: Task, recheck: bool = True) -> ProofResult:
+    """Prove one obligation (in a worker: the plan is rebuilt there)."""
+    ob = _plan(task.preset, task.players)[task.index]
+    if ob.name != task.name:
+        raise RuntimeError(f"plan changed under the task: {ob.name!r} is not {task.name!r}")
+    return ob.run(recheck=recheck)
+
+
+def default_jobs() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def prove_presets(
+    presets: Sequence[str],
+    players: Sequence[int] | None = None,
+    jobs: int = 2,
+    recheck: bool = True,
+    progress: Callable[[Task, ProofResult], None] | None = None,
+) -> dict[str, list[ProofResult]]:
+    """Every obligation of ``presets``, in ``jobs`` processes; results per preset in plan order."""
+    work = tasks(presets, players)
+    done: dict[Task, ProofResult] = {}
+    if jobs <= 1:  # in this process, planned afresh (no cache: a test may have swapped an encoding)
+        plans: dict[tuple[str, int], list[Obligation]] = {}
+        for t in work:
+            obs = plans.setdefault((t.preset, t.players), plan(t.preset, [t.players]))
+            done[t] = obs[t.index].run(recheck=recheck)
+            if progress is not None:
+                progress(t, done[t])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(run_task, t, recheck): t for t in work}
+            for fut in as_completed(futures):
+                t = futures[fut]
+                done[t] = fut.result()
+                if progress is not None:
+                    progress(t, done[t])
+    out: dict[str, list[ProofResult]] = {p: [] for p in presets}
+    for t in sorted(done, key=lambda t: (presets.index(t.preset), t.players, t.index)):
+        out[t.preset].append(done[t])
+    return out
