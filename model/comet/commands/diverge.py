@@ -184,6 +184,10 @@ def check_backend_args(name: str, pairs: list[Pair], policies: list[str], player
     from comet.diverge.impact import BACKENDS, check_backend
     from comet.variants.base import variant_of
 
+    if name == "fast" and name not in BACKENDS:  # the compiled engine registers itself on first use
+        from comet.fast.diverge import register
+
+        register()
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; registered: {', '.join(sorted(BACKENDS))}")
     if name == "reference":
