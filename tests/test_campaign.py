@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from comet.campaign import (
@@ -24,9 +25,10 @@ from comet.perft import reference_table
 from comet.presets import PRESETS
 
 
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """A one-worker Dask cluster in this process (threads), as CI can afford."""
+@contextmanager
+def local_scheduler() -> Iterator[str]:
+    """A one-worker Dask cluster in this process (threads), as CI can afford.  Each test starts it
+    after its local-worker runs, so no process is forked while the cluster's threads run."""
     from distributed import LocalCluster
 
     cluster_type = LocalCluster  # untyped
@@ -43,28 +45,32 @@ def test_seed_chunks_cover_the_range_once() -> None:
         Runner(jobs=0)
 
 
-def test_fuzz_is_the_same_on_one_core_two_workers_and_dask(scheduler: str) -> None:
+def test_fuzz_is_the_same_on_one_core_two_workers_and_dask() -> None:
     one = run_campaign(["old_comet"], seconds=None, deals=15, seed=5)
     two = run_campaign(["old_comet"], seconds=None, deals=15, seed=5, jobs=2)
-    dask = run_campaign(["old_comet"], seconds=None, deals=15, seed=5, scheduler=scheduler)
+    with local_scheduler() as scheduler:
+        dask = run_campaign(["old_comet"], seconds=None, deals=15, seed=5, scheduler=scheduler)
     for other in (two, dask):
         assert other.presets == one.presets
         assert other.rule_hits == one.rule_hits
     assert one.ok and all(p.deals >= 15 for p in one.presets)
 
 
-def test_perft_table_is_the_same_in_parallel(scheduler: str) -> None:
+def test_perft_table_is_the_same_in_parallel() -> None:
     one = reference_table(depth=2)
     assert reference_table(depth=2, jobs=2) == one
-    assert reference_table(depth=2, scheduler=scheduler) == one
+    with local_scheduler() as scheduler:
+        assert reference_table(depth=2, scheduler=scheduler) == one
 
 
-def test_fast_study_units_merge_to_the_direct_sums(scheduler: str) -> None:
+def test_fast_study_units_merge_to_the_direct_sums() -> None:
     rules = PRESETS["standard"].rules
     units = study_units("standard", (), 4, "random", 2_500, chunk=1_000)
     assert [(u.start, u.stop) for u in units] == [(0, 1_000), (1_000, 2_000), (2_000, 2_500)]
     parts = run_units(study_unit, units, jobs=2)
-    assert parts == run_units(study_unit, units, jobs=1) == run_units(study_unit, units, scheduler=scheduler)
+    assert parts == run_units(study_unit, units, jobs=1)
+    with local_scheduler() as scheduler:
+        assert run_units(study_unit, units, scheduler=scheduler) == parts
     total = parts[0].merge(parts[1]).merge(parts[2])
     direct = play_deals(rules, 4, range(2_500))
     assert total.deals == 2_500 and sum(total.wins) == int((direct.winner >= 0).sum())
@@ -83,10 +89,11 @@ def test_an_impure_unit_is_caught() -> None:
     assert message.startswith("work unit 0 (") and "on one core but" in message and "2 local worker processes" in message
 
 
-def test_cli_jobs_and_scheduler(capsys: pytest.CaptureFixture[str], scheduler: str) -> None:
+def test_cli_jobs_and_scheduler(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", "--deals", "5", "--preset", "standard", "--no-progress", "--jobs", "2"]) == 0
     assert main(["perft", "--depth", "2", "--jobs", "1"]) == 0
-    assert main(["fuzz", "--deals", "5", "--preset", "opera", "--no-progress", "--scheduler", scheduler]) == 0
+    with local_scheduler() as scheduler:
+        assert main(["fuzz", "--deals", "5", "--preset", "opera", "--no-progress", "--scheduler", scheduler]) == 0
     capsys.readouterr()
     assert main(["fuzz", "--deals", "5", "--jobs", "0"]) == 2
     assert "jobs" in capsys.readouterr().err
