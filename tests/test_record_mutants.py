@@ -28,7 +28,7 @@ from comet.game import (
 )
 from comet.notation import narrate, parse_action, seat_name
 from comet.oracle import MAX_PERFT_DEPTH, handle, handle_line, session
-from comet.policy import simple_policy
+from comet.policy import random_policy, simple_policy
 from comet.presets import PRESETS
 from comet.record import (
     MAX_TEXT,
@@ -290,20 +290,21 @@ def test_play_game_is_the_loop_it_describes() -> None:
     """R-GAME-DEALS, R-DEAL-DEALER: play_game = draw the dealer, then one seeded deal after another."""
     for name, players, deals in (("standard", 3, 3), ("old_comet", 4, 4), ("commit_cats", 4, 2)):
         rules = PRESETS[name].rules
-        seen: list[tuple[DealState, int]] = []
+        seen: list[tuple[DealState, int, int]] = []
 
         def note(start: DealState, actions: tuple[Action, ...], game: GameState, seen: list[Any] = seen) -> None:
-            seen.append((start, len(actions)))
+            seen.append((start, len(actions), game.deal_index))
 
-        game = play_game(rules, players, deals, 11, simple_policy, note)
+        game = play_game(rules, players, deals, 11, random_policy(random.Random(5)), note)
         rng = random.Random(11)
+        choose = random_policy(random.Random(5))
         mine = new_game(rules, players, deals, draw_first_dealer(rules, players, rng))
         starts = []
         while not game_over(mine):
             start = next_deal(mine, rng.getrandbits(64))
-            final, actions = play_deal(start, simple_policy)
-            starts.append((start, len(actions)))
+            final, actions = play_deal(start, choose)
             mine = finish_deal(mine, final)
+            starts.append((start, len(actions), mine.deal_index))
         assert game == mine and seen == starts and len(seen) == deals
     assert play_game(Ruleset(), 3, 3, 11) == play_game(Ruleset(), 3, 3, 11, simple_policy, None)
 
@@ -350,3 +351,57 @@ def test_illegal_verdict_keys() -> None:
     assert set(out) == {"legal", "error", "applied"} and out["applied"] == 0
     err: Any = out["error"]
     assert set(err) == {"index", "action", "rule", "message"} and err["message"]
+
+
+
+def test_the_action_limit() -> None:
+    """R-REC-FAULTS: 10,000 actions are read (here: the first illegal one decides); 10,001 are kind field."""
+    ok_rec = HAND_RECORD | {"actions": ["pass"] * 10_000}
+    assert replay_record(loads_record(json.dumps(ok_rec))).to_json()["legal"] is False
+    with pytest.raises(RecordError) as info:
+        loads_record(json.dumps(HAND_RECORD | {"actions": ["pass"] * 10_001}))
+    assert info.value.kind == "field" and "10001" in info.value.message
+
+
+def test_verdict_payments_and_format_action() -> None:
+    """R-REC-PAYMENTS: Verdict.payments() is the play's payments then the settlement, as replay lists them."""
+    from comet.notation import format_action
+
+    verdict = replay_record(loads_record(json.dumps(HAND_RECORD)))
+    listed: Any = verdict.to_json()["payments"]
+    assert [(p.payer, p.payee, p.amount, p.rule) for p in verdict.payments()] == [
+        (p["payer"], p["payee"], p["amount"], p["rule"]) for p in listed
+    ]
+    assert format_action(parse_action("play 9D as 6")) == "play 9D as 6"
+
+
+def test_error_messages_are_never_empty() -> None:
+    """Messages are for people, but always a non-empty string (the response schema requires one)."""
+    for req in ({"op": "apply", "record": HAND_RECORD}, {"op": "replay", "record_text": 5}, {"op": "deal", "players": 3}):
+        resp = ask(**req)
+        assert isinstance(resp["error"]["message"], str) and resp["error"]["message"]
+    line = handle_line("{oops")
+    assert line is not None
+    err: Any = line["error"]
+    assert err["message"].startswith("not JSON: ")
+
+
+def test_deal_uses_the_games_own_player_counts() -> None:
+    """R-PLAYERS: Commit is dealt to 8 players and Red Nines to 8, which the standard game refuses."""
+    for name in ("commit_cats", "red_nines"):
+        record = ask(op="deal", variant=name, players=8, seed=1)["result"]["record"]
+        assert len(record["hands"]) == 8
+
+
+def test_next_deal_packs_per_player_count() -> None:
+    """R-PACK-ALTERNATE: Commit's pack for three players is its own, not the default one."""
+    rules = PRESETS["commit_cats"].rules
+    for players in (2, 3):
+        assert next_deal(new_game(rules, players, 2), 1).pack == packs_in_rotation(rules, players)[0].name
+
+
+def test_narration_of_without_after_a_stop() -> None:
+    """Under new_run=may a player may end the turn after the Comet's stop: 'without' with no rank."""
+    rec = HAND_RECORD | {"rulings": {"new_run": "may"}, "actions": [*ACTIONS[:5], "pass"]}
+    lines = explain_lines(replay_record(loads_record(json.dumps(rec))))
+    assert any(line == "Anna: 2, 3, 4, 5, Comet as 6 (collects 8) – without." for line in lines), lines
