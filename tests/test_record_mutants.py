@@ -405,3 +405,19 @@ def test_narration_of_without_after_a_stop() -> None:
     rec = HAND_RECORD | {"rulings": {"new_run": "may"}, "actions": [*ACTIONS[:5], "pass"]}
     lines = explain_lines(replay_record(loads_record(json.dumps(rec))))
     assert any(line == "Anna: 2, 3, 4, 5, Comet as 6 (collects 8) – without." for line in lines), lines
+
+
+def test_narration_of_a_drawn_opera_deal_and_a_five_card_play() -> None:
+    """The narration's rarer lines (spec/mutants.md gaps, closed): Opera's draw names the dealer
+    (R-OPERA-DRAW); a play of five cards of a rank in Red Nines is spoken as '5 Aces'."""
+    from comet.fuzz import make_deal
+
+    opera = make_deal(PRESETS["opera"].rules, 2, 1, 26, 0, 2, "one_turn_out", 0)
+    final, actions = play_deal(opera, simple_policy)
+    assert final.drawn
+    lines = narrate(opera, actions)
+    assert f"  Opera: {seat_name(opera.dealer)} could also have gone out at once: the deal is drawn." in lines
+    red = make_deal(PRESETS["red_nines"].rules, 5, 4, 0, 0, 0, "quartets", 0)
+    _, acts = play_deal(red, simple_policy)
+    five = next(a for a in acts if len(a.cards) == 5)
+    assert any("5 Aces" in line for line in narrate(red, acts)), str(five)
