@@ -244,3 +244,17 @@ def test_perft_json_matches_the_spec_table_and_the_seeded_deals(regenerated: dic
         start = replay_record(loads_record(json.dumps(r["record"]))).final
         assert start == seeded_start(PRESETS[r["preset"]].rules, r["players"], r["seed"])
         assert len(legal_actions(start)) == r["counts"][0]
+
+
+def test_the_three_nines_with_the_comet_have_a_vector(regenerated: dict[str, bytes]) -> None:
+    """R-THREE-NINES, RUL-COMET-QUARTET: where the ruling lets the Comet join the three natural 9s,
+    some vector of that reading plays them together ('play 9C 9S 9S 9D as 9')."""
+    prefix = "standard/comet_in_quartet=true/replay/"
+    plays = [
+        a
+        for p, d in regenerated.items()
+        if p.startswith(prefix)
+        for a in json.loads(d)["record"]["actions"]
+        if a.endswith(" as 9") and len(a.split()) == 7
+    ]
+    assert plays, "no vector shows the three natural 9s with the Comet"
