@@ -17,6 +17,8 @@ proof (``proofs.py``) fails on it; so does a guard no state meets (an effect tha
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import z3
@@ -29,9 +31,14 @@ class Successor:
     """``next(s, a)`` for one concrete action, the guard under which ``a`` has it, and the fields of the
     successor the transition relation does not define (empty for a functional relation)."""
 
-    state: SymState
+    make_state: Callable[[], SymState]
     guard: z3.BoolRef
     undetermined: tuple[str, ...]
+
+    @property
+    def state(self) -> SymState:
+        """``next(s, a)`` (built on demand: the totality proof needs only the guard)."""
+        return self.make_state()
 
 
 def _variables(terms: list[z3.ExprRef]) -> dict[int, z3.ExprRef]:
@@ -125,11 +132,28 @@ def successors(
     relation = enc.transition(s, a, s2, rd)
     variables = _variables(s2.terms())
     zero = _Subst([(v, _zero(v)) for v in variables.values()])
+    # The formula's shape (pass or play, which effect) depends on the action's kind only: split it once
+    # per kind with the rank still symbolic, then put each rank in.
+    by_kind: dict[int, Successor] = {}
     out = []
     for kind, rank in actions:
-        concrete = _Subst([(a.kind, z3.IntVal(kind)), (a.rank, z3.IntVal(rank))])
-        out.append(_split(s2, concrete(relation), variables, zero))
+        if kind not in by_kind:
+            by_kind[kind] = _split(s2, _Subst([(a.kind, z3.IntVal(kind))])(relation), variables, zero)
+        general = by_kind[kind]
+        put_rank = _Subst([(a.rank, z3.IntVal(rank))])
+        out.append(
+            Successor(
+                functools.partial(_with_rank, general, put_rank),
+                put_rank(general.guard),
+                general.undetermined,
+            )
+        )
     return out
+
+
+def _with_rank(general: Successor, put_rank: _Subst) -> SymState:
+    state = general.state
+    return _rebuild(state, [put_rank(x) for x in state.terms()])
 
 
 def _split(s2: SymState, relation: z3.ExprRef, variables: dict[int, z3.ExprRef], zero: _Subst) -> Successor:
@@ -154,17 +178,22 @@ def _split(s2: SymState, relation: z3.ExprRef, variables: dict[int, z3.ExprRef],
             rest.append(g)
     # Definitions may read other fields of s' (the winner reads the hand sizes after the play): put the
     # definitions in until none is left; what still mentions s' (a cycle, a missing field) is undetermined.
+    pending = [i for i, t in definitions.items() if not _free_of(t, zero)]
     for _ in range(3):
+        if not pending:
+            break
         put = _Subst([(variables[i], t) for i, t in definitions.items()])
-        definitions = {i: put(t) for i, t in definitions.items()}
+        for i in pending:
+            definitions[i] = put(definitions[i])
+        pending = [i for i in pending if not _free_of(definitions[i], zero)]
     put = _Subst([(variables[i], t) for i, t in definitions.items()])
     undetermined = {str(variables[i]) for i in ids if i not in definitions}
-    undetermined |= {str(variables[i]) for i, t in definitions.items() if not _free_of(t, zero)}
+    undetermined |= {str(variables[i]) for i in pending}
     guard = put(z3.And(rest)) if rest else z3.BoolVal(True)
     if not _free_of(guard, zero):
         undetermined |= {str(v) for v in variables.values() if not _free_of(guard, _Subst([(v, _zero(v))]))}
-    substituted = [put(t) for t in s2.terms()]
-    return Successor(_rebuild(s2, substituted), guard, tuple(sorted(undetermined)))
+    terms = s2.terms()
+    return Successor(lambda: _rebuild(s2, [put(x) for x in terms]), guard, tuple(sorted(undetermined)))
 
 
 def _rebuild(s2: SymState, terms: list[z3.ExprRef]) -> SymState:
