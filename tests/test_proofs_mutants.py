@@ -3,7 +3,7 @@ bug a plausible mistake would make (a mutant) breaks it, with a readable counter
 
 Rules exercised: R-TURN-END, R-STOP-STUCK, R-END-OUT, R-PLAY-MUST, R-COMET-BONUS, R-SETTLE-POINTS,
 R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST, R-2P-DOUBLING, R-PACK-BLACK, R-PACK-RED, R-RED9-DECK,
-R-OLD-MANILLE-PLAY, R-COMMIT-H-KING.
+R-OLD-MANILLE-PLAY, R-COMMIT-H-KING-PAID.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class NobodyGoesOut(StandardEncoding):
 
 
 class PaysTheNextSeat(StandardEncoding):
-    """Bug (R-COMET-BONUS, R-OLD-KING, R-COMMIT-H-KING): play payments go to the next seat."""
+    """Bug (R-COMET-BONUS, R-OLD-KING, R-COMMIT-H-KING-PAID): play payments go to the next seat."""
 
     def transfer(self, players: int, payee: z3.ArithRef, amount: z3.ArithRef) -> tuple[z3.ArithRef, ...]:
         nxt = z3.If(payee == players - 1, 0, payee + 1)

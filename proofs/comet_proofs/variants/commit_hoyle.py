@@ -204,7 +204,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         return tuple(base[p] - (n - 1) * owes[p] + z3.Sum(*[owes[h] for h in range(n) if h != p]) for p in range(n))
 
     def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
-        """R-COMMIT-H-KING, R-COMMIT-H-NINE: a play pays only its player, 1 for a King, 2 for the 9D (000:86),
+        """R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE: a play pays only its player, 1 for a King, 2 for the 9D (000:86),
         nothing else; a pass pays nothing."""
         card_played = z3.And(a.kind == CARD, a.rank != 0)
         cap = z3.If(card_played, z3.If(a.rank == NINE_D, NINE_CHIPS, z3.If(a.rank / 4 == KING, 1, 0)), 0)
