@@ -187,7 +187,6 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
         ),
         "play 9D as 9",
     ),
-    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA), "play 9D as K"),
     # R-2P-DOUBLING: going out with the Comet as a 9 against a hand holding Kings
     ("two_player", position(["9D", "KC KS 2C"], rules=TWO, run=(7, 8), last_player=1, to_move=0), "play 9D as 9"),
     # R-OLD-KING: all four Kings at once on a run (RUL-QUARTET: they are the natural cards of the rank)
@@ -275,6 +274,8 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
         ),
         "play 9D as K",
     ),
+    # RUL-COMET-LEAD = king (the default): a led Comet stands for the King
+    ("opera", position(["9D", "2C", "5C 7C"], rules=OPERA), "play 9D as K"),
 ]
 
 
