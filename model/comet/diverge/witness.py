@@ -275,6 +275,22 @@ def deal_difference(pair: Pair, start: DealState, order: list[Card], origin: str
         )
     if "shuffled" in origin:
         pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
+        packs_b = packs_in_rotation(pair.b, start.players)
+        if [p.cards for p in packs_b] != [p.cards for p in packs_in_rotation(pair.a, start.players)]:
+            return Witness(
+                "deal",
+                "dealt",
+                "B deals from other packs: " + ", ".join(p.name for p in packs_b),
+                start.players,
+                start.dealer,
+                start.pack,
+                start.comet_value,
+                start.hands,
+                start.dead,
+                (),
+                -1,
+                origin,
+            )
         try:
             size_b, _ = deal_sizes(pair.b, start.players, len(pack.cards))
             hands_b, dead_b = distribute(pair.b, order, start.players, start.dealer, size_b)
@@ -465,12 +481,13 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
         tried += 1
         found = deal_difference(pair, sa0, order, origin)
         if found is not None:
-            if best is None or found.size < best.size:
+            # a deal refused under B is a record (a vector); a deal dealt differently is not: prefer the former
+            if best is None or found.size < best.size or (found.kind == "refused" and best.kind == "dealt"):
                 best = found
             if found.kind == "refused":
                 break
             continue
-        if best is not None and len(best.actions) <= 1:
+        if best is not None and len(best.actions) <= 1 and best.kind != "dealt":
             break
         # a record of n actions is found at breadth-first level n - 1: look only for shorter ones
         limit = len(best.actions) - 2 if best is not None else bound.depth
