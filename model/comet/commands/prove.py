@@ -9,9 +9,9 @@ from typing import Any
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "prove",
-        help="prove card conservation, chip zero-sum, termination and no deadlock with Z3",
+        help="prove card conservation, chip zero-sum, termination, totality and the payment rules with Z3",
         description="Prove, with Z3, the invariants of one deal (card conservation, chip zero-sum, "
-        "termination within engine.step_bound, no deadlock, zero-sum settlement) for every "
+        "termination within engine.step_bound, totality, zero-sum settlement) for every "
         "combination of the rulings that change play, over an encoding cross-checked against "
         "the model (see spec/proofs.md).  Exit code 1 if any proof fails.",
     )

@@ -19,10 +19,12 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "verify",
         help="run all proofs and a short fuzz campaign over every preset; print a summary table",
-        description="The main job: prove the invariants of every preset with Z3 (card conservation, "
-        "chip zero-sum or non-negative points, termination, no deadlock), then fuzz whole deals and "
-        "games of every preset under random readings of every ruling, and print one summary table. "
-        "Exit code 0 when every proof holds and the campaign found nothing, 1 otherwise.",
+        description="The main job: prove the obligations of every preset with Z3 in worker processes "
+        "(card conservation from the pack, chip zero-sum or no chips, the step bound, termination, "
+        "totality, where chips go in play and at settlement; see spec/proofs.md), re-check the cheap "
+        "ones with a second solver, run the directed refinement check and the bounds, then fuzz whole "
+        "deals and games of every preset under random readings of every ruling, and print the tables. "
+        "Exit code 0 when every proof holds and nothing failed, 1 otherwise.",
     )
     p.add_argument(
         "--preset",
