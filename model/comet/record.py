@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from comet.cards import CARD_CODES, card_text, rank_of, rank_text, suit_of
-from comet.engine import apply, explicit_deal, legal_actions, returns, settlement
+from comet.engine import apply, deal_points, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
@@ -376,6 +376,7 @@ def state_summary(s: DealState) -> JsonObject:
         "winner": winner,
         "drawn": s.drawn,
         "chips": list(returns(s)),
+        "points": list(deal_points(s)),
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "rule": p.rule} for p in pays],
         "deck": s.pack,
         "to_move": None if s.terminal else s.to_move,
