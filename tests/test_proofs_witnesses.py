@@ -18,7 +18,7 @@ from comet.variants.base import variant_of
 from comet_proofs.bounds import bounds, proved_bounds
 from comet_proofs.traces import scenarios_for, step_ok
 
-WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
+WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "comet_proofs" / "witnesses"
 
 
 def shipped() -> list[dict[str, object]]:
@@ -130,3 +130,21 @@ def test_whole_deal_bound_is_met_by_the_shipped_deal() -> None:
     trace = json.loads((WITNESSES / str(entry["file"])).read_text())
     final = replay_record(parse_record(trace["#meta"]["record"])).final
     assert -engine.returns(final)[0] == 488
+
+
+def test_every_shipped_witness_deal_is_a_conformance_vector() -> None:
+    """Issue 8 item 2: each witness deal the proofs found is in the shipped vectors (replay case and ITF trace
+    of the preset's default reading), with the model's verdict on its record (R-END-OUT)."""
+    vectors = WITNESSES.parent.parent.parent / "vectors"
+    index = json.loads((vectors / "index.json").read_text())["files"]
+    paths = {str(f["path"]) for f in index}
+    for entry in shipped():
+        base = f"{entry['preset']}/default"
+        case_path = f"{base}/replay/witness-{entry['scenario']}.json"
+        assert case_path in paths, f"witness {entry['file']} has no replay vector {case_path}"
+        assert f"{base}/trace/witness-{entry['scenario']}.itf.json" in paths
+        case = json.loads((vectors / case_path).read_text())
+        trace = json.loads((WITNESSES / str(entry["file"])).read_text())
+        assert case["record"] == trace["#meta"]["record"]
+        assert case["expected"] == replay_record(parse_record(case["record"])).to_json()
+        assert case["expected"]["finished"] is True

@@ -557,6 +557,8 @@ def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
             tuple(sorted(deal_case_rules(start, actions) | {"R-REC-NUMBERS"})),
             f"players and dealer written {float(start.players)} and {float(start.dealer)}: the same record as replay/00",
         )
+    if reading.name == "default":
+        yield from witness_vectors(reading.preset, base)
     search = deals if reading.name == "default" else deals[:1]
     found = _illegal_search(search)
     limit = len(found) if reading.name == "default" else ILLEGAL_CASES
@@ -590,6 +592,47 @@ def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
                 tuple(sorted({"R-REC-FAULTS", *extra})),
                 f"one fault ({name.replace('-', ' ')}): kind {kind}",
             )
+
+
+def witness_entries(preset_name: str) -> list[JsonObject]:
+    """The proofs' witness deals of one preset (``comet_proofs/witnesses/index.json``, found by Z3 bounded
+    unrolling or a seeded search and written by ``comet prove --witness-traces``): each is a whole deal
+    that ends in a rare way (the Comet as a 9 after escalation, a loser caught with it, a stuck run, ...)."""
+    import importlib.resources
+
+    root = importlib.resources.files("comet_proofs") / "witnesses"
+    entries = json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]
+    out: list[JsonObject] = []
+    for e in entries:
+        if e["preset"] != preset_name:
+            continue
+        trace = json.loads((root / str(e["file"])).read_text(encoding="utf-8"))
+        out.append({**e, "record": trace["#meta"]["record"]})
+    return out
+
+
+def witness_vectors(preset_name: str, base: str) -> Iterator[VectorFile]:
+    """The proofs' witness deals as a replay case and an ITF trace each (issue 8: the rare endings Z3 finds
+    become vectors): ``replay/witness-<scenario>.json`` and ``trace/witness-<scenario>.itf.json``."""
+    for e in witness_entries(preset_name):
+        rec = loads_record(json.dumps(e["record"]))
+        start = rec.start()
+        actions = rec.actions
+        rules = tuple(sorted(deal_case_rules(start, actions)))
+        how = e.get("found_by") or ("z3 bounded unrolling" if e.get("steps_unrolled") else "a seeded search")
+        desc = f"witness deal ({how}): {e['description']}"
+        yield VectorFile(
+            f"{base}/replay/witness-{e['scenario']}.json",
+            "replay",
+            case_text({"record": rec.to_json(), "expected": replay_record(rec).to_json(), "exit": 0}),
+            rules,
+            desc,
+        )
+        trace = deal_trace(start, actions, "comet vectors", f"{preset_name} witness {e['scenario']}")
+        trace_meta = trace["#meta"]
+        assert isinstance(trace_meta, dict)
+        trace_meta["record"] = rec.to_json()
+        yield VectorFile(f"{base}/trace/witness-{e['scenario']}.itf.json", "trace", dump_itf(trace), rules, desc)
 
 
 def all_readings(presets: Sequence[str] | None = None) -> list[Reading]:

@@ -9,9 +9,9 @@ the replay, illegal and malformed vectors reads them unchanged::
 ``rulings`` select it; ``<kind>`` is ``replay`` (exit 0), ``illegal`` (exit 1) or ``malformed`` (exit 2:
 the deal is not a legal deal under that reading); the case is ``{"record", "expected", "exit"}`` (or
 ``{"input", "expected": {"kind"}, "exit": 2}``) with what ``comet replay`` answers.  An implementation
-that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``), except where
-the readings differ only in a points game's scores, which the replay output does not carry
-(``points_only``).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
+that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``); that holds for
+readings that differ only in a points game's scores too, since the replay output carries ``points``
+(``points_only`` would flag a pair whose verdicts agree, and the tests require there be none).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
 written as a deal record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their
 ``index.json`` entries.
 """
