@@ -263,23 +263,47 @@ OLD_COMET_CLASSES: tuple[BehaviourClass, ...] = (
         "Old Comet: the four Kings at once",
         ("old_comet",),
         g(lambda e, s, a, t: z3.And(a.kind == QUARTET, a.rank == KING)),
+        readings=((), (("old_king_quartet", "per_play"),)),
     ),
     BehaviourClass(
         "Old Comet: a stuck run pays its last player", ("old_comet",), g(lambda e, s, a, t: restart(s, a, t))
     ),
     BehaviourClass(
+        "Old Comet: a play ends the run (RUL-OLD-LAST-CARD)",
+        ("old_comet",),
+        g(lambda e, s, a, t: z3.And(a.kind != PASS, t.need == 0, z3.Not(out(e, t)))),
+        readings=((), (("old_last_card", "every_run_end"),)),
+    ),
+    BehaviourClass(
         "Old Comet: the manille caught at settlement",
         ("old_comet",),
         g(lambda e, s, a, t: comet_caught(e, t)),
-        readings=((), (("old_caught", "nine_only"),)),
+        readings=(
+            (),
+            (("old_caught", "nine_only"),),
+            (("old_caught_double", "doubled"),),
+            (("old_caught_nine", "extra"),),
+        ),
+    ),
+    BehaviourClass(
+        "Old Comet: a loser pays for court cards",
+        ("old_comet",),
+        g(lambda e, s, a, t: z3.And(won(t), _loser_holds_courts(t))),
+        readings=((), (("old_court_points", "rank"),)),
     ),
     BehaviourClass(
         "Old Comet: going out on the manille",
         ("old_comet",),
         g(lambda e, s, a, t: z3.And(a.kind == COMET, won(t))),
-        readings=((), (("old_manille_last", "multiplied"),)),
+        readings=((), (("old_manille_last", "multiplied"),), (("old_bonus_last", "multiplied"),)),
     ),
 )
+
+
+def _loser_holds_courts(s2: SymState) -> z3.BoolRef:
+    """A loser still holds a Jack, Queen or King (RUL-OLD-COURT-POINTS decides what they are worth)."""
+    courts = [i for i, r in enumerate(s2.ranks) if r > 10]
+    return z3.Or([z3.And(s2.winner != p, z3.Or([s2.hands[p][i] > 0 for i in courts])) for p in range(s2.players)])
 
 
 # ---------------------------------------------------------------- Red Nines
@@ -397,11 +421,22 @@ HOYLE_CLASSES: tuple[BehaviourClass, ...] = (
         "Commit 000: the 9D instead of 'without' (opens the 10D branch)",
         ("commit_hoyle",),
         g(lambda e, s, a, t: z3.And(_card(a), a.rank == _nine_d(), s.need > 0, z3.Not(out(e, t)))),
+        readings=((), (("commit_nine_when", "without_only"),)),
+    ),
+    BehaviourClass(
+        "Commit 000: the 9D instead of 'pass' (nothing played this turn)",
+        ("commit_hoyle",),
+        g(
+            lambda e, s, a, t: z3.And(
+                _card(a), a.rank == _nine_d(), s.need > 0, a.rank != s.need * 4 + s.x("suit"), z3.Not(s.turn_played)
+            )
+        ),
     ),
     BehaviourClass(
         "Commit 000: the 9D leads a run",
         ("commit_hoyle",),
         g(lambda e, s, a, t: z3.And(_card(a), a.rank == _nine_d(), s.need == 0, _branch(s) == 0)),
+        readings=((), (("commit_nine_lead", "last_resort"),)),
     ),
     BehaviourClass(
         "Commit 000: the 10D taken on the 9D's branch",

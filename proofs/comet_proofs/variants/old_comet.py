@@ -5,8 +5,13 @@ wild card, tracked like the Comet).  Chips: a King played earns 1 from each othe
 four Kings), the manille its value; a run everyone passes on earns its last player 1 from each; the
 settlement is 1 chip per point left (Ace 1, the manille 9) to the winner, and a player caught with the
 manille pays 10 to each other player (RUL-OLD-CAUGHT: or to each but the winner).  The manille standing
-for a King earns the King's chip too under RUL-OLD-MANILLE-KING = manille_and_king.  Opera (and with it
-RUL-OLD-OPERA-CAUGHT) is outside this encoding: ``abstract`` rejects Opera states.
+for a King earns the King's chip too under RUL-OLD-MANILLE-KING = manille_and_king.  The other readings
+of Old Comet's rulings are free Booleans too: court cards worth their rank (RUL-OLD-COURT-POINTS), the
+caught manille doubling the points (RUL-OLD-CAUGHT-DOUBLE) or paying 9 more to the winner
+(RUL-OLD-CAUGHT-NINE), the manille as the last card earning x2/x4 (RUL-OLD-BONUS-LAST), four Kings at once
+earning one chip (RUL-OLD-KING-QUARTET), and every play that ends a run earning 1 from each
+(RUL-OLD-LAST-CARD = every_run_end).  Opera (and with it RUL-OLD-OPERA-CAUGHT) is outside this encoding:
+``abstract`` rejects Opera states.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ DECK = 52
 KING_CHIPS = 1
 LAST_CARD_CHIPS = 1
 MANILLE_CAUGHT = 10
+CAUGHT_NINE = 9  # RUL-OLD-CAUGHT-NINE = extra: the caught manille's 9 chips to the winner on top
 
 
 class OldCometEncoding(StandardEncoding):
@@ -50,19 +56,16 @@ class OldCometEncoding(StandardEncoding):
         ("old_caught", "nine_only"),
         ("old_manille_last", "multiplied"),
         ("old_manille_king", "manille_and_king"),
+        ("old_court_points", "rank"),
+        ("old_caught_double", "doubled"),
+        ("old_caught_nine", "extra"),
+        ("old_bonus_last", "multiplied"),
+        ("old_king_quartet", "per_play"),
+        ("old_last_card", "every_run_end"),
     )
-    # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out.
-    unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught")
-    outside = (
-        *StandardEncoding.outside,
-        "old_court_points",
-        "old_caught_double",
-        "old_caught_nine",
-        "old_bonus_last",
-        "old_king_quartet",
-        "old_last_card",
-        "old_escalation",
-    )
+    # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out;
+    # RUL-OLD-ESCALATION only sets the manille's value between deals (a free integer >= 0 here).
+    unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught", "old_escalation")
 
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != "old_comet" or state.rules.opera:
@@ -79,10 +82,19 @@ class OldCometEncoding(StandardEncoding):
     def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
         """R-OLD-MANILLE-PLAY: the manille's value from each (RUL-OLD-MANILLE-KING = manille_and_king: standing
         for a King, 1 more); R-OLD-KING: 1 per King played from each."""
-        kings = z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, self.mover_count(s, a.rank), 0))
+        # RUL-OLD-KING-QUARTET = per_play: four Kings at once earn one chip, not four
+        quartet_kings = z3.If(rd["old_king_quartet"], 1, self.mover_count(s, a.rank))
+        kings = z3.If(a.kind == NATURAL, 1, z3.If(a.kind == QUARTET, quartet_kings, 0))
         as_king = z3.If(z3.And(rd["old_manille_king"], a.rank == KING), KING_CHIPS, 0)
-        manille = s.comet_value + as_king
-        return z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
+        # RUL-OLD-BONUS-LAST = multiplied: the manille as the last card earns x2, x4 as a 9
+        last = z3.If(z3.And(out, rd["old_bonus_last"]), z3.If(a.rank == NINE, 4, 2), 1)
+        manille = s.comet_value * last + as_king
+        cards = z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
+        return cards + z3.If(z3.And(rd["old_last_card"], self.ends_run(a, out, rd)), LAST_CARD_CHIPS, 0)
+
+    def ends_run(self, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.BoolRef:
+        """``old_comet.ends_run``: going out, a King, or the manille where it stops (RUL-COMET-AFTER)."""
+        return z3.Or(out, a.rank == KING, z3.And(self.wild_play(a.kind), z3.Not(rd["comet_after"])))
 
     def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
         """R-OLD-LAST-CARD: everyone passed on a stuck run: its last player collects 1 from each."""
@@ -94,8 +106,20 @@ class OldCometEncoding(StandardEncoding):
 
     def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
         """R-OLD-SETTLE: 1 chip per point left in hand (Ace 1, the manille 9) to the winner."""
-        owed = self.hand_points(s, seat) * self.out_multiplier(s, rd)
+        caught = s.comet == seat
+        # RUL-OLD-CAUGHT-DOUBLE = doubled: a held manille doubles the points as in the standard game
+        doubled = z3.If(z3.And(caught, rd["old_caught_double"]), 2, 1)
+        owed = self.old_points(s, seat, rd) * self.out_multiplier(s, rd) * doubled
+        # RUL-OLD-CAUGHT-NINE = extra: the caught manille pays its 9 chips to the winner on top
+        owed = owed + z3.If(z3.And(caught, rd["old_caught_nine"]), CAUGHT_NINE, 0)
         return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, owed)
+
+    def old_points(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """R-OLD-POINTS, RUL-OLD-COURT-POINTS: the points left in ``seat``'s hand (Jack, Queen, King 10, or
+        11, 12, 13 under rank; the manille 9)."""
+        courts = [(i, r) for i, r in enumerate(self.ranks) if r > 10]
+        extra = z3.Sum(*[s.hands[seat][i] * (r - 10) for i, r in courts])
+        return self.hand_points(s, seat) + z3.If(rd["old_court_points"], extra, 0)
 
     def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """The standard returns plus R-OLD-MANILLE-CAUGHT: the manille's holder pays 10 to each other
@@ -117,10 +141,13 @@ class OldCometEncoding(StandardEncoding):
         """R-OLD-MANILLE-PLAY, R-OLD-KING, R-OLD-LAST-CARD: a play pays only its player (the manille its
         value, 1 more as a King; at most 4 for Kings), a pass only the stuck run's last player (1)."""
         passing = a.kind == PASS
+        # RUL-OLD-BONUS-LAST: the manille's value up to x4; RUL-OLD-LAST-CARD = every_run_end: 1 more
+        manille = z3.If(rd["old_bonus_last"], 4, 1) * s.comet_value + KING_CHIPS
+        run_end = z3.If(rd["old_last_card"], LAST_CARD_CHIPS, 0)
         cap = z3.If(
             passing,
             LAST_CARD_CHIPS,
-            z3.If(self.wild_play(a.kind), s.comet_value + KING_CHIPS, z3.If(a.rank == KING, 4 * KING_CHIPS, 0)),
+            z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, 4 * KING_CHIPS, 0)) + run_end,
         )
         return z3.If(passing, s.last_player, s.to_move), cap
 

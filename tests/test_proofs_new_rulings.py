@@ -1,0 +1,79 @@
+"""The rulings added to the model on 2026-12-01 are quantified by the encodings (spec/proofs.md "Proved,
+assumed, only tested"): for each, an encoding that ignores its non-default reading (a planted bug: the
+reading's Boolean read as false) is caught by the directed refinement check with a readable report, and
+the real encoding agrees with the model on the same classes.
+
+Rules and rulings exercised: R-OLD-POINTS (RUL-OLD-COURT-POINTS), R-OLD-SETTLE and R-OLD-MANILLE-CAUGHT
+(RUL-OLD-CAUGHT-DOUBLE, RUL-OLD-CAUGHT-NINE), R-OLD-MANILLE-PLAY (RUL-OLD-BONUS-LAST), R-OLD-KING
+(RUL-OLD-KING-QUARTET), R-OLD-LAST-CARD (RUL-OLD-LAST-CARD).
+"""
+
+from __future__ import annotations
+
+import pytest
+import z3
+from comet.ruleset import Ruleset
+from comet_proofs.encoding import Readings, encoding_for
+from comet_proofs.refine import refine
+from comet_proofs.variants.old_comet import OldCometEncoding
+
+
+class _Blind(Readings):
+    """Readings whose Boolean for the field ``blind`` reads false wherever the encoding asks for it by name
+    (``rd[field]``); the Boolean itself stays, so the refinement check still picks witnesses under it."""
+
+    blind = ""
+
+    def __getitem__(self, name: str) -> z3.BoolRef:
+        return z3.BoolVal(False) if name == self.blind else Readings.__getitem__(self, name)
+
+
+def ignoring(base: type[OldCometEncoding], field: str) -> OldCometEncoding:
+    """Planted: ``base`` whose transition and returns ignore the non-default reading of ``field``, while
+    the field stays declared quantified."""
+    blind = type(f"Blind_{field}", (_Blind,), {"blind": field})
+
+    def wrap(rd: Readings) -> Readings:
+        out: Readings = blind(rd.flags, rd.fields)
+        return out
+
+    class Ignores(base):  # type: ignore[valid-type,misc]
+        def fresh_readings(self, prefix: str = "rd") -> Readings:
+            return wrap(super().fresh_readings(prefix))
+
+        def readings_of(self, rules: Ruleset) -> Readings:
+            return wrap(super().readings_of(rules))
+
+    enc: OldCometEncoding = Ignores()
+    return enc
+
+
+# (field, a class whose witnesses are under its other reading, what the report names)
+OLD_CASES = (
+    ("old_court_points", "a loser pays for court cards", "old_court_points=rank"),
+    ("old_caught_double", "the manille caught at settlement", "old_caught_double=doubled"),
+    ("old_caught_nine", "the manille caught at settlement", "old_caught_nine=extra"),
+    ("old_bonus_last", "going out on the manille", "old_bonus_last=multiplied"),
+    ("old_king_quartet", "the four Kings at once", "old_king_quartet=per_play"),
+    ("old_last_card", "a play ends the run", "old_last_card=every_run_end"),
+)
+
+
+@pytest.mark.parametrize(("field", "cls", "named"), OLD_CASES)
+def test_old_comet_encoding_ignoring_a_reading_is_caught(field: str, cls: str, named: str) -> None:
+    planted = ignoring(OldCometEncoding, field)
+    result = refine("old_comet", players=(3,), random_deals=0, enc=planted, only=(cls,))
+    assert not result.ok, f"ignoring {field} went unnoticed"
+    report = "\n".join(result.failures())
+    # the model disagrees with the planted encoding on a witness under the reading (not a missing witness)
+    assert named in report and "no witness" not in report, report
+    assert "differ" in report or "forbids" in report or "returns" in report, report
+    good = refine("old_comet", players=(3,), random_deals=0, only=(cls,))
+    assert good.ok, "\n".join(good.failures())
+
+
+def test_old_comet_quantifies_the_new_fields() -> None:
+    enc = encoding_for("old_comet")
+    for field, _, _ in OLD_CASES:
+        assert enc.has_ruling(field) and field not in enc.outside, field
+    assert "old_escalation" in enc.unquantified  # only the manille's value between deals
