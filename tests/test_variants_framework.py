@@ -95,9 +95,14 @@ def test_hooks_drive_players_packs_sizes_and_payments(toy: Variant) -> None:
     s = shuffled_deal(TOY_RULES, 3, 2, seed=1)
     assert s.pack == "toy" and [len(h) for h in s.hands] == [5, 5, 5] and len(s.dead) == 37
     assert s.comet_value == 7
-    # Ace low: an Ace may start a run, and the wild card may stand for an Ace.
-    wilds = [a for a in legal_actions(replace(s, hands=((card(9, 1),), *s.hands[1:]), to_move=0)) if a.as_rank]
+    # Ace low: an Ace may start a run, and a wild card led may stand for an Ace where a led wild card may
+    # name any rank (RUL-COMET-LEAD = any_rank; by default it stands for the King, which continues nothing).
+    any_rank = replace(TOY_RULES, comet_lead="any_rank")
+    lead = replace(s, rules=any_rank, hands=((card(9, 1),), *s.hands[1:]), to_move=0)
+    wilds = [a for a in legal_actions(lead) if a.as_rank]
     assert min(a.as_rank for a in wilds) == 1
+    king_lead = replace(lead, rules=TOY_RULES)
+    assert {a.as_rank for a in legal_actions(king_lead) if a.as_rank} == {13}
     first = legal_actions(s)[0]
     after = apply(s, first)
     assert after.chips()[s.to_move] == 2  # one chip from each of the two others, by the toy hook
