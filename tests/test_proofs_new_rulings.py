@@ -5,7 +5,8 @@ the real encoding agrees with the model on the same classes.
 
 Rules and rulings exercised: R-OLD-POINTS (RUL-OLD-COURT-POINTS), R-OLD-SETTLE and R-OLD-MANILLE-CAUGHT
 (RUL-OLD-CAUGHT-DOUBLE, RUL-OLD-CAUGHT-NINE), R-OLD-MANILLE-PLAY (RUL-OLD-BONUS-LAST), R-OLD-KING
-(RUL-OLD-KING-QUARTET), R-OLD-LAST-CARD (RUL-OLD-LAST-CARD).
+(RUL-OLD-KING-QUARTET), R-OLD-LAST-CARD (RUL-OLD-LAST-CARD), R-OPERA-DOUBLE (RUL-OPERA-CAUGHT,
+RUL-OPERA-COMET-BONUS).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import pytest
 import z3
 from comet.ruleset import Ruleset
-from comet_proofs.encoding import Readings, encoding_for
+from comet_proofs.encoding import Readings, StandardEncoding, encoding_for
 from comet_proofs.refine import refine
 from comet_proofs.variants.old_comet import OldCometEncoding
+from comet_proofs.variants.opera import OperaEncoding
 
 
 class _Blind(Readings):
@@ -28,7 +30,7 @@ class _Blind(Readings):
         return z3.BoolVal(False) if name == self.blind else Readings.__getitem__(self, name)
 
 
-def ignoring(base: type[OldCometEncoding], field: str) -> OldCometEncoding:
+def ignoring(base: type[StandardEncoding], field: str) -> StandardEncoding:
     """Planted: ``base`` whose transition and returns ignore the non-default reading of ``field``, while
     the field stays declared quantified."""
     blind = type(f"Blind_{field}", (_Blind,), {"blind": field})
@@ -44,7 +46,7 @@ def ignoring(base: type[OldCometEncoding], field: str) -> OldCometEncoding:
         def readings_of(self, rules: Ruleset) -> Readings:
             return wrap(super().readings_of(rules))
 
-    enc: OldCometEncoding = Ignores()
+    enc: StandardEncoding = Ignores()
     return enc
 
 
@@ -77,3 +79,27 @@ def test_old_comet_quantifies_the_new_fields() -> None:
     for field, _, _ in OLD_CASES:
         assert enc.has_ruling(field) and field not in enc.outside, field
     assert "old_escalation" in enc.unquantified  # only the manille's value between deals
+
+
+OPERA_CASES = (
+    ("opera_caught", "a loser caught with the Comet in an Opera", "opera_caught=highest"),
+    ("opera_comet_bonus", "going out in the first turn on the Comet", "opera_comet_bonus=doubled"),
+)
+
+
+@pytest.mark.parametrize(("field", "cls", "named"), OPERA_CASES)
+def test_opera_encoding_ignoring_a_reading_is_caught(field: str, cls: str, named: str) -> None:
+    planted = ignoring(OperaEncoding, field)
+    result = refine("opera", players=(3,), random_deals=0, enc=planted, only=(cls,))
+    assert not result.ok, f"ignoring {field} went unnoticed"
+    report = "\n".join(result.failures())
+    assert named in report and "no witness" not in report, report
+    assert "differ" in report or "forbids" in report or "returns" in report, report
+    good = refine("opera", players=(3,), random_deals=0, only=(cls,))
+    assert good.ok, "\n".join(good.failures())
+
+
+def test_opera_quantifies_its_new_fields() -> None:
+    enc = encoding_for("opera")
+    for field, _, _ in OPERA_CASES:
+        assert enc.has_ruling(field) and field not in enc.outside and field not in enc.unquantified, field

@@ -222,7 +222,18 @@ OPERA_CLASSES: tuple[BehaviourClass, ...] = (
         "Opera: going out in the first turn on the Comet",
         ("opera",),
         g(lambda e, s, a, t: z3.And(_first(s) == 1, won(t), a.kind == COMET)),
-        readings=((), (("opera_stack", "highest"),)),
+        readings=(
+            (),
+            (("opera_stack", "highest"),),
+            (("opera_comet_bonus", "doubled"),),
+            (("opera_comet_bonus", "doubled"), ("opera_stack", "highest"), ("comet_bonus_last", "plain")),
+        ),
+    ),
+    BehaviourClass(
+        "Opera: a loser caught with the Comet in an Opera",
+        ("opera",),
+        g(lambda e, s, a, t: z3.And(_first(s) == 1, comet_caught(e, t))),
+        readings=((), (("opera_caught", "highest"),)),
     ),
     BehaviourClass(
         "Opera: the draw (the dealer could have gone out too)",

@@ -19,6 +19,7 @@ from comet_proofs.encoding import (
     COMET_PLAYED,
     DEAL_RULINGS,
     ENCODINGS,
+    NINE,
     PASS,
     PLAY_RULINGS,
     STANDARD_UNQUANTIFIED,
@@ -37,13 +38,20 @@ class OperaEncoding(StandardEncoding):
     """The standard game with the Opera option (preset ``opera``)."""
 
     name = "opera"
-    rulings = PLAY_RULINGS + DEAL_RULINGS + (("opera_draw", "dealer_could"), ("opera_stack", "multiply"))
+    rulings = (
+        PLAY_RULINGS
+        + DEAL_RULINGS
+        + (
+            ("opera_draw", "dealer_could"),
+            ("opera_stack", "multiply"),
+            ("opera_caught", "highest"),
+            ("opera_comet_bonus", "doubled"),
+        )
+    )
     extra_fields = (FIRST, COULD, DRAWN)
     unquantified = tuple(
         f for f in STANDARD_UNQUANTIFIED if f not in ("opera_draw", "opera_stack", "opera_comet_bonus", "opera_caught")
     )
-    # RUL-OPERA-COMET-BONUS and RUL-OPERA-CAUGHT change an Opera's returns: for P2 to quantify.
-    outside = (*StandardEncoding.outside, "opera_comet_bonus", "opera_caught")
 
     def abstract(self, state: DealState) -> AbstractState:
         from comet.variants.opera import dealer_could_go_out
@@ -100,11 +108,72 @@ class OperaEncoding(StandardEncoding):
         """x4 after the Comet as a 9 last, x2 more for the Opera (RUL-OPERA-STACK = multiply)."""
         return 8
 
+    def is_opera(self, s: SymState) -> z3.BoolRef:
+        """``opera.is_opera``: the first player went out in the first turn (a drawn deal has no winner)."""
+        return z3.And(s.winner >= 0, s.x(FIRST) == 1)
+
+    def stacked(self, base: z3.ArithRef, rd: Readings) -> z3.ArithRef:
+        """``opera.stacked``, RUL-OPERA-STACK: the Opera's x2 multiplied into ``base``, or the higher of the two."""
+        return z3.If(rd["opera_stack"], 2 * base, z3.If(base >= 2, base, 2))
+
     def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
         """R-OPERA-DOUBLE, RUL-OPERA-STACK: x2 on top of the Comet's x2/x4, or the higher of the two."""
         base = super().out_multiplier(s, rd)
-        opera = z3.And(s.winner >= 0, s.x(FIRST) == 1)
-        return z3.If(opera, z3.If(rd["opera_stack"], 2 * base, z3.If(base >= 2, base, 2)), base)
+        return z3.If(self.is_opera(s), self.stacked(base, rd), base)
+
+    def caught_factor(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """``opera.opera_caught_multiplier``: a caught loser's x2 times the going-out multiplier, or in an
+        Opera under RUL-OPERA-CAUGHT = highest only the higher of the two."""
+        mult = self.out_multiplier(s, rd)
+        highest = z3.If(mult >= 2, mult, 2)
+        caught = z3.If(z3.And(rd["opera_caught"], self.is_opera(s)), highest, 2 * mult)
+        return z3.If(s.comet == seat, caught, mult)
+
+    def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+        """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-OPERA-DOUBLE (RUL-OPERA-CAUGHT): what ``seat`` pays the winner."""
+        owed = self.hand_points(s, seat) * self.caught_factor(s, seat, rd)
+        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, owed)
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        """R-SETTLE-CAUGHT with RUL-OPERA-CAUGHT: a loser pays its points times the going-out multiplier,
+        twice that when holding the Comet, except in an Opera under highest (then the higher doubling)."""
+        mult = self.out_multiplier(s, rd)
+        opera_highest = z3.And(rd["opera_caught"], s.winner >= 0, s.x(FIRST) == 1)
+        caught = z3.If(opera_highest, z3.If(mult > 2, mult, 2), 2 * mult)
+        return z3.And(
+            [
+                z3.Implies(
+                    z3.And(s.winner >= 0, s.winner != p),
+                    self.settlement_amount(s, p, rd) == self.hand_points(s, p) * z3.If(s.comet == p, caught, mult),
+                )
+                for p in range(s.players)
+            ]
+        )
+
+    def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+        """R-COMET-BONUS, and ``opera.opera_comet_bonus`` (RUL-OPERA-COMET-BONUS = doubled): going out on the
+        Comet in an Opera (not drawn) raises its bonus by the Opera's x2, stacked as the points are."""
+        bonus = super().play_amount(s, a, out, rd)
+        factor = z3.If(rd["comet_bonus_last"], z3.If(a.rank == NINE, 4, 2), 1)
+        extra = s.comet_value * (self.stacked(factor, rd) - factor)
+        opera = z3.And(out, s.x(FIRST) == 1, z3.Not(self.draws(s, out, rd)), rd["opera_comet_bonus"])
+        return bonus + z3.If(z3.And(self.wild_play(a.kind), opera), extra, 0)
+
+    def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """As the standard game's, at most 8x the Comet's value (RUL-OPERA-COMET-BONUS = doubled)."""
+        return s.to_move, z3.If(z3.And(a.kind != PASS, self.wild_play(a.kind)), 8 * s.comet_value, 0)
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        """None before the Comet is played, then at most 8x its value from each seat (the Opera's doubled
+        bonus, RUL-OPERA-COMET-BONUS)."""
+        cv, n = s.comet_value, s.players
+        within = z3.And([z3.And(c >= -8 * cv, c <= 8 * cv * (n - 1)) for c in s.chips])
+        return z3.If(s.comet == COMET_PLAYED, within, z3.And([c == 0 for c in s.chips]))
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        """As the standard game's with the Comet's bonus at up to 8x its value."""
+        loss = self.settlement_factor() * self.most_hand_points() + 8 * s.comet_value
+        return loss, (s.players - 1) * loss
 
 
 ENCODINGS["opera"] = OperaEncoding
