@@ -17,9 +17,8 @@ import inspect
 import json
 import pstats
 import random
-import time
-from collections.abc import Callable
 
+from comet.commands.bench import cpu_rate
 from comet.engine import apply, legal_actions, returns, shuffled_deal
 from comet.policy import random_policy, simple_policy
 from comet.presets import preset
@@ -43,20 +42,6 @@ def sample_records(preset_name: str, players: int, count: int, seed: int = 1) ->
     return out
 
 
-def _rate(work: Callable[[], int], seconds: float) -> float:
-    """Items per CPU second of ``work`` (which returns how many items it did), over about ``seconds``.
-
-    CPU time of this process, not wall time, so that a machine shared with other work distorts the
-    figure less (one core: the benchmark is single-threaded)."""
-    n = 0
-    t0 = time.process_time()
-    while True:
-        n += work()
-        dt = time.process_time() - t0
-        if dt >= seconds:
-            return n / dt
-
-
 def replay_records_per_second(records: list[DealRecord], seconds: float) -> float:
     def work() -> int:
         for rec in records:
@@ -64,7 +49,7 @@ def replay_records_per_second(records: list[DealRecord], seconds: float) -> floa
             assert v.legal
         return len(records)
 
-    return _rate(work, seconds)
+    return cpu_rate(work, seconds)
 
 
 def replay_texts_per_second(records: list[DealRecord], seconds: float) -> float:
@@ -75,7 +60,7 @@ def replay_texts_per_second(records: list[DealRecord], seconds: float) -> float:
             replay_record(loads_record(t))
         return len(texts)
 
-    return _rate(work, seconds)
+    return cpu_rate(work, seconds)
 
 
 def deals_per_second(preset_name: str, players: int, seconds: float, pass_legal: bool = False) -> float:
@@ -95,7 +80,7 @@ def deals_per_second(preset_name: str, players: int, seconds: float, pass_legal:
         count[0] += 1
         return 1
 
-    return _rate(work, seconds)
+    return cpu_rate(work, seconds)
 
 
 def main() -> None:

@@ -390,7 +390,11 @@ def state_summary(s: DealState) -> JsonObject:
 
 def replay_record(rec: DealRecord) -> Verdict:
     """Apply the record's actions in order; stop at the first illegal one."""
-    start = rec.start()
+    return replay_from(rec, rec.start())
+
+
+def replay_from(rec: DealRecord, start: DealState) -> Verdict:
+    """``replay_record`` from a given start (e.g. the record's deal under other rules, ``comet diverge``)."""
     s = start
     for i, a in enumerate(rec.actions):
         try:

@@ -26,11 +26,10 @@ from pathlib import Path
 
 from comet.diverge.pairs import value_text
 from comet.diverge.store import load, pair_for
-from comet.engine import apply, deal_points, explicit_deal
-from comet.errors import IllegalAction, RecordError
-from comet.record import DealRecord, JsonObject, JsonValue, Verdict, parse_record
+from comet.engine import deal_points, explicit_deal
+from comet.errors import RecordError
+from comet.record import JsonObject, JsonValue, Verdict, parse_record, replay_from
 from comet.ruleset import Ruleset
-from comet.state import DealState
 
 KIND_BY_EXIT = {0: "replay", 1: "illegal", 2: "malformed"}
 
@@ -56,7 +55,7 @@ def _replay(record: JsonObject, rules: Ruleset | None) -> Verdict | RecordError:
         )
     except RecordError as e:
         return e
-    return _replay_from(rec, start)
+    return replay_from(rec, start)
 
 
 def verdict(record: JsonObject, rules: Ruleset | None = None) -> tuple[JsonObject, int]:
@@ -73,17 +72,6 @@ def points(record: JsonObject, rules: Ruleset | None = None) -> tuple[int, ...]:
     if isinstance(v, RecordError) or not v.legal:
         return ()
     return deal_points(v.final) if v.final.terminal else v.final.scores
-
-
-def _replay_from(rec: DealRecord, start: DealState) -> Verdict:
-    """``replay_record`` from a given start (the record's deal under other rules)."""
-    s = start
-    for i, a in enumerate(rec.actions):
-        try:
-            s = apply(s, a)
-        except IllegalAction as e:
-            return Verdict(rec, start, s, i, e)
-    return Verdict(rec, start, s, len(rec.actions))
 
 
 @dataclass(frozen=True, slots=True)
