@@ -58,6 +58,11 @@ def reference_deal(rules: Ruleset, players: int, seed: int, policy: str) -> Deal
 
 Backend = Callable[[Ruleset, int, int, str], DealResult]
 BACKENDS: dict[str, Backend] = {"reference": reference_deal}
+#: Backends that play a whole chunk of seeds for a pair at once and return its paired ``Tally``
+#: (integer sums only, so chunking does not change the merged result).  Checked against the reference
+#: with ``check_batch``.
+BatchBackend = Callable[[Pair, int, Sequence[int], str], "Tally"]
+BATCH_BACKENDS: dict[str, BatchBackend] = {}
 
 
 def check_backend(name: str, rules: Ruleset, players: int, seeds: Sequence[int], policy: str) -> list[int]:
@@ -160,6 +165,12 @@ def chip_difference(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def paired_deals(pair: Pair, players: int, seeds: range, policy: str, backend: str = "reference") -> Tally:
+    if backend == "fast" and backend not in BATCH_BACKENDS:  # a worker process started afresh
+        from comet.fast.diverge import register
+
+        register()
+    if backend in BATCH_BACKENDS:
+        return BATCH_BACKENDS[backend](pair, players, seeds, policy)
     play = BACKENDS[backend]
     hist: dict[int, int] = {}
     a, b = Side(), Side()
@@ -177,6 +188,20 @@ def paired_deals(pair: Pair, players: int, seeds: range, policy: str, backend: s
         diff_max = max(diff_max, d)
         hist[d] = hist.get(d, 0) + 1
     return Tally(deals, changed_w, changed_c, diff, diff2, diff_max, a, b, hist=tuple(sorted(hist.items())))
+
+
+def check_batch(name: str, pair: Pair, players: int, seeds: range, policy: str) -> str | None:
+    """Why batch backend ``name`` disagrees with the reference engine on ``seeds`` (None: it agrees)."""
+    got = BATCH_BACKENDS[name](pair, players, seeds, policy)
+    want = paired_deals(pair, players, seeds, policy, "reference")
+    if got == want:
+        return None
+    wrong = [f.name for f in fields(Tally) if getattr(got, f.name) != getattr(want, f.name)]
+    return (
+        f"batch backend {name!r} disagrees with the reference engine on {pair.key}, policy {policy}, "
+        f"seeds {seeds.start}..{seeds.stop - 1}: {', '.join(wrong)} differ "
+        f"(e.g. deals {got.deals} against {want.deals}, chips changed {got.chips_changed} against {want.chips_changed})"
+    )
 
 
 def _game(rules: Ruleset, players: int, seed: int, policy: str) -> tuple[bool, tuple[int, ...], tuple[int, ...], int]:
