@@ -1,0 +1,64 @@
+"""The variant rulings the Z3 encodings now quantify (spec/proofs.md, per-preset tables): each reading's guard
+is in the encoding, and a planted encoding that gets the guard wrong makes the directed refinement check
+fail with a readable message naming the class, the readings and the differing successors.
+
+Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD).
+"""
+
+from __future__ import annotations
+
+import z3
+from comet_proofs.encoding import Readings, SymState
+from comet_proofs.refine import refine
+from comet_proofs.variants.commit_hoyle import CommitHoyleEncoding
+
+
+class NineForPassOnly(CommitHoyleEncoding):
+    """RUL-COMMIT-H-NINE-PASS = without_only read backwards: the 9D only when nothing was played this turn."""
+
+    def nine_ending(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        return z3.Or(z3.Not(rd["commit_nine_when"]), z3.Not(s.turn_played))
+
+
+class NineLeadsFromTwo(CommitHoyleEncoding):
+    """RUL-COMMIT-H-NINE-LEAD = last_resort off by one: the 9D leads only from a hand of two."""
+
+    def nine_may_lead(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        hand = sum(z3.If(self.loc(s, k) == s.to_move, 1, 0) for k in self.ranks)
+        return z3.Or(z3.Not(rd["commit_nine_lead"]), hand == 2)
+
+
+def failures(enc: CommitHoyleEncoding, only: str, sweep: bool = False) -> str:
+    result = refine("commit_hoyle", players=(3,), random_deals=0, enc=enc, only=(only,), sweep=sweep)
+    assert not result.ok
+    return "\n".join(result.failures())
+
+
+def test_both_commit_hoyle_nine_rulings_are_quantified() -> None:
+    """RUL-COMMIT-H-NINE-PASS and RUL-COMMIT-H-NINE-LEAD are free Booleans, not declared outside."""
+    enc = CommitHoyleEncoding()
+    for field in ("commit_nine_when", "commit_nine_lead"):
+        assert enc.has_ruling(field) and field not in enc.outside
+
+
+def test_sweep_finds_no_nine_for_pass_under_without_only() -> None:
+    """RUL-COMMIT-H-NINE-PASS = without_only: the sweep finds no 9D in place of 'pass' and lists the reading
+    as impossible; under the preset's reading the class has a witness where the model agrees."""
+    result = refine("commit_hoyle", players=(3,), random_deals=0, only=("instead of 'pass'",), sweep=True)
+    (cls,) = result.classes
+    assert result.ok, result.failures()
+    assert any("commit_nine_when=without_only" in x for x in cls.impossible)
+
+
+def test_planted_nine_for_pass_only_fails_the_refinement_check() -> None:
+    """R-COMMIT-H-NINE: the backwards guard lets the 9D replace 'pass' under without_only; the model refuses."""
+    text = failures(NineForPassOnly(), "instead of 'pass'", sweep=True)
+    assert "commit_nine_when=without_only" in text
+    assert "the model's successors differ from the encoding's" in text
+
+
+def test_planted_nine_lead_from_two_fails_the_refinement_check() -> None:
+    """R-COMMIT-H-NINE: the off-by-one guard lets the 9D lead from two cards under last_resort; the model refuses."""
+    text = failures(NineLeadsFromTwo(), "the 9D leads a run")
+    assert "commit_nine_lead=last_resort" in text
+    assert "the model's successors differ from the encoding's" in text
