@@ -111,7 +111,7 @@ def test_proofs_are_not_vacuous(players: int, kind: int) -> None:
     about real transitions (R-FOUR-OF-A-KIND, R-COMET-STOP), and so is Init ∧ Inv."""
     enc = StandardEncoding()
     rd = Readings.fresh()
-    s, s2, a = SymState.fresh("s", players), SymState.fresh("t", players), SymAction.fresh()
+    s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     solver = z3.Solver()
     solver.add(enc.invariant(s), enc.transition(s, a, s2, rd), a.kind == kind, z3.Not(enc.terminal(s2)))
     assert solver.check() == z3.sat

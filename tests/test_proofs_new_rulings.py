@@ -6,7 +6,7 @@ the real encoding agrees with the model on the same classes.
 Rules and rulings exercised: R-OLD-POINTS (RUL-OLD-COURT-POINTS), R-OLD-SETTLE and R-OLD-MANILLE-CAUGHT
 (RUL-OLD-CAUGHT-DOUBLE, RUL-OLD-CAUGHT-NINE), R-OLD-MANILLE-PLAY (RUL-OLD-BONUS-LAST), R-OLD-KING
 (RUL-OLD-KING-QUARTET), R-OLD-LAST-CARD (RUL-OLD-LAST-CARD), R-OPERA-DOUBLE (RUL-OPERA-CAUGHT,
-RUL-OPERA-COMET-BONUS).
+RUL-OPERA-COMET-BONUS), R-STOP-STUCK (RUL-STUCK-RESTART).
 """
 
 from __future__ import annotations
@@ -103,3 +103,29 @@ def test_opera_quantifies_its_new_fields() -> None:
     enc = encoding_for("opera")
     for field, _, _ in OPERA_CASES:
         assert enc.has_ruling(field) and field not in enc.outside and field not in enc.unquantified, field
+
+
+STUCK = "a stuck run's last player leads the new run"
+
+
+@pytest.mark.parametrize("preset", ["standard", "old_comet"])
+def test_encoding_ignoring_stuck_restart_is_caught(preset: str) -> None:
+    """R-STOP-STUCK, RUL-STUCK-RESTART = may: where a stuck run's last player leads, the model also lets
+    them pass the lead on; an encoding blind to the reading forbids that pass, and the refinement check
+    reports the model's successor (the class of the pass itself then has no witness at all)."""
+    planted = ignoring(type(encoding_for(preset)), "stuck_restart")
+    result = refine(preset, players=(3,), random_deals=0, enc=planted, only=(STUCK,))
+    assert not result.ok, "ignoring stuck_restart went unnoticed"
+    report = "\n".join(result.failures())
+    assert "stuck_restart=may" in report and "no witness" not in report, report
+    assert "pass" in report and ("forbids" in report or "differ" in report), report
+    good = refine(preset, players=(3,), random_deals=0, only=(STUCK,))
+    assert good.ok, "\n".join(good.failures())
+
+
+@pytest.mark.parametrize("preset", ["standard", "opera", "two_player", "old_comet"])
+def test_stuck_restart_is_quantified(preset: str) -> None:
+    enc = encoding_for(preset)
+    assert enc.has_ruling("stuck_restart") and "stuck_restart" not in enc.outside
+    # the ranking reads whether the Comet may lead (copied from RUL-COMET-LEAD into the state)
+    assert enc.reading_fields() == ("comet_may_lead",)

@@ -99,6 +99,30 @@ STANDARD_CLASSES: tuple[BehaviourClass, ...] = (
     ),
     BehaviourClass("pass that restarts a stuck run", ALL_PRESETS, g(lambda e, s, a, t: restart(s, a, t))),
     BehaviourClass(
+        "a stuck run's last player passes the new run on (RUL-STUCK-RESTART)",
+        STANDARD_FAMILY,
+        g(
+            lambda e, s, a, t: z3.And(
+                a.kind == PASS,
+                s.need == 0,
+                z3.Not(s.turn_played),
+                s.to_move == s.last_player,
+                e.naturals_of_mover(s) > 0,
+            )
+        ),
+        readings=((("stuck_restart", "may"),),),
+    ),
+    BehaviourClass(
+        "a stuck run's last player leads the new run",
+        STANDARD_FAMILY,
+        g(
+            lambda e, s, a, t: z3.And(
+                a.kind == NATURAL, s.need == 0, z3.Not(s.turn_played), s.to_move == s.last_player, z3.Not(out(e, t))
+            )
+        ),
+        readings=((), (("stuck_restart", "may"),)),
+    ),
+    BehaviourClass(
         "natural card leads a run",
         COUNTING,
         g(lambda e, s, a, t: z3.And(a.kind == NATURAL, s.need == 0, z3.Not(out(e, t)))),

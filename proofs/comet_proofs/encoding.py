@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import z3
 from comet.ruleset import Ruleset, field_readings
@@ -61,6 +61,7 @@ PLAY_RULINGS: tuple[tuple[str, object], ...] = (
     ("comet_bonus_last", "multiplied"),
     ("comet_in_quartet", True),
     ("comet_after", "optional_restart"),
+    ("stuck_restart", "may"),
 )
 # Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
 DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
@@ -83,6 +84,8 @@ STANDARD_UNQUANTIFIED: tuple[str, ...] = (
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48
 FALSE = z3.BoolVal(False)
+# The extra state field copying RUL-COMET-LEAD's "the Comet may lead" (with RUL-STUCK-RESTART quantified).
+LEAD_COMET = "comet_may_lead"
 
 
 def pack_count(rank: int) -> int:
@@ -373,10 +376,38 @@ class StandardEncoding:
     # encoding does not cover (``abstract`` rejects them; another encoding does, or spec/proofs.md says
     # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
     unquantified: tuple[str, ...] = STANDARD_UNQUANTIFIED
-    outside: tuple[str, ...] = ("opera", "stuck_restart")  # stuck_restart: RUL-STUCK-RESTART, for P2 to quantify
+    outside: tuple[str, ...] = ("opera",)
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
-        return SymState.fresh(prefix, players, self.ranks, self.extra_fields, self.has_ruling("comet_after"))
+        extra = self.extra_fields + self.reading_fields()
+        return SymState.fresh(prefix, players, self.ranks, extra, self.has_ruling("comet_after"))
+
+    def reading_fields(self) -> tuple[str, ...]:
+        """Extra state fields that copy a reading (fixed for the deal): with RUL-STUCK-RESTART quantified,
+        whether the Comet may lead (RUL-COMET-LEAD not forbidden), which the ranking function needs."""
+        return (LEAD_COMET,) if self.has_ruling("stuck_restart") else ()
+
+    def with_reading_fields(self, a: AbstractState, rules: Ruleset) -> AbstractState:
+        """``a`` with the ``reading_fields`` of a model state under ``rules`` appended."""
+        if not self.has_ruling("stuck_restart"):
+            return a
+        return replace(a, extra=(*a.extra, (LEAD_COMET, int(rules.comet_lead != "forbidden"))))
+
+    def readings_agree(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """The reading fields of ``s`` are those of ``rd``."""
+        if not self.has_ruling("stuck_restart"):
+            return z3.BoolVal(True)
+        return s.x(LEAD_COMET) == z3.If(self.may_lead_comet(rd), 1, 0)
+
+    def readings_kept(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """The reading fields of ``s`` are those of ``rd`` and ``s2`` keeps them."""
+        if not self.has_ruling("stuck_restart"):
+            return z3.BoolVal(True)
+        return z3.And(self.readings_agree(s, rd), s2.x(LEAD_COMET) == s.x(LEAD_COMET))
+
+    def may_lead_comet(self, rd: Readings) -> z3.BoolRef:
+        """RUL-COMET-LEAD is not forbidden (the king or any_rank reading)."""
+        return z3.Or(rd.flag("comet_lead", "king"), rd.flag("comet_lead", "any_rank"))
 
     def has_ruling(self, name: str) -> bool:
         """Does this encoding quantify over the ruling field ``name``?"""
@@ -400,7 +431,7 @@ class StandardEncoding:
         """The abstract state of a model state (ValueError for states outside the encoding)."""
         from comet_proofs.abstraction import abstract
 
-        return abstract(state)
+        return self.with_reading_fields(abstract(state), state.rules)
 
     # ------------------------------------------------------------ derived quantities
 
@@ -478,14 +509,24 @@ class StandardEncoding:
         dist = (s.last_player - s.to_move + n) % n  # seats until the turn is back with the last player
         seats_to_last = z3.If(dist == 0, n, dist)
         no_naturals = self.naturals_of_mover(s) == 0
+        if self.has_ruling("stuck_restart"):
+            # RUL-STUCK-RESTART = may: a stuck run back at its last player may be passed on once more, to a
+            # left neighbour who can lead; a hand of only the Comet passes only when it may not lead
+            # (the copied reading: no measure of the cards alone decreases under every reading)
+            must_pass = z3.And(no_naturals, s.x(LEAD_COMET) == 0)
+            stuck = s.to_move == s.last_player
+            lead = z3.If(s.turn_played, 3, z3.If(must_pass, 2, z3.If(stuck, 1, 0)))
+            return z3.If(s.need > 0, seats_to_last + 2, lead)
         return z3.If(s.need > 0, seats_to_last + 1, z3.If(s.turn_played, 2, z3.If(no_naturals, 1, 0)))
 
     def cards_in_hands(self, s: SymState) -> z3.ArithRef:
         return z3.Sum(*[self.hand_size(s, p) for p in range(s.players)])
 
     def ranking(self, s: SymState) -> z3.ArithRef:
-        """Termination measure: cards in hands weigh more than any run of passes."""
-        return self.cards_in_hands(s) * (s.players + 2) + self.pass_budget(s)
+        """Termination measure: cards in hands weigh more than any run of passes (one pass more with
+        RUL-STUCK-RESTART quantified)."""
+        weight = s.players + (3 if self.has_ruling("stuck_restart") else 2)
+        return self.cards_in_hands(s) * weight + self.pass_budget(s)
 
     def step_bound(self, s: SymState) -> z3.ArithRef:
         """``comet.engine.step_bound``: cards = cards in hands + played (the Comet included)."""
@@ -537,6 +578,7 @@ class StandardEncoding:
             s.comet_value >= 0,
             self.dealt_from_pack(s),
         ]
+        parts.append(self.readings_agree(s, rd))
         return z3.And(parts)
 
     def pack_composition(self, players: int) -> tuple[tuple[int, ...], int]:
@@ -608,7 +650,10 @@ class StandardEncoding:
         led_rank = z3.If(as_king, a.rank == KING, self.in_rank_range(a.rank))
         lead_comet = z3.And(a.kind == COMET, may_lead_comet, holds_comet, led_rank)
         nothing_to_lead = z3.And(self.naturals_of_mover(s) == 0, z3.Not(z3.And(may_lead_comet, holds_comet)))
-        lead_pass = z3.And(a.kind == PASS, z3.Or(nothing_to_lead, z3.And(rd["new_run"], s.turn_played)))
+        lead_pass = z3.And(
+            a.kind == PASS,
+            z3.Or(nothing_to_lead, z3.And(rd["new_run"], s.turn_played), self.may_pass_stuck_restart(s, rd)),
+        )
         # continue: R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-OPTIONAL, RUL-COMET-RANK, RUL-COMET-HOLDING, RUL-MUST-CONTINUE
         matching = self.mover_count(s, need)
         cont_natural = z3.And(a.kind == NATURAL, a.rank == need, matching >= 1)
@@ -650,6 +695,22 @@ class StandardEncoding:
                     cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass, free_natural, free_quartet
                 ),
             ),
+        )
+
+    def may_pass_stuck_restart(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """``engine.may_pass_stuck_restart`` (RUL-STUCK-RESTART = may): a stuck run is back at the player to
+        move (the last to play, not yet played this turn), who may pass the lead on unless the left
+        neighbour holds only the Comet and may not lead it."""
+        if not self.has_ruling("stuck_restart"):
+            return FALSE
+        n = s.players
+        left = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
+        left_naturals = at([z3.Sum(*h) for h in s.hands], left)
+        return z3.And(
+            rd["stuck_restart"],
+            z3.Not(s.turn_played),
+            s.last_player == s.to_move,
+            z3.Or(self.may_lead_comet(rd), left_naturals >= 1),
         )
 
     # ------------------------------------------------------------ effects
@@ -753,7 +814,7 @@ class StandardEncoding:
     def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """T(s, a, s2): ``a`` is legal in ``s`` and ``apply(s, a)`` is ``s2``."""
         effect = z3.If(a.kind == PASS, self.pass_effect(s, s2), self.play_effect(s, a, s2, rd))
-        return z3.And(self.legal(s, a, rd), effect, self.extra_effect(s, a, s2, rd))
+        return z3.And(self.legal(s, a, rd), effect, self.extra_effect(s, a, s2, rd), self.readings_kept(s, s2, rd))
 
     def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """How a variant's extra fields change (none in the standard game)."""

@@ -239,7 +239,8 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
         stuck = z3.And(z3.Not(enc.terminal(s)), *[z3.Not(g) for g in guards])
         moves_after_end = z3.And(enc.terminal(s), z3.Or(guards))
         unlisted = z3.And(enc.legal(s, a, rd), z3.Not(listed))
-        f = z3.And(enc.invariant(s), z3.Or(stuck, moves_after_end, unlisted))
+        # a state's copied readings (``reading_fields``) are the deal's: set by ``initial``, kept by T
+        f = z3.And(enc.invariant(s), enc.readings_agree(s, rd), z3.Or(stuck, moves_after_end, unlisted))
 
         def render(m: z3.ModelRef) -> str:
             if z3.is_true(m.eval(unlisted, model_completion=True)):

@@ -72,7 +72,7 @@ class OldCometEncoding(StandardEncoding):
             raise ValueError("the Old Comet encoding covers variant old_comet without Opera")
         if state.drawn:
             raise ValueError("a drawn deal does not occur without Opera")
-        return counts_abstract(state, self.ranks)
+        return self.with_reading_fields(counts_abstract(state, self.ranks), state.rules)
 
     def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
         """R-OLD-DEAL, RUL-OLD-DEAL-SIZES: the standard table's hand sizes, or all 52 evenly; the rest dead."""

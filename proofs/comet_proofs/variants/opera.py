@@ -61,7 +61,7 @@ class OperaEncoding(StandardEncoding):
         first = state.turn == 0
         could = first and dealer_could_go_out(state)
         extra = ((FIRST, int(first)), (COULD, int(could)), (DRAWN, int(state.drawn)))
-        return counts_abstract(state, self.ranks, extra)
+        return self.with_reading_fields(counts_abstract(state, self.ranks, extra), state.rules)
 
     def terminal(self, s: SymState) -> z3.BoolRef:
         return z3.Or(s.winner >= 0, s.x(DRAWN) == 1)

@@ -46,7 +46,7 @@ class TwoPlayerEncoding(StandardEncoding):
             raise ValueError("the two-player encoding covers variant two_player without Opera")
         if state.drawn:
             raise ValueError("a drawn deal does not occur without Opera")
-        return counts_abstract(state, self.ranks)
+        return self.with_reading_fields(counts_abstract(state, self.ranks), state.rules)
 
     def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
         size, dead = DEAL_TABLE[2]
