@@ -2,7 +2,8 @@
 is in the encoding, and a planted encoding that gets the guard wrong makes the directed refinement check
 fail with a readable message naming the class, the readings and the differing successors.
 
-Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD).
+Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD), R-RED9-RUN
+(RUL-RED9-CONTINUE).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import z3
 from comet_proofs.encoding import Readings, SymState
 from comet_proofs.refine import refine
 from comet_proofs.variants.commit_hoyle import CommitHoyleEncoding
+from comet_proofs.variants.red_nines import RedNinesEncoding
 
 
 class NineForPassOnly(CommitHoyleEncoding):
@@ -62,3 +64,29 @@ def test_planted_nine_lead_from_two_fails_the_refinement_check() -> None:
     text = failures(NineLeadsFromTwo(), "the 9D leads a run")
     assert "commit_nine_lead=last_resort" in text
     assert "the model's successors differ from the encoding's" in text
+
+
+class MustContinueAlways(RedNinesEncoding):
+    """RUL-RED9-CONTINUE = may ignored: a player holding the next rank must play it under either reading."""
+
+    def may_pass_holding(self, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_red_nines_continue_is_quantified_and_witnessed() -> None:
+    """RUL-RED9-CONTINUE: a free Boolean; under may a pass while holding the next rank has a witness where
+    the model agrees, and the sweep finds none under must."""
+    assert RedNinesEncoding().has_ruling("red_nines_continue")
+    assert "red_nines_continue" not in RedNinesEncoding().outside
+    result = refine("red_nines", players=(4,), random_deals=0, only=("RUL-RED9-CONTINUE",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("red_nines_continue=must" in x for x in cls.impossible)
+
+
+def test_planted_red_nines_must_continue_fails_the_refinement_check() -> None:
+    """R-RED9-RUN: an encoding blind to RUL-RED9-CONTINUE = may leaves the class without a witness."""
+    result = refine("red_nines", players=(4,), random_deals=0, enc=MustContinueAlways(), only=("RUL-RED9-CONTINUE",))
+    assert not result.ok
+    text = "\n".join(result.failures())
+    assert "has no witness under red_nines_continue=may" in text

@@ -359,6 +359,12 @@ RED_NINES_CLASSES: tuple[BehaviourClass, ...] = (
         readings=((), (("red_nines_lead", "last_resort"),)),
     ),
     BehaviourClass(
+        "Red Nines: a player holding the next rank passes (RUL-RED9-CONTINUE)",
+        ("red_nines",),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need > 0, e.mover_count(s, s.need) >= 1)),
+        readings=((("red_nines_continue", "may"),),),
+    ),
+    BehaviourClass(
         "Red Nines: a red nine continues the run",
         ("red_nines",),
         g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, z3.Not(out(e, t)))),

@@ -74,11 +74,12 @@ class RedNinesEncoding(StandardEncoding):
         ("red_nines_lead", "last_resort"),
         ("red_nines_first", "all"),
         ("red_nines_out", "like_comet"),
+        ("red_nines_continue", "may"),
     )
     scoring = "points"
     max_group = 8
     unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie")
-    outside = ("cats_new_run", "red_nines_continue", "red_nines_wild_stop", "red_nines_king", "red_nines_suits")
+    outside = ("cats_new_run", "red_nines_wild_stop", "red_nines_king", "red_nines_suits")
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
@@ -201,6 +202,10 @@ class RedNinesEncoding(StandardEncoding):
         """Cards a natural play puts down: 1, or k for kind GROUP_BASE + k."""
         return z3.If(kind == NATURAL, 1, kind - GROUP_BASE)
 
+    def may_pass_holding(self, rd: Readings) -> z3.BoolRef:
+        """RUL-RED9-CONTINUE = may: a player holding the next rank may pass all the same (must: not)."""
+        return rd["red_nines_continue"]
+
     def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
         """R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY (``red_nines_legal_actions``)."""
         need = s.need
@@ -224,7 +229,7 @@ class RedNinesEncoding(StandardEncoding):
         matching = self.mover_count(s, need)
         cont_natural = z3.And(a.kind == NATURAL, a.rank == need, matching >= 1)
         cont_wild = z3.And(a.kind == COMET, a.rank == need, wilds >= 1)
-        cont_pass = z3.And(a.kind == PASS, matching == 0)
+        cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, self.may_pass_holding(rd)))
         return z3.And(
             z3.Not(self.terminal(s)),
             z3.Implies(a.kind == PASS, a.rank == 0),
