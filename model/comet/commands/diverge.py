@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -317,7 +318,7 @@ def render(
     for f, rs in fields.items():
         rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
         question, where = titles.get(rid, ("", ""))
-        source = f"../{where.removeprefix('spec/')}#{rid.lower()}-{question.lower()}" if where else ""
+        source = f"{spec_link(where, out_dir)}#{rid.lower()}-{question.lower()}" if where else ""
         if not f:
             diff = rs[0].pair.b.differences(rs[0].pair.a)
             lines += [
@@ -339,6 +340,17 @@ def render(
     lines += contradictions
     lines += larger_runs(out_dir)
     return "\n".join(lines) + "\n"
+
+
+def spec_link(where: str, out_dir: Path | None) -> str:
+    """The link from the report in ``out_dir`` to ``where`` (``spec/rulings.md``): ``../rulings.md`` from
+    ``spec/divergence``, ``../../rulings.md`` from a subdirectory of it."""
+    from comet.commands.rules import default_spec_dir
+
+    name = where.removeprefix("spec/")
+    if out_dir is None:
+        return f"../{name}"
+    return os.path.relpath(default_spec_dir() / name, out_dir.resolve()).replace(os.sep, "/")
 
 
 def larger_runs(out_dir: Path | None) -> list[str]:
