@@ -3,7 +3,7 @@ is in the encoding, and a planted encoding that gets the guard wrong makes the d
 fail with a readable message naming the class, the readings and the differing successors.
 
 Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD), R-RED9-RUN
-(RUL-RED9-CONTINUE).
+(RUL-RED9-CONTINUE), R-RED9-WILD (RUL-RED9-NINE-STOP).
 """
 
 from __future__ import annotations
@@ -90,3 +90,29 @@ def test_planted_red_nines_must_continue_fails_the_refinement_check() -> None:
     assert not result.ok
     text = "\n".join(result.failures())
     assert "has no witness under red_nines_continue=may" in text
+
+
+class RedNineNeverStops(RedNinesEncoding):
+    """RUL-RED9-NINE-STOP = stop ignored: a red nine always lets the run go on."""
+
+    def wild_stops(self, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_red_nines_wild_stop_is_quantified_and_witnessed() -> None:
+    """RUL-RED9-NINE-STOP: a free Boolean; under stop a red nine (not as a King) ends the run, with a witness
+    where the model agrees; the sweep finds none under continues."""
+    assert RedNinesEncoding().has_ruling("red_nines_wild_stop")
+    assert "red_nines_wild_stop" not in RedNinesEncoding().outside
+    result = refine("red_nines", players=(4,), random_deals=0, only=("RUL-RED9-NINE-STOP",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("red_nines_wild_stop=continues" in x for x in cls.impossible)
+
+
+def test_planted_red_nine_never_stops_fails_the_refinement_check() -> None:
+    """R-RED9-WILD: an encoding blind to RUL-RED9-NINE-STOP = stop leaves the class without a witness."""
+    result = refine("red_nines", players=(4,), random_deals=0, enc=RedNineNeverStops(), only=("RUL-RED9-NINE-STOP",))
+    assert not result.ok
+    text = "\n".join(result.failures())
+    assert "has no witness under red_nines_wild_stop=stop" in text

@@ -75,11 +75,12 @@ class RedNinesEncoding(StandardEncoding):
         ("red_nines_first", "all"),
         ("red_nines_out", "like_comet"),
         ("red_nines_continue", "may"),
+        ("red_nines_wild_stop", "stop"),
     )
     scoring = "points"
     max_group = 8
     unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie")
-    outside = ("cats_new_run", "red_nines_wild_stop", "red_nines_king", "red_nines_suits")
+    outside = ("cats_new_run", "red_nines_king", "red_nines_suits")
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
@@ -202,6 +203,11 @@ class RedNinesEncoding(StandardEncoding):
         """Cards a natural play puts down: 1, or k for kind GROUP_BASE + k."""
         return z3.If(kind == NATURAL, 1, kind - GROUP_BASE)
 
+    def wild_stops(self, rd: Readings) -> z3.BoolRef:
+        """RUL-RED9-NINE-STOP = stop: a red nine ends the run (its player leads next); continues: the run
+        goes on from the rank it stood for."""
+        return rd["red_nines_wild_stop"]
+
     def may_pass_holding(self, rd: Readings) -> z3.BoolRef:
         """RUL-RED9-CONTINUE = may: a player holding the next rank may pass all the same (must: not)."""
         return rd["red_nines_continue"]
@@ -241,7 +247,8 @@ class RedNinesEncoding(StandardEncoding):
         )
 
     def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        """``red_nines_play``: the cards go to the pile; a King ends the run; an empty hand wins."""
+        """``red_nines_play``: the cards go to the pile; a King ends the run (a red nine too under
+        RUL-RED9-NINE-STOP = stop); an empty hand wins."""
         n = s.players
         wild = a.kind == COMET
         taken = z3.If(wild, 0, self.group_size(a.kind))
@@ -259,7 +266,7 @@ class RedNinesEncoding(StandardEncoding):
         parts += [x == y for x, y in zip(s.chips, s2.chips, strict=True)]
         parts += [
             s2.comet == s.comet,
-            s2.need == z3.If(a.rank == KING, 0, a.rank + 1),
+            s2.need == z3.If(z3.Or(a.rank == KING, z3.And(wild, self.wild_stops(rd))), 0, a.rank + 1),
             s2.to_move == s.to_move,
             s2.last_player == s.to_move,
             s2.turn_played,
