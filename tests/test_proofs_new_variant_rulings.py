@@ -3,16 +3,23 @@ is in the encoding, and a planted encoding that gets the guard wrong makes the d
 fail with a readable message naming the class, the readings and the differing successors.
 
 Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD), R-RED9-RUN
-(RUL-RED9-CONTINUE), R-RED9-WILD (RUL-RED9-NINE-STOP).
+(RUL-RED9-CONTINUE), R-RED9-WILD (RUL-RED9-NINE-STOP),
+R-RED9-DECK (RUL-RED9-SUITS).
 """
 
 from __future__ import annotations
 
+import pytest
 import z3
+from comet import engine
+from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
+from comet.presets import PRESETS
+from comet.variants import red_nines as red_nines_model
+from comet_proofs.crosscheck import crosscheck
 from comet_proofs.encoding import Readings, SymState
 from comet_proofs.refine import refine
 from comet_proofs.variants.commit_hoyle import CommitHoyleEncoding
-from comet_proofs.variants.red_nines import RedNinesEncoding
+from comet_proofs.variants.red_nines import RedNinesEncoding, natural_count, wild_count
 
 
 class NineForPassOnly(CommitHoyleEncoding):
@@ -116,3 +123,29 @@ def test_planted_red_nine_never_stops_fails_the_refinement_check() -> None:
     assert not result.ok
     text = "\n".join(result.failures())
     assert "has no witness under red_nines_wild_stop=stop" in text
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_red_nines_suits_changes_no_count_the_encoding_sees(players: int) -> None:
+    """RUL-RED9-SUITS is unquantified: under either order the model's pack has the encoding's number of red
+    nines and of natural cards of every rank (R-RED9-DECK)."""
+    enc = RedNinesEncoding()
+    assert "red_nines_suits" in enc.unquantified and "red_nines_suits" not in enc.outside
+    for order in ("hearts_first", "diamonds_first"):
+        rules = PRESETS["red_nines"].rules.with_overrides({"red_nines_suits": order})
+        (pack,) = engine.packs_in_rotation(rules, players)
+        naturals = [c for c in pack.cards if c not in pack.wild]
+        assert len(pack.cards) - len(naturals) == wild_count(players), order
+        for r in enc.ranks:
+            assert sum(1 for c in naturals if rank_of(c) == r) == natural_count(players, r), (order, r)
+
+
+def test_planted_suit_order_with_two_red_suits_first_fails_the_cross_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-RED9-DECK: a model whose diamonds-first order adds both red suits before a black one deals six
+    players four red nines; the cross-check (which varies RUL-RED9-SUITS) reports the broken invariant."""
+    monkeypatch.setattr(red_nines_model, "EXTRA_SUITS_DIAMONDS_FIRST", (DIAMONDS, HEARTS, CLUBS, SPADES))
+    rules = PRESETS["red_nines"].rules.with_overrides({"red_nines_suits": "diamonds_first"})
+    states = [engine.shuffled_deal(rules, 6, 0, seed) for seed in range(2)]
+    result = crosscheck(RedNinesEncoding(), states)
+    assert not result.ok
+    assert "breaks the encoded invariant 'card conservation'" in result.mismatches[0]

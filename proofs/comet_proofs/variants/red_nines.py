@@ -79,8 +79,11 @@ class RedNinesEncoding(StandardEncoding):
     )
     scoring = "points"
     max_group = 8
-    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie")
-    outside = ("cats_new_run", "red_nines_king", "red_nines_suits")
+    # RUL-RED9-SUITS (red_nines_suits) changes which suits are added past four players, but not how many
+    # cards of each rank nor how many red nines (one red and one black suit per two players either way),
+    # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
+    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "red_nines_suits")
+    outside = ("cats_new_run", "red_nines_king")
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
