@@ -4,7 +4,7 @@ fail with a readable message naming the class, the readings and the differing su
 
 Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD), R-RED9-RUN
 (RUL-RED9-CONTINUE), R-RED9-WILD (RUL-RED9-NINE-STOP),
-R-RED9-DECK (RUL-RED9-SUITS).
+R-RED9-DECK (RUL-RED9-SUITS), R-RED9-RUN (RUL-CATS-NEW-RUN).
 """
 
 from __future__ import annotations
@@ -149,3 +149,27 @@ def test_planted_suit_order_with_two_red_suits_first_fails_the_cross_check(monke
     result = crosscheck(RedNinesEncoding(), states)
     assert not result.ok
     assert "breaks the encoded invariant 'card conservation'" in result.mismatches[0]
+
+
+class NewRunNeverPassed(RedNinesEncoding):
+    """RUL-CATS-NEW-RUN = may ignored: the new run is never passed on."""
+
+    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_red_nines_new_run_is_quantified_and_witnessed() -> None:
+    """RUL-CATS-NEW-RUN: a free Boolean in the Red Nines encoding; under may the new run is passed on, with
+    a witness where the model agrees (successors, step bound); the sweep finds none under must."""
+    assert RedNinesEncoding().has_ruling("cats_new_run") and "cats_new_run" not in RedNinesEncoding().outside
+    result = refine("red_nines", players=(4,), random_deals=0, only=("RUL-CATS-NEW-RUN",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("cats_new_run=must" in x for x in cls.impossible)
+
+
+def test_planted_red_nines_new_run_never_passed_fails_the_refinement_check() -> None:
+    """R-RED9-RUN: an encoding blind to RUL-CATS-NEW-RUN = may leaves the class without a witness."""
+    result = refine("red_nines", players=(4,), random_deals=0, enc=NewRunNeverPassed(), only=("RUL-CATS-NEW-RUN",))
+    assert not result.ok
+    assert "has no witness under cats_new_run=may" in "\n".join(result.failures())

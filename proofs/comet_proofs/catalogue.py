@@ -370,6 +370,12 @@ RED_NINES_CLASSES: tuple[BehaviourClass, ...] = (
         g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, z3.Not(out(e, t)))),
     ),
     BehaviourClass(
+        "Red Nines: the new run passed to the left neighbour (RUL-CATS-NEW-RUN)",
+        ("red_nines",),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need == 0)),
+        readings=((("cats_new_run", "may"),),),
+    ),
+    BehaviourClass(
         "Red Nines: a red nine ends the run (RUL-RED9-NINE-STOP)",
         ("red_nines",),
         g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank != KING, t.need == 0, z3.Not(out(e, t)))),

@@ -76,6 +76,7 @@ class RedNinesEncoding(StandardEncoding):
         ("red_nines_out", "like_comet"),
         ("red_nines_continue", "may"),
         ("red_nines_wild_stop", "stop"),
+        ("cats_new_run", "may"),
     )
     scoring = "points"
     max_group = 8
@@ -83,7 +84,7 @@ class RedNinesEncoding(StandardEncoding):
     # cards of each rank nor how many red nines (one red and one black suit per two players either way),
     # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
     unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "red_nines_suits")
-    outside = ("cats_new_run", "red_nines_king")
+    outside = ("red_nines_king",)
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
@@ -211,6 +212,27 @@ class RedNinesEncoding(StandardEncoding):
         goes on from the rank it stood for."""
         return rd["red_nines_wild_stop"]
 
+    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """``commit_common.may_pass_new_run``: RUL-CATS-NEW-RUN = may: a player who has just ended a run this
+        turn, or to whom a stuck run has come back, may pass the new run to the left neighbour."""
+        return z3.And(rd["cats_new_run"], z3.Or(s.turn_played, s.to_move == s.last_player))
+
+    def pass_budget(self, s: SymState) -> z3.ArithRef:
+        """How many passes can still come before someone must play, under either reading of
+        RUL-CATS-NEW-RUN: a run in progress, its seats back to the last player and two more (the last
+        player's new run may be passed on once); a new run 2 while its player may pass it on (it ended
+        this turn, or came back stuck), else 1 for a hand of only red nines (it may lead with one), else 0."""
+        n = s.players
+        dist = (s.last_player - s.to_move + n) % n
+        seats_to_last = z3.If(dist == 0, n, dist)
+        no_naturals = self.naturals_of_mover(s) == 0
+        passable = z3.Or(s.turn_played, s.to_move == s.last_player)
+        return z3.If(s.need > 0, seats_to_last + 2, z3.If(passable, 2, z3.If(no_naturals, 1, 0)))
+
+    def ranking(self, s: SymState) -> z3.ArithRef:
+        """Cards in hands weigh more than any run of passes (at most players + 2, see ``pass_budget``)."""
+        return self.cards_in_hands(s) * (s.players + 3) + self.pass_budget(s)
+
     def may_pass_holding(self, rd: Readings) -> z3.BoolRef:
         """RUL-RED9-CONTINUE = may: a player holding the next rank may pass all the same (must: not)."""
         return rd["red_nines_continue"]
@@ -234,7 +256,7 @@ class RedNinesEncoding(StandardEncoding):
         lead_wild = z3.And(
             a.kind == COMET, wilds >= 1, self.in_rank_range(a.rank), z3.Or(z3.Not(rd["red_nines_lead"]), naturals == 0)
         )
-        lead_pass = z3.And(a.kind == PASS, naturals == 0, wilds == 0)
+        lead_pass = z3.And(a.kind == PASS, z3.Or(z3.And(naturals == 0, wilds == 0), self.may_pass_new_run(s, rd)))
         matching = self.mover_count(s, need)
         cont_natural = z3.And(a.kind == NATURAL, a.rank == need, matching >= 1)
         cont_wild = z3.And(a.kind == COMET, a.rank == need, wilds >= 1)
