@@ -84,8 +84,10 @@ STANDARD_UNQUANTIFIED: tuple[str, ...] = (
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48
 FALSE = z3.BoolVal(False)
-# The extra state field copying RUL-COMET-LEAD's "the Comet may lead" (with RUL-STUCK-RESTART quantified).
+# Extra state fields copying readings the ranking function needs (with RUL-STUCK-RESTART quantified):
+# RUL-COMET-LEAD's "the Comet may lead" and RUL-STUCK-RESTART = may.
 LEAD_COMET = "comet_may_lead"
+STUCK_MAY = "stuck_restart_may"
 
 
 def pack_count(rank: int) -> int:
@@ -385,25 +387,29 @@ class StandardEncoding:
     def reading_fields(self) -> tuple[str, ...]:
         """Extra state fields that copy a reading (fixed for the deal): with RUL-STUCK-RESTART quantified,
         whether the Comet may lead (RUL-COMET-LEAD not forbidden), which the ranking function needs."""
-        return (LEAD_COMET,) if self.has_ruling("stuck_restart") else ()
+        return (LEAD_COMET, STUCK_MAY) if self.has_ruling("stuck_restart") else ()
 
     def with_reading_fields(self, a: AbstractState, rules: Ruleset) -> AbstractState:
         """``a`` with the ``reading_fields`` of a model state under ``rules`` appended."""
         if not self.has_ruling("stuck_restart"):
             return a
-        return replace(a, extra=(*a.extra, (LEAD_COMET, int(rules.comet_lead != "forbidden"))))
+        copied = ((LEAD_COMET, int(rules.comet_lead != "forbidden")), (STUCK_MAY, int(rules.stuck_restart == "may")))
+        return replace(a, extra=(*a.extra, *copied))
 
     def readings_agree(self, s: SymState, rd: Readings) -> z3.BoolRef:
         """The reading fields of ``s`` are those of ``rd``."""
         if not self.has_ruling("stuck_restart"):
             return z3.BoolVal(True)
-        return s.x(LEAD_COMET) == z3.If(self.may_lead_comet(rd), 1, 0)
+        return z3.And(
+            s.x(LEAD_COMET) == z3.If(self.may_lead_comet(rd), 1, 0),
+            s.x(STUCK_MAY) == z3.If(rd.flag("stuck_restart", "may"), 1, 0),
+        )
 
     def readings_kept(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
         """The reading fields of ``s`` are those of ``rd`` and ``s2`` keeps them."""
         if not self.has_ruling("stuck_restart"):
             return z3.BoolVal(True)
-        return z3.And(self.readings_agree(s, rd), s2.x(LEAD_COMET) == s.x(LEAD_COMET))
+        return z3.And(self.readings_agree(s, rd), *[s2.x(f) == s.x(f) for f in self.reading_fields()])
 
     def may_lead_comet(self, rd: Readings) -> z3.BoolRef:
         """RUL-COMET-LEAD is not forbidden (the king or any_rank reading)."""
@@ -510,13 +516,14 @@ class StandardEncoding:
         seats_to_last = z3.If(dist == 0, n, dist)
         no_naturals = self.naturals_of_mover(s) == 0
         if self.has_ruling("stuck_restart"):
-            # RUL-STUCK-RESTART = may: a stuck run back at its last player may be passed on once more, to a
-            # left neighbour who can lead; a hand of only the Comet passes only when it may not lead
-            # (the copied reading: no measure of the cards alone decreases under every reading)
+            # RUL-STUCK-RESTART = may (k = 1): a stuck run back at its last player may be passed on once
+            # more, to a left neighbour who can lead; a hand of only the Comet passes only when it may not
+            # lead (the copied readings: no measure of the cards alone decreases under every reading)
+            k = s.x(STUCK_MAY)
             must_pass = z3.And(no_naturals, s.x(LEAD_COMET) == 0)
-            stuck = s.to_move == s.last_player
-            lead = z3.If(s.turn_played, 3, z3.If(must_pass, 2, z3.If(stuck, 1, 0)))
-            return z3.If(s.need > 0, seats_to_last + 2, lead)
+            stuck = z3.And(s.to_move == s.last_player, k == 1)
+            lead = z3.If(s.turn_played, 2 + k, z3.If(must_pass, 1 + k, z3.If(stuck, 1, 0)))
+            return z3.If(s.need > 0, seats_to_last + 1 + k, lead)
         return z3.If(s.need > 0, seats_to_last + 1, z3.If(s.turn_played, 2, z3.If(no_naturals, 1, 0)))
 
     def cards_in_hands(self, s: SymState) -> z3.ArithRef:
@@ -525,8 +532,9 @@ class StandardEncoding:
     def ranking(self, s: SymState) -> z3.ArithRef:
         """Termination measure: cards in hands weigh more than any run of passes (one pass more with
         RUL-STUCK-RESTART quantified)."""
-        weight = s.players + (3 if self.has_ruling("stuck_restart") else 2)
-        return self.cards_in_hands(s) * weight + self.pass_budget(s)
+        cards = self.cards_in_hands(s)
+        more = z3.If(s.x(STUCK_MAY) == 1, cards, 0) if self.has_ruling("stuck_restart") else 0
+        return cards * (s.players + 2) + more + self.pass_budget(s)
 
     def step_bound(self, s: SymState) -> z3.ArithRef:
         """``comet.engine.step_bound``: cards = cards in hands + played (the Comet included)."""
