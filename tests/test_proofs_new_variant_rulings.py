@@ -4,7 +4,7 @@ fail with a readable message naming the class, the readings and the differing su
 
 Rules exercised: R-COMMIT-H-NINE (RUL-COMMIT-H-NINE-PASS, RUL-COMMIT-H-NINE-LEAD), R-RED9-RUN
 (RUL-RED9-CONTINUE), R-RED9-WILD (RUL-RED9-NINE-STOP),
-R-RED9-DECK (RUL-RED9-SUITS), R-RED9-RUN (RUL-CATS-NEW-RUN).
+R-RED9-DECK (RUL-RED9-SUITS), R-RED9-RUN and R-COMMIT-C-LEAD (RUL-CATS-NEW-RUN).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from comet.variants import red_nines as red_nines_model
 from comet_proofs.crosscheck import crosscheck
 from comet_proofs.encoding import Readings, SymState
 from comet_proofs.refine import refine
+from comet_proofs.variants.commit_cats import CommitCatsEncoding
 from comet_proofs.variants.commit_hoyle import CommitHoyleEncoding
 from comet_proofs.variants.red_nines import RedNinesEncoding, natural_count, wild_count
 
@@ -171,5 +172,31 @@ def test_red_nines_new_run_is_quantified_and_witnessed() -> None:
 def test_planted_red_nines_new_run_never_passed_fails_the_refinement_check() -> None:
     """R-RED9-RUN: an encoding blind to RUL-CATS-NEW-RUN = may leaves the class without a witness."""
     result = refine("red_nines", players=(4,), random_deals=0, enc=NewRunNeverPassed(), only=("RUL-CATS-NEW-RUN",))
+    assert not result.ok
+    assert "has no witness under cats_new_run=may" in "\n".join(result.failures())
+
+
+class CatsNewRunNeverPassed(CommitCatsEncoding):
+    """RUL-CATS-NEW-RUN = may ignored: the new run is never passed on."""
+
+    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_commit_cats_new_run_is_quantified_and_witnessed() -> None:
+    """RUL-CATS-NEW-RUN: a free Boolean in the commit_cats encoding; under may the new run is passed on,
+    with a witness where the model agrees; the sweep finds none under must."""
+    assert CommitCatsEncoding().has_ruling("cats_new_run") and "cats_new_run" not in CommitCatsEncoding().outside
+    result = refine("commit_cats", players=(3,), random_deals=0, only=("RUL-CATS-NEW-RUN",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("cats_new_run=must" in x for x in cls.impossible)
+
+
+def test_planted_commit_cats_new_run_never_passed_fails_the_refinement_check() -> None:
+    """R-COMMIT-C-LEAD: an encoding blind to RUL-CATS-NEW-RUN = may leaves the class without a witness."""
+    result = refine(
+        "commit_cats", players=(3,), random_deals=0, enc=CatsNewRunNeverPassed(), only=("RUL-CATS-NEW-RUN",)
+    )
     assert not result.ok
     assert "has no witness under cats_new_run=may" in "\n".join(result.failures())

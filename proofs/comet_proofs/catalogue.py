@@ -563,6 +563,12 @@ CATS_CLASSES: tuple[BehaviourClass, ...] = (
         g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, won(t))),
     ),
     BehaviourClass(
+        "Commit 002: the new run passed to the left neighbour (RUL-CATS-NEW-RUN)",
+        ("commit_cats",),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need == 0, _branch(s) == 0)),
+        readings=((("cats_new_run", "may"),),),
+    ),
+    BehaviourClass(
         "Commit 002: the lowest card leads (rank then suit)",
         ("commit_cats",),
         g(lambda e, s, a, t: z3.And(_card(a), s.need == 0, _branch(s) == 0)),
