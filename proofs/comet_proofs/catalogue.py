@@ -489,7 +489,6 @@ HOYLE_CLASSES: tuple[BehaviourClass, ...] = (
         "Commit 000: the 9D leads a run",
         ("commit_hoyle",),
         g(lambda e, s, a, t: z3.And(_card(a), a.rank == _nine_d(), s.need == 0, _branch(s) == 0)),
-        readings=((), (("commit_nine_lead", "last_resort"),)),
     ),
     BehaviourClass(
         "Commit 000: the 10D taken on the 9D's branch",
