@@ -254,63 +254,42 @@ def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, 
                     yield f"{players} players, seed {seed}, {pack.name} pack, {mode} deal", start, order
 
 
+def _at_deal(start: DealState, kind: str, detail: str, origin: str) -> Witness:
+    """A witness at the deal itself (no action played): the deal refused under B, or dealt differently."""
+    return Witness(
+        "deal",
+        kind,
+        detail,
+        start.players,
+        start.dealer,
+        start.pack,
+        start.comet_value,
+        start.hands,
+        start.dead,
+        (),
+        -1,
+        origin,
+    )
+
+
 def deal_difference(pair: Pair, start: DealState, order: list[Card], origin: str) -> Witness | None:
     """The deal itself differs: refused under B as a record, or the same shuffle dealt differently."""
     try:
         explicit_deal(pair.b, start.players, start.dealer, start.hands, start.dead, start.comet_value)
     except RecordError as e:
-        return Witness(
-            "deal",
-            "refused",
-            f"B refuses this deal [{e.kind}]: {_short(str(e))}",
-            start.players,
-            start.dealer,
-            start.pack,
-            start.comet_value,
-            start.hands,
-            start.dead,
-            (),
-            -1,
-            origin,
-        )
+        return _at_deal(start, "refused", f"B refuses this deal [{e.kind}]: {_short(str(e))}", origin)
     if "shuffled" in origin:
         pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
         packs_b = packs_in_rotation(pair.b, start.players)
         if [p.cards for p in packs_b] != [p.cards for p in packs_in_rotation(pair.a, start.players)]:
-            return Witness(
-                "deal",
-                "dealt",
-                "B deals from other packs: " + ", ".join(p.name for p in packs_b),
-                start.players,
-                start.dealer,
-                start.pack,
-                start.comet_value,
-                start.hands,
-                start.dead,
-                (),
-                -1,
-                origin,
-            )
+            return _at_deal(start, "dealt", "B deals from other packs: " + ", ".join(p.name for p in packs_b), origin)
         try:
             size_b, _ = deal_sizes(pair.b, start.players, len(pack.cards))
             hands_b, dead_b = distribute(pair.b, order, start.players, start.dealer, size_b)
         except RecordError:
             return None
         if hands_b != start.hands or dead_b != start.dead:
-            return Witness(
-                "deal",
-                "dealt",
-                "the same shuffled pack is dealt into different hands under B",
-                start.players,
-                start.dealer,
-                start.pack,
-                start.comet_value,
-                start.hands,
-                start.dead,
-                (),
-                -1,
-                origin,
-            )
+            return _at_deal(start, "dealt", "the same shuffled pack is dealt into different hands under B", origin)
     return None
 
 
