@@ -351,6 +351,34 @@ def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
     return out
 
 
+def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
+    """``x * factor`` as linear arithmetic.  A rule's multiplier (x2 caught, x4 after the Comet as a 9, the
+    Opera's x2, ...) is built from integer constants by ``If``, ``+``, ``-`` and ``*``, so the product is
+    pushed into its branches: ``x * If(c, 2, 4)`` becomes ``If(c, 2*x, 4*x)``.  A product of two
+    symbolic terms makes Z3 reason about non-linear integer arithmetic, where it can search without end
+    (the Opera's settlement zero-sum timed out at 120 s; linear, it proves at once).  ValueError for a
+    factor with a free variable in it (that product is non-linear whatever one does)."""
+    if isinstance(factor, int):
+        return x if factor == 1 else z3.IntVal(0) if factor == 0 else factor * x
+    if z3.is_int_value(factor):
+        return scaled(x, factor.as_long())
+    if z3.is_app_of(factor, z3.Z3_OP_ITE):
+        return z3.If(factor.arg(0), scaled(x, factor.arg(1)), scaled(x, factor.arg(2)))
+    args = [factor.arg(i) for i in range(factor.num_args())]
+    if z3.is_add(factor):
+        return z3.Sum(*[scaled(x, f) for f in args])
+    if z3.is_sub(factor):
+        return scaled(x, args[0]) - z3.Sum(*[scaled(x, f) for f in args[1:]])
+    if z3.is_app_of(factor, z3.Z3_OP_UMINUS):
+        return -scaled(x, args[0])
+    if z3.is_mul(factor):
+        out = x
+        for f in args:
+            out = scaled(out, f)
+        return out
+    raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
+
+
 def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...] = RANKS) -> z3.ArithRef:
     """``row`` is indexed by ``ranks``; the entry for a symbolic rank in ``ranks``."""
     out: z3.ArithRef = row[-1]
@@ -858,7 +886,7 @@ class StandardEncoding:
         """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: what ``seat`` pays the winner."""
         points = self.hand_points(s, seat)
         caught = z3.If(s.comet == seat, 2 * points, points)
-        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, caught * self.out_multiplier(s, rd))
+        return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, scaled(caught, self.out_multiplier(s, rd)))
 
     def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """Net chips per seat for the deal: chips moved during play plus the settlement (``engine.returns``)."""
@@ -906,7 +934,8 @@ class StandardEncoding:
             [
                 z3.Implies(
                     z3.And(s.winner >= 0, s.winner != p),
-                    self.settlement_amount(s, p, rd) == z3.If(s.comet == p, 2, 1) * self.hand_points(s, p) * mult,
+                    self.settlement_amount(s, p, rd)
+                    == scaled(self.hand_points(s, p), z3.If(s.comet == p, 2, 1) * mult),
                 )
                 for p in range(s.players)
             ]

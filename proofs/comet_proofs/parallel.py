@@ -2,7 +2,9 @@
 
 An ``Obligation`` holds closures over Z3 terms, which do not cross process boundaries, so a task names
 an obligation by (preset, players, index in ``plan``) and the worker rebuilds the plan (cached per
-process).  Tasks go out slowest first (the card-level Commit encodings, the larger player counts), so
+process).  Each obligation is solved in a Z3 context of its own (``proofs.solve_alone``), so what a
+worker solved before does not change how Z3 searches: a verdict and its time are the same in the
+pool as alone.  Tasks go out slowest first (the card-level Commit encodings, the larger player counts), so
 two workers finish close together.  With ``jobs=1`` everything runs in this process (a test's
 monkeypatched encoding is then seen).
 
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -93,21 +94,6 @@ def prove_presets(
                 done[t] = fut.result()
                 if progress is not None:
                     progress(t, done[t])
-        # An obligation that gave no answer in a long-lived worker (which has solved many others in the same
-        # Z3 context) is tried once more, alone in a fresh process; seen on 2026-12-01: opera's settlement
-        # zero-sum timed out at 120 s in the pool and proves in under a second alone.  Said on stderr, never
-        # silent; a second timeout stands as the result.
-        again = [t for t, r in done.items() if not r.proved and "gave no answer" in (r.counterexample or "")]
-        if again:
-            print(
-                f"comet_proofs: {len(again)} obligation(s) gave no answer in the shared workers; "
-                "trying each once more alone in a fresh process: " + "; ".join(f"{t.preset} {t.players}p {t.name}" for t in again),
-                file=sys.stderr,
-            )
-            with ProcessPoolExecutor(max_workers=jobs, max_tasks_per_child=1) as fresh:
-                retries = {fresh.submit(run_task, t, recheck): t for t in again}
-                for fut in as_completed(retries):
-                    done[retries[fut]] = fut.result()
     out: dict[str, list[ProofResult]] = {p: [] for p in presets}
     for t in sorted(done, key=lambda t: (presets.index(t.preset), t.players, t.index)):
         out[t.preset].append(done[t])

@@ -95,30 +95,30 @@ class Obligation:
 
     def run(self, recheck: bool = False) -> ProofResult:
         """Prove the obligation (unsat of every case); with ``recheck``, a proved obligation of at most two
-        cases is checked again by a second solver (``second_solver``) and its verdict recorded."""
+        cases is checked again by a second solver (``second_solver``) and its verdict recorded.
+
+        Each case is solved in a Z3 context of its own (``solve_alone``): Z3's search depends on the
+        identifiers of the terms it is given, and in the shared context those depend on every term built
+        before, so the same obligation proved in 1 s in one process and timed out at 120 s in another
+        (commit_hoyle's card conservation at 8 players, 2026-12-01).  Alone, its time depends on the
+        formula only."""
         start = time.perf_counter()
         formulas, render = self.build()
         splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
         for case in splits:
-            solver = z3.Solver()
-            solver.set("timeout", TIMEOUT_MS)
-            # Z3's older simplex-based arithmetic solver: about a quarter less time over these obligations
-            # (measured: commit_hoyle 5, commit_cats 5, standard 5, red_nines 6, opera 4: 26.8 s -> 19.9 s)
-            solver.set("smt.arith.solver", 2)
-            solver.add(*formulas, case)
-            verdict = solver.check()
-            if verdict != z3.unsat:
+            solved = solve_alone([*formulas, case], TIMEOUT_MS)
+            if solved.verdict != z3.unsat:
                 break
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
-        if verdict == z3.unsat:
+        if solved.verdict == z3.unsat:
             cheap = len(splits) <= 3 and seconds < RECHECK_BELOW_S
             second = self.second_opinion(formulas, splits) if recheck and cheap else ""
             if second == "DISAGREES":
                 text = "Z3's default solver proved it, the second solver found a counterexample"
                 return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, second)
             return ProofResult(self.name, self.preset, self.players, readings, True, seconds, None, second)
-        text = render(solver.model()) if verdict == z3.sat else f"Z3 gave no answer ({solver.reason_unknown()})"
+        text = render(solved.model) if solved.model is not None else f"Z3 gave no answer ({solved.reason})"
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text)
 
     @staticmethod
@@ -127,8 +127,9 @@ class Obligation:
         "no answer" (a timeout)."""
         answer = "agrees"
         for case in splits:
-            solver = second_solver()
-            solver.add(*formulas, case)
+            ctx = z3.Context()
+            solver = second_solver(ctx)
+            solver.add(*[f.translate(ctx) for f in (*formulas, case)])
             verdict = solver.check()
             if verdict == z3.sat:
                 return "DISAGREES"
@@ -142,9 +143,40 @@ SECOND_TIMEOUT_MS = 2_000
 RECHECK_BELOW_S = 0.5
 
 
-def second_solver() -> z3.Solver:
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """One ``check`` in a context of its own: the verdict, a model in Z3's main context when satisfiable,
+    Z3's reason when it gave no answer, and the search's size (decisions, conflicts: the same formula
+    gives the same numbers wherever it is solved)."""
+
+    verdict: z3.CheckSatResult
+    model: z3.ModelRef | None
+    reason: str
+    search: tuple[int, int]
+
+
+def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> Solved:
+    """Check ``formulas`` in a fresh Z3 context (a copy of the terms, numbered in the order they are met),
+    so that Z3's search depends on the formula and not on every term the process built before."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", timeout_ms)
+    # Z3's older simplex-based arithmetic solver: about a quarter less time over these obligations
+    # (measured: commit_hoyle 5, commit_cats 5, standard 5, red_nines 6, opera 4: 26.8 s -> 19.9 s)
+    solver.set("smt.arith.solver", 2)
+    solver.add(*[f.translate(ctx) for f in formulas])
+    verdict = solver.check()
+    stats = solver.statistics()
+    keys = set(stats.keys())
+    search = tuple(int(stats.get_key_value(k)) if k in keys else 0 for k in ("decisions", "conflicts"))
+    model = solver.model().translate(z3.main_ctx()) if verdict == z3.sat else None
+    reason = solver.reason_unknown() if verdict not in (z3.sat, z3.unsat) else ""
+    return Solved(verdict, model, reason, (search[0], search[1]))
+
+
+def second_solver(ctx: z3.Context | None = None) -> z3.Solver:
     """A second opinion: Z3 through another tactic pipeline (its own preprocessing, then the SMT core)."""
-    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt", ctx=ctx)
     solver = tactic.solver()
     solver.set("timeout", SECOND_TIMEOUT_MS)
     return solver

@@ -15,7 +15,7 @@ import z3
 from comet.cards import DIAMONDS, KING, card
 from comet.state import DealState
 
-from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at
+from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at, scaled
 from comet_proofs.variants.commit_common import (
     BRANCH,
     DEAD,
@@ -210,7 +210,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         for h in range(n):
             caught = z3.If(self.loc(s, NINE_D) == h, NINE_CHIPS, 0)
             kings = z3.Sum(*[z3.If(self.loc(s, k) == h, 1, 0) for k in KINGS])
-            owes.append(z3.If(over, caught + sign * kings, 0))
+            owes.append(z3.If(over, caught + scaled(kings, sign), 0))
         return tuple(base[p] - (n - 1) * owes[p] + z3.Sum(*[owes[h] for h in range(n) if h != p]) for p in range(n))
 
     def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:

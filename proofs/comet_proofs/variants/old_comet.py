@@ -35,6 +35,7 @@ from comet_proofs.encoding import (
     StandardEncoding,
     SymAction,
     SymState,
+    scaled,
 )
 
 DECK = 52
@@ -88,7 +89,7 @@ class OldCometEncoding(StandardEncoding):
         as_king = z3.If(z3.And(rd["old_manille_king"], a.rank == KING), KING_CHIPS, 0)
         # RUL-OLD-BONUS-LAST = multiplied: the manille as the last card earns x2, x4 as a 9
         last = z3.If(z3.And(out, rd["old_bonus_last"]), z3.If(a.rank == NINE, 4, 2), 1)
-        manille = s.comet_value * last + as_king
+        manille = scaled(s.comet_value, last) + as_king
         cards = z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, KING_CHIPS * kings, 0))
         return cards + z3.If(z3.And(rd["old_last_card"], self.ends_run(a, out, rd)), LAST_CARD_CHIPS, 0)
 
@@ -109,7 +110,7 @@ class OldCometEncoding(StandardEncoding):
         caught = s.comet == seat
         # RUL-OLD-CAUGHT-DOUBLE = doubled: a held manille doubles the points as in the standard game
         doubled = z3.If(z3.And(caught, rd["old_caught_double"]), 2, 1)
-        owed = self.old_points(s, seat, rd) * self.out_multiplier(s, rd) * doubled
+        owed = scaled(self.old_points(s, seat, rd), self.out_multiplier(s, rd) * doubled)
         # RUL-OLD-CAUGHT-NINE = extra: the caught manille pays its 9 chips to the winner on top
         owed = owed + z3.If(z3.And(caught, rd["old_caught_nine"]), CAUGHT_NINE, 0)
         return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, owed)
@@ -142,7 +143,7 @@ class OldCometEncoding(StandardEncoding):
         value, 1 more as a King; at most 4 for Kings), a pass only the stuck run's last player (1)."""
         passing = a.kind == PASS
         # RUL-OLD-BONUS-LAST: the manille's value up to x4; RUL-OLD-LAST-CARD = every_run_end: 1 more
-        manille = z3.If(rd["old_bonus_last"], 4, 1) * s.comet_value + KING_CHIPS
+        manille = scaled(s.comet_value, z3.If(rd["old_bonus_last"], 4, 1)) + KING_CHIPS
         run_end = z3.If(rd["old_last_card"], LAST_CARD_CHIPS, 0)
         cap = z3.If(
             passing,

@@ -29,6 +29,7 @@ from comet_proofs.encoding import (
     SymAction,
     SymState,
     at,
+    scaled,
 )
 
 FIRST, COULD, DRAWN = "first_turn", "dealer_could", "drawn"
@@ -131,7 +132,7 @@ class OperaEncoding(StandardEncoding):
 
     def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
         """R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-OPERA-DOUBLE (RUL-OPERA-CAUGHT): what ``seat`` pays the winner."""
-        owed = self.hand_points(s, seat) * self.caught_factor(s, seat, rd)
+        owed = scaled(self.hand_points(s, seat), self.caught_factor(s, seat, rd))
         return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, owed)
 
     def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
@@ -144,7 +145,8 @@ class OperaEncoding(StandardEncoding):
             [
                 z3.Implies(
                     z3.And(s.winner >= 0, s.winner != p),
-                    self.settlement_amount(s, p, rd) == self.hand_points(s, p) * z3.If(s.comet == p, caught, mult),
+                    self.settlement_amount(s, p, rd)
+                    == scaled(self.hand_points(s, p), z3.If(s.comet == p, caught, mult)),
                 )
                 for p in range(s.players)
             ]
@@ -155,7 +157,7 @@ class OperaEncoding(StandardEncoding):
         Comet in an Opera (not drawn) raises its bonus by the Opera's x2, stacked as the points are."""
         bonus = super().play_amount(s, a, out, rd)
         factor = z3.If(rd["comet_bonus_last"], z3.If(a.rank == NINE, 4, 2), 1)
-        extra = s.comet_value * (self.stacked(factor, rd) - factor)
+        extra = scaled(s.comet_value, self.stacked(factor, rd) - factor)
         opera = z3.And(out, s.x(FIRST) == 1, z3.Not(self.draws(s, out, rd)), rd["opera_comet_bonus"])
         return bonus + z3.If(z3.And(self.wild_play(a.kind), opera), extra, 0)
 

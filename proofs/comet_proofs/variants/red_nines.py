@@ -34,6 +34,7 @@ from comet_proofs.encoding import (
     SymAction,
     SymState,
     at,
+    scaled,
 )
 
 NO_COMET = -3
@@ -349,7 +350,7 @@ class RedNinesEncoding(StandardEncoding):
         for p in range(s.players):
             left = z3.Sum(*[s.hands[p][i] * self.card_points(r) for i, r in enumerate(self.ranks)])
             left = left + NINE * self.wilds(s, p)
-            out.append(z3.If(z3.Or(s.winner < 0, s.winner == p), 0, left * self.multiplier(s, p, rd)))
+            out.append(z3.If(z3.Or(s.winner < 0, s.winner == p), 0, scaled(left, self.multiplier(s, p, rd))))
         return tuple(out)
 
     def settlement_problems(self, state: DealState) -> list[str]:

@@ -19,6 +19,7 @@ from comet_proofs.encoding import (
     StandardEncoding,
     SymAction,
     SymState,
+    scaled,
 )
 
 
@@ -82,7 +83,11 @@ class TwoPlayerEncoding(StandardEncoding):
                     s.winner == p,
                     points[p]
                     == z3.Sum(
-                        *[z3.If(s.comet == q, 2, 1) * self.hand_points(s, q) * mult for q in range(s.players) if q != p]
+                        *[
+                            scaled(self.hand_points(s, q), z3.If(s.comet == q, 2, 1) * mult)
+                            for q in range(s.players)
+                            if q != p
+                        ]
                     ),
                 )
                 for p in range(s.players)
