@@ -379,6 +379,23 @@ def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
     raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
 
 
+def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
+    """The products of two or more symbolic terms in ``formulas`` (each shared term looked at once): the
+    encodings keep this list empty (``scaled``)."""
+    seen: set[int] = set()
+    found: list[str] = []
+    todo = list(formulas)
+    while todo:
+        e = todo.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_mul(e) and sum(1 for c in e.children() if not z3.is_int_value(c)) >= 2:
+            found.append(" ".join(str(e).split()))
+        todo.extend(e.children())
+    return found
+
+
 def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...] = RANKS) -> z3.ArithRef:
     """``row`` is indexed by ``ranks``; the entry for a symbolic rank in ``ranks``."""
     out: z3.ArithRef = row[-1]
