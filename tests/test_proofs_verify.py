@@ -16,7 +16,7 @@ from comet.cli import main
 from comet_proofs import ENCODINGS
 from comet_proofs.encoding import PASS, Readings, StandardEncoding, SymAction, SymState, at
 from comet_proofs.parallel import prove_presets, tasks
-from comet_proofs.proofs import plan, solve_alone
+from comet_proofs.proofs import obligations, plan, solve_alone
 
 
 class NobodyGoesOut(StandardEncoding):
@@ -103,7 +103,7 @@ def test_an_obligations_search_does_not_depend_on_terms_built_before() -> None:
     unrelated terms are built in Z3's main context, the search takes the same decisions and conflicts.
     In the shared context it did not (commit_hoyle's card conservation at 8 players proved in 1 s or
     timed out at 120 s depending on what the process had built before)."""
-    (ob,) = [o for o in plan("standard", [3]) if o.name.startswith("termination")]
+    (ob,) = [o for o in plan("standard", [2]) if o.name.startswith("termination")]
     formulas, _ = ob.build()
     first = solve_alone(formulas, 60_000)
     noise = [z3.Int(f"noise{i}") + i for i in range(5000)]
@@ -112,3 +112,39 @@ def test_an_obligations_search_does_not_depend_on_terms_built_before() -> None:
     again = solve_alone(formulas_again, 60_000)
     assert first.verdict == again.verdict == z3.unsat
     assert first.search == again.search and first.search[0] > 0, (first.search, again.search)
+
+
+def test_a_try_that_gives_no_answer_goes_on_to_the_next_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Termination of the standard game (R-END-OUT): a first try cut short (1 ms) is followed by a try with
+    the next seed, which proves it; with the first try alone there is no answer."""
+    from comet_proofs import proofs as proofs_module
+
+    (ob,) = [o for o in plan("standard", [2]) if o.name.startswith("termination")]
+    formulas, _ = ob.build()
+    monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1), (1, 60_000)))
+    assert solve_alone(formulas, 60_000).verdict == z3.unsat
+    monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1),))
+    assert solve_alone(formulas, 60_000).verdict not in (z3.sat, z3.unsat)
+
+
+class RankingCountsSteps(StandardEncoding):
+    """Bug (R-END-OUT's termination): the ranking adds the steps taken, so it no longer falls."""
+
+    def ranking(self, s: SymState) -> z3.ArithRef:
+        return super().ranking(s) + s.steps
+
+
+def test_the_step_bound_stands_only_with_the_termination_it_assumes() -> None:
+    """The step bound's proof (R-END-OUT) uses termination's conclusion.  With a ranking that does not fall,
+    the step bound's own three parts still hold, but its result is not proved, and says what it assumes."""
+    from comet_proofs import prove
+    from comet_proofs.proofs import STEP_BOUND, TERMINATION
+
+    results = {r.name: r for r in prove(RankingCountsSteps(), 3, only=("step bound", "termination"))}
+    assert not results[TERMINATION].proved
+    bound = results[f"{STEP_BOUND} (initial + inductive)"]
+    assert not bound.proved and bound.assumes == (TERMINATION,)
+    assert bound.counterexample is not None and "assumes termination" in bound.counterexample
+    # the step bound's own checks pass: only the assumption fails
+    (ob,) = [o for o in obligations(RankingCountsSteps(), 3) if o.name.startswith("step bound")]
+    assert ob.run().proved

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from comet_proofs.proofs import Obligation, ProofResult, plan
+from comet_proofs.proofs import Obligation, ProofResult, discharge, plan
 
 # Relative cost of one obligation of a preset (measured: seconds per obligation, roughly).
 WEIGHT = {"commit_hoyle": 4.0, "commit_cats": 4.0, "red_nines": 1.5}
@@ -97,4 +97,4 @@ def prove_presets(
     out: dict[str, list[ProofResult]] = {p: [] for p in presets}
     for t in sorted(done, key=lambda t: (presets.index(t.preset), t.players, t.index)):
         out[t.preset].append(done[t])
-    return out
+    return {p: discharge(rs) for p, rs in out.items()}

@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Namespace) -> int:
     """Run one preset's obligations (and its cross-check); 1 if anything fails."""
     from comet_proofs import ProofResult, crosscheck, encoding_for, sample_states
+    from comet_proofs.proofs import discharge
     from rich.progress import Progress
     from rich.table import Table
 
@@ -106,6 +107,7 @@ def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Na
             progress.update(task, description=f"{name}, {ob.players} players: {ob.name}")
             results.append(ob.run())
             progress.advance(task)
+    results = discharge(results)
     table = Table(title=f"comet prove --preset {name} (every reading of the rulings the encoding covers)")
     table.add_column("players", justify="right")
     table.add_column("property")
