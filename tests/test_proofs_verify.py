@@ -148,3 +148,22 @@ def test_the_step_bound_stands_only_with_the_termination_it_assumes() -> None:
     # the step bound's own checks pass: only the assumption fails
     (ob,) = [o for o in obligations(RankingCountsSteps(), 3) if o.name.startswith("step bound")]
     assert ob.run().proved
+
+
+def test_verify_in_one_pool_runs_proofs_refinement_and_bounds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With two workers the proofs, the refinement check and the bounds share one pool: all three tables are
+    printed, and a planted bug (a Comet bonus paid to seat 0, R-COMET-BONUS) still fails the run, since the
+    workers are forked after the encoding is replaced."""
+    out_file = tmp_path / "v.json"
+    argv = ["verify", "--preset", "two_player", "--seconds", "1", "--jobs", "2", "--json", str(out_file)]
+    assert main(argv) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "directed refinement check" in out and "bounds per deal" in out and "10/10" in out
+    (entry,) = json.loads(out_file.read_text(encoding="utf-8"))["presets"]
+    assert entry["refine"]["ok"] and entry["proofs"]["proved"] == entry["proofs"]["total"] > 0
+    monkeypatch.setitem(ENCODINGS, "standard", HugeBonusToSeatZero)
+    bad = ["verify", "--preset", "standard", "--no-fuzz", "--no-refine", "--no-bounds", "--jobs", "2"]
+    assert main(bad) == 1
+    assert "play payments" in capsys.readouterr().out

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from comet_proofs.proofs import Obligation, ProofResult, discharge, plan
@@ -69,6 +69,19 @@ def default_jobs() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
+def submit(pool: Executor, work: Sequence[Task], recheck: bool) -> dict[Future[ProofResult], Task]:
+    """Hand every task to ``pool`` (in the order given: slowest first), for ``collect``."""
+    return {pool.submit(run_task, t, recheck): t for t in work}
+
+
+def collect(presets: Sequence[str], done: dict[Task, ProofResult]) -> dict[str, list[ProofResult]]:
+    """The results per preset in plan order, with every assume-guarantee proof discharged."""
+    out: dict[str, list[ProofResult]] = {p: [] for p in presets}
+    for t in sorted(done, key=lambda t: (presets.index(t.preset), t.players, t.index)):
+        out[t.preset].append(done[t])
+    return {p: discharge(rs) for p, rs in out.items()}
+
+
 def prove_presets(
     presets: Sequence[str],
     players: Sequence[int] | None = None,
@@ -88,13 +101,10 @@ def prove_presets(
                 progress(t, done[t])
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(run_task, t, recheck): t for t in work}
+            futures = submit(pool, work, recheck)
             for fut in as_completed(futures):
                 t = futures[fut]
                 done[t] = fut.result()
                 if progress is not None:
                     progress(t, done[t])
-    out: dict[str, list[ProofResult]] = {p: [] for p in presets}
-    for t in sorted(done, key=lambda t: (presets.index(t.preset), t.players, t.index)):
-        out[t.preset].append(done[t])
-    return {p: discharge(rs) for p, rs in out.items()}
+    return collect(presets, done)

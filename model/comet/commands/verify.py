@@ -97,14 +97,7 @@ def prove_presets(names: list[str], console: Any, jobs: int, recheck: bool) -> d
     from comet_proofs.parallel import tasks
     from rich.progress import Progress
 
-    out: dict[str, ProofSummary] = {}
-    runnable: list[str] = []
-    for name in names:
-        try:
-            tasks([name])
-            runnable.append(name)
-        except (ValueError, KeyError) as err:
-            out[name] = ProofSummary(0, 0, 0.0, (f"{name}: no proofs: {err}",))
+    runnable, out = provable(names)
     total = len(tasks(runnable)) if runnable else 0
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("proving", total=total)
@@ -115,19 +108,88 @@ def prove_presets(names: list[str], console: Any, jobs: int, recheck: bool) -> d
 
         results = run_parallel(runnable, jobs=jobs, recheck=recheck, progress=advance) if runnable else {}
     for name, rs in results.items():
-        problems = tuple(
-            f"{name}, {r.players} players, {r.name}:\n{r.counterexample or ''}" for r in rs if not r.proved
-        )
-        out[name] = ProofSummary(
-            sum(1 for r in rs if r.proved),
-            len(rs),
-            sum(r.seconds for r in rs),
-            problems,
-            sum(1 for r in rs if r.second == "agrees"),
-            sum(1 for r in rs if r.second == "no answer"),
-            sum(1 for r in rs if r.second == "DISAGREES"),
-        )
+        out[name] = summarize(name, rs)
     return {name: out[name] for name in names}
+
+
+def provable(names: list[str]) -> tuple[list[str], dict[str, ProofSummary]]:
+    """The presets with proofs, and a problem for each preset without an encoding (not a pass)."""
+    from comet_proofs.parallel import tasks
+
+    out: dict[str, ProofSummary] = {}
+    runnable: list[str] = []
+    for name in names:
+        try:
+            tasks([name])
+            runnable.append(name)
+        except (ValueError, KeyError) as err:
+            out[name] = ProofSummary(0, 0, 0.0, (f"{name}: no proofs: {err}",))
+    return runnable, out
+
+
+def summarize(name: str, rs: list[Any]) -> ProofSummary:
+    """One preset's proof results as a table row: proved, total, solver seconds, problems, second solver."""
+    problems = tuple(f"{name}, {r.players} players, {r.name}:\n{r.counterexample or ''}" for r in rs if not r.proved)
+    return ProofSummary(
+        sum(1 for r in rs if r.proved),
+        len(rs),
+        sum(r.seconds for r in rs),
+        problems,
+        sum(1 for r in rs if r.second == "agrees"),
+        sum(1 for r in rs if r.second == "no answer"),
+        sum(1 for r in rs if r.second == "DISAGREES"),
+    )
+
+
+def run_pooled(
+    names: list[str], console: Any, args: argparse.Namespace
+) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any]]:
+    """The proofs, the refinement check and the bounds together in one pool of ``args.jobs`` processes, so
+    that neither core waits for the other between phases: the refinement checks (a few seconds each) go out
+    first, then the obligations slowest first, then the bounds (short) fill the end."""
+    from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+
+    from comet_proofs.bounds import bounds, typical_players
+    from comet_proofs.parallel import collect, submit, tasks
+    from comet_proofs.refine import refine
+    from rich.progress import Progress
+
+    proofs: dict[str, ProofSummary] = {}
+    runnable: list[str] = []
+    if not args.no_proofs:
+        runnable, proofs = provable(names)
+    work = tasks(runnable) if runnable else []
+    done: dict[Any, Any] = {}
+    refined: dict[str, RefineResult] = {}
+    bound_rows: dict[str, list[Any]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, Progress(console=console, transient=True) as bar:
+        what: dict[Future[Any], tuple[str, Any]] = {}
+        if not args.no_refine:
+            what.update({pool.submit(refine, name): ("refine", name) for name in names})
+        what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
+        if not args.no_bounds:
+            for name in names:
+                fut = pool.submit(bounds, name, players=(typical_players(name),), deals=100)
+                what[fut] = ("bounds", name)
+        task = bar.add_task("proofs, refinement check, bounds", total=len(what))
+        for fut in as_completed(what):
+            kind, key = what[fut]
+            result: Any = fut.result()
+            if kind == "proof":
+                done[key] = result
+                text = f"proved {key.preset}, {key.players} players: {key.name}"
+            elif kind == "refine":
+                refined[key] = result
+                text = f"refinement check: {key} done"
+            else:
+                bound_rows[key] = result
+                text = f"bounds of {key} done"
+            bar.update(task, description=text)
+            bar.advance(task)
+    for name, rs in (collect(runnable, done) if runnable else {}).items():
+        proofs[name] = summarize(name, rs)
+    ordered = {name: proofs[name] for name in names if name in proofs}
+    return ordered, {n: refined[n] for n in names if n in refined}, [b for n in names for b in bound_rows.get(n, [])]
 
 
 def summary_json(
@@ -194,9 +256,13 @@ def run(args: argparse.Namespace) -> int:
     # piped output: wide enough that no preset name is cut short ("commit_…")
     console = Console() if sys.stdout.isatty() else Console(width=200)
     proofs: dict[str, ProofSummary] = {}
-    if not args.no_proofs:
-        proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
-    refined = {} if args.no_refine else refine_presets(names, console)
+    bound_rows: list[Any] | None = None
+    if args.jobs > 1:
+        proofs, refined, bound_rows = run_pooled(names, console, args)
+    else:
+        if not args.no_proofs:
+            proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
+        refined = {} if args.no_refine else refine_presets(names, console, workers=1)
     report = None
     if not args.no_fuzz:
         report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True, jobs=args.jobs)
@@ -241,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     failed = print_refine(console, refined) or failed
     if not args.no_bounds:
-        failed = print_bounds(console, names) or failed
+        failed = print_bounds(console, names, bound_rows) or failed
     for pr in proofs.values():
         for problem in pr.problems:
             console.print(f"[red]proof problem[/red] {problem}", highlight=False)
@@ -322,21 +388,22 @@ def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
     return failed
 
 
-def print_bounds(console: Any, names: list[str]) -> bool:
-    """The bounds of each preset at its typical player count: Z3 Optimize's upper bound over the encoding
-    (an over-approximation: unreachable states count) and the best value random deals of the model reached;
-    True if a real deal beat a proved bound."""
+def print_bounds(console: Any, names: list[str], computed: list[Any] | None = None) -> bool:
+    """The bounds of each preset at its typical player count (``computed`` when the pool made them): Z3
+    Optimize's upper bound over the encoding (an over-approximation: unreachable states count) and the best
+    value random deals of the model reached; True if a real deal beat a proved bound."""
     from comet_proofs.bounds import bounds, typical_players
     from rich.progress import Progress
     from rich.table import Table
 
-    rows = []
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("bounds", total=len(names))
-        for name in names:
-            bar.update(task, description=f"bounds of {name}")
-            rows += bounds(name, players=(typical_players(name),), deals=100)
-            bar.advance(task)
+    rows = list(computed) if computed is not None else []
+    if computed is None:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task("bounds", total=len(names))
+            for name in names:
+                bar.update(task, description=f"bounds of {name}")
+                rows += bounds(name, players=(typical_players(name),), deals=100)
+                bar.advance(task)
     table = Table(title="bounds per deal (Comet at its starting value; upper: Z3 Optimize over Inv, reached: model)")
     for col in ("preset", "players", "quantity", "upper bound", "reached"):
         table.add_column(col, justify="left" if col in ("preset", "quantity") else "right")
