@@ -398,6 +398,9 @@ COVERED: dict[str, tuple[str, ...]] = {
     "deal scores non-negative": POINTS,
     "game total": POINTS,
     "game balances": CHIPS,
+    # the joint step check of the card-level encodings serves the step goals above: each of their mutants
+    # breaks it (and the obligation whose goal broke)
+    "inductive step": CARD_LEVEL,
 }
 
 
@@ -409,3 +412,21 @@ def test_every_obligation_has_a_mutant(preset: str) -> None:
         kinds = [k for k in COVERED if name.startswith(k)]
         assert kinds, f"{preset}: obligation {name!r} has no mutant test"
         assert preset in COVERED[kinds[0]], f"{preset}: obligation {name!r} has no mutant for this preset"
+
+
+@pytest.mark.parametrize("preset", CARD_LEVEL)
+def test_the_joint_step_check_takes_down_only_the_goal_that_broke(preset: str) -> None:
+    """R-TURN-END on the card-level encodings: a pass that may lose a card breaks the joint step check, which
+    names card conservation (with its own counterexample) among the goals that broke; termination, whose
+    goal held, stays proved; card conservation does not."""
+    from comet_proofs.proofs import JOINT_STEP, TERMINATION
+
+    results = {r.name: r for r in prove(mutant(preset, PassLosesFirstCard), PLAYERS[preset], only=("",))}
+    joint = results[JOINT_STEP]
+    assert not joint.proved
+    broke = dict(joint.broken)
+    cc = "card conservation (initial + inductive)"
+    assert cc in broke and TERMINATION not in broke, sorted(broke)
+    readable(broke[cc], "one step breaks card conservation", "action: pass")
+    assert not results[cc].proved and results[cc].counterexample == broke[cc]
+    assert results[TERMINATION].proved and results[TERMINATION].assumes == (JOINT_STEP,)

@@ -875,6 +875,8 @@ class StandardEncoding:
 
     # Which step obligations (name prefixes) use ``action_cases``.
     split_obligations: tuple[str, ...] = ("step bound", "termination")
+    # Check every inductive step goal in one solver call per action case (``proofs.JOINT_STEP``).
+    joint_step = False
 
     def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
         """A case split over the action for the step obligations (none: one formula).  Proofs check

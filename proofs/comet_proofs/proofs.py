@@ -40,6 +40,8 @@ from comet_proofs.nextstate import successors
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STEP_BOUND = "step bound (steps + ranking <= engine.step_bound)"
+JOINT_STEP = "inductive step (every part of Inv and the ranking, one check per action)"
+Joint = tuple[list[z3.BoolRef], list[tuple[str, z3.BoolRef, Callable[[z3.ModelRef], str]]]]
 TERMINATION = "termination (ranking decreases on every action)"
 TIMEOUT_MS = 120_000
 
@@ -61,6 +63,9 @@ class ProofResult:
     second: str = ""
     # the obligations whose conclusions the proof used (``Obligation.assumes``)
     assumes: tuple[str, ...] = ()
+    # a joint check that failed: (the obligation whose goal broke, its counterexample) for each goal that
+    # broke, each found by a check of that goal alone (``Obligation.joint``)
+    broken: tuple[tuple[str, str], ...] = ()
 
 
 ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLAY_RULINGS + DEAL_RULINGS)
@@ -100,6 +105,10 @@ class Obligation:
     # Obligations (names) whose conclusions this proof uses: it stands only when they are proved too
     # (``discharge``).
     assumes: tuple[str, ...] = ()
+    # A joint check (``JOINT_STEP``): the common hypothesis and, per obligation it serves, that obligation's
+    # goal and how to render a model breaking it.  One check per case proves every goal at once; a case
+    # that fails is checked goal by goal, so each broken goal gets its own counterexample.
+    joint: Callable[[], Joint] | None = None
 
     def run(self, recheck: bool = False) -> ProofResult:
         """Prove the obligation (unsat of every case); with ``recheck``, a proved obligation of at most two
@@ -111,6 +120,8 @@ class Obligation:
         (commit_hoyle's card conservation at 8 players, 2026-12-01).  Alone, its time depends on the
         formula only."""
         start = time.perf_counter()
+        if self.joint is not None:
+            return self.run_joint(self.joint, start)
         formulas, render = self.build()
         splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
         for case in splits:
@@ -132,6 +143,32 @@ class Obligation:
             )
         text = render(solved.model) if solved.model is not None else f"Z3 gave no answer ({solved.reason})"
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, "", self.assumes)
+
+    def run_joint(self, joint: Callable[[], Joint], start: float) -> ProofResult:
+        """Every goal of the joint check, case by case: ``common ∧ ¬(g1 ∧ g2 ∧ ...)`` per case, and where that
+        is not unsat, each goal alone on that case (the first case where one breaks ends the check)."""
+        common, goals = joint()
+        combined = [*common, z3.Not(z3.And([g for _, g, _ in goals]))]
+        splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
+        broken: list[tuple[str, str]] = []
+        for case in splits:
+            if solve_alone([*combined, case], TIMEOUT_MS).verdict == z3.unsat:
+                continue
+            for goal_name, goal, render in goals:
+                one = solve_alone([*common, z3.Not(goal), case], TIMEOUT_MS)
+                if one.verdict != z3.unsat:
+                    text = render(one.model) if one.model is not None else f"Z3 gave no answer ({one.reason})"
+                    broken.append((goal_name, text))
+            if broken:
+                break
+        seconds = time.perf_counter() - start
+        readings = tuple((name, "*") for name, _ in self.rulings)
+        if not broken:
+            return ProofResult(self.name, self.preset, self.players, readings, True, seconds, None, "", self.assumes)
+        text = "\n".join(f"{goal_name}: {why}" for goal_name, why in broken)
+        return ProofResult(
+            self.name, self.preset, self.players, readings, False, seconds, text, "", self.assumes, tuple(broken)
+        )
 
     @staticmethod
     def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef]) -> str:
@@ -260,6 +297,49 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
 
         return build
 
+    joint = enc.joint_step
+    sb_title = f"{STEP_BOUND} (initial + inductive)"
+
+    def base_only(part: str) -> Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]:
+        """The initial case of ``part``; its step is a goal of the joint check."""
+
+        def build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+            rd = enc.fresh_readings()
+            init = enc.fresh_state("i", players)
+            base = z3.And(enc.initial(init, rd), z3.Not(enc.invariant_parts(init)[part]))
+            return [base], _state_render(rd, init, f"an initial deal breaks {part}:")
+
+        return build
+
+    def joint_parts() -> Joint:
+        """``Inv(s) ∧ T(s, a, s')`` and, per obligation, its goal at s': each invariant part, the step-bound
+        lemma (one step counted, the cards counted kept) and the ranking's decrease."""
+        rd = enc.fresh_readings()
+        s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+        after = enc.invariant_parts(s2)
+        goals: list[tuple[str, z3.BoolRef, Callable[[z3.ModelRef], str]]] = []
+        for part in parts:
+            if part == STEP_BOUND:
+                counted = z3.And(s2.steps == s.steps + 1, enc.step_bound(s2) == enc.step_bound(s))
+                head = (
+                    f"one step breaks {STEP_BOUND}: it does not count exactly one step, or changes the cards counted:"
+                )
+                goals.append((sb_title, counted, _step_render(rd, s, a, s2, head)))
+            else:
+                head = f"one step breaks {part}:"
+                goals.append((f"{part} (initial + inductive)", after[part], _step_render(rd, s, a, s2, head)))
+        decreases = z3.And(enc.ranking(s2) >= 0, enc.ranking(s2) < enc.ranking(s))
+        goals.append((TERMINATION, decreases, _step_render(rd, s, a, s2, "the ranking function does not decrease:")))
+        return [enc.invariant(s), enc.transition(s, a, s2, rd)], goals
+
+    def joint_build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        common, goals = joint_parts()
+        return [*common, z3.Not(z3.And([g for _, g, _ in goals]))], lambda m: "a step breaks one of the goals"
+
+    def nothing_alone() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
+        """Termination of a joint encoding: its only goal (the ranking's decrease) is in the joint check."""
+        return [z3.BoolVal(False)], lambda m: ""
+
     def composed() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         """The step bound (``steps + ranking <= step_bound``), in three parts: every initial deal is within it;
         every step from a well-formed state counts one step and keeps the number of cards the bound counts;
@@ -289,6 +369,8 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
                 return _step_render(rd, s, a, s2, head)(m)
             return f"arithmetic: {m}"
 
+        if joint:  # the lemma is a goal of the joint check
+            return [z3.If(which == 0, base, arithmetic)], render
         return [z3.If(which == 0, base, z3.If(which == 1, lemma, arithmetic))], render
 
     def ob(
@@ -304,7 +386,21 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
             cases = tuple(by_action)
         return Obligation(title, name, players, build, enc.rulings, cases)
 
-    for part in parts:
+    if joint:
+        # the card-level encodings: a case of one card is easy for Z3 but costs ~30 ms of preprocessing of
+        # the whole Inv(s) ∧ T, so every step goal is checked in one solver call per action
+        which = z3.Int("step_bound_case")
+        for part in parts:
+            title = f"{part} (initial + inductive)"
+            if part == STEP_BOUND:
+                cases = (which == 0, which == 2)
+                out.append(Obligation(title, name, players, composed, enc.rulings, cases, (TERMINATION, JOINT_STEP)))
+            else:
+                out.append(Obligation(title, name, players, base_only(part), enc.rulings, (), (JOINT_STEP,)))
+        out.append(Obligation(TERMINATION, name, players, nothing_alone, enc.rulings, (), (JOINT_STEP,)))
+        per_action = tuple(enc.action_cases(SymAction.fresh()))
+        out.append(Obligation(JOINT_STEP, name, players, joint_build, enc.rulings, per_action, joint=joint_parts))
+    for part in parts if not joint else []:
         if part == STEP_BOUND:
             which = z3.Int("step_bound_case")
             # the lemma split by action where the encoding splits the step bound (the card-level encodings)
@@ -328,7 +424,8 @@ def obligations(enc: StandardEncoding, players: int, preset: str | None = None) 
         f = z3.And(enc.invariant(s), enc.transition(s, a, s2, rd), z3.Not(decreases))
         return [f], _step_render(rd, s, a, s2, "the ranking function does not decrease:")
 
-    out.append(ob(TERMINATION, ranking, split=True))
+    if not joint:
+        out.append(ob(TERMINATION, ranking, split=True))
 
     def totality() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         rd = enc.fresh_readings()
@@ -546,15 +643,28 @@ def plan(preset: str = "standard", players: Sequence[int] | None = None) -> list
 def discharge(results: Sequence[ProofResult]) -> list[ProofResult]:
     """``results`` with every proof that assumes another obligation's conclusion (``assumes``) marked not
     proved when that obligation, for the same preset and player count, is not proved (or not among
-    ``results``): an assume-guarantee proof stands only with what it assumes."""
-    proved = {(r.preset, r.players, r.name) for r in results if r.proved}
-    out: list[ProofResult] = []
-    for r in results:
-        missing = [a for a in r.assumes if (r.preset, r.players, a) not in proved]
-        if r.proved and missing:
-            text = "the proof assumes " + "; ".join(missing) + ", which is not proved"
-            r = dataclasses.replace(r, proved=False, counterexample=text)
-        out.append(r)
+    ``results``): an assume-guarantee proof stands only with what it assumes.  A failed joint check
+    (``broken``) takes down only the obligations whose goals broke, each with its own counterexample.
+    Repeated until nothing changes (the step bound assumes termination, which may assume the joint check)."""
+    out = list(results)
+    changed = True
+    while changed:
+        changed = False
+        by_name = {(r.preset, r.players, r.name): r for r in out}
+        for i, r in enumerate(out):
+            if not r.proved:
+                continue
+            for a in r.assumes:
+                dep = by_name.get((r.preset, r.players, a))
+                if dep is not None and dep.proved:
+                    continue
+                broken = dict(dep.broken) if dep is not None else {}
+                if dep is not None and dep.broken and r.name not in broken:
+                    continue  # the joint check failed on another obligation's goal; this one's held
+                why = broken.get(r.name) or f"the proof assumes {a}, which is not proved"
+                out[i] = dataclasses.replace(r, proved=False, counterexample=why)
+                changed = True
+                break
     return out
 
 
@@ -563,8 +673,13 @@ def prove(enc: StandardEncoding, players: int, only: Sequence[str] = ()) -> list
     and the obligations they assume)."""
     obs = obligations(enc, players)
     wanted = [o for o in obs if not only or any(o.name.startswith(p) for p in only)]
-    needed = {a for o in wanted for a in o.assumes}
-    ran = discharge([o.run() for o in obs if o in wanted or o.name in needed])
+    needed = {o.name for o in wanted}
+    while True:
+        more = {a for o in obs if o.name in needed for a in o.assumes} - needed
+        if not more:
+            break
+        needed |= more
+    ran = discharge([o.run() for o in obs if o.name in needed])
     return [r for r in ran if not only or any(r.name.startswith(p) for p in only)]
 
 
