@@ -9,7 +9,7 @@ R-OLD-MANILLE-PLAY, R-COMMIT-H-KING-PAID.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 import z3
@@ -430,3 +430,22 @@ def test_the_joint_step_check_takes_down_only_the_goal_that_broke(preset: str) -
     readable(broke[cc], "one step breaks card conservation", "action: pass")
     assert not results[cc].proved and results[cc].counterexample == broke[cc]
     assert results[TERMINATION].proved and results[TERMINATION].assumes == (JOINT_STEP,)
+
+
+def test_the_joint_check_looks_at_every_case_for_every_goal_still_standing() -> None:
+    """A goal that holds where another first breaks may break in a later case: the joint check goes on
+    through every case, so both broken goals are named, and the goal that never breaks is not."""
+    from comet_proofs.proofs import Obligation
+
+    x = z3.Int("x")
+
+    def joint() -> tuple[list[z3.BoolRef], list[tuple[str, z3.BoolRef, Callable[[z3.ModelRef], str]]]]:
+        def render(m: z3.ModelRef) -> str:
+            return f"x = {m.eval(x)}"
+
+        return [x >= 0], [("first", x != 0, render), ("later", x != 5, render), ("never", x >= 0, render)]
+
+    ob = Obligation("joint", "synthetic", 2, lambda: ([z3.BoolVal(False)], str), cases=(x == 0, x == 1, x == 5))
+    result = dataclasses.replace(ob, joint=joint).run()
+    assert not result.proved
+    assert dict(result.broken) == {"first": "x = 0", "later": "x = 5"}

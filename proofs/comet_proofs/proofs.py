@@ -145,22 +145,26 @@ class Obligation:
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, "", self.assumes)
 
     def run_joint(self, joint: Callable[[], Joint], start: float) -> ProofResult:
-        """Every goal of the joint check, case by case: ``common ∧ ¬(g1 ∧ g2 ∧ ...)`` per case, and where that
-        is not unsat, each goal alone on that case (the first case where one breaks ends the check)."""
+        """Every goal of the joint check, case by case: ``common ∧ ¬(g1 ∧ g2 ∧ ...)`` over the goals not yet
+        broken, and where that is not unsat, each of them alone on that case.  Every case is checked for
+        every goal that has not broken, so a goal not in ``broken`` holds in every case."""
         common, goals = joint()
-        combined = [*common, z3.Not(z3.And([g for _, g, _ in goals]))]
         splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
         broken: list[tuple[str, str]] = []
+        alive = list(goals)
         for case in splits:
-            if solve_alone([*combined, case], TIMEOUT_MS).verdict == z3.unsat:
+            if not alive:
+                break
+            combined = [*common, z3.Not(z3.And([g for _, g, _ in alive])), case]
+            if solve_alone(combined, TIMEOUT_MS).verdict == z3.unsat:
                 continue
-            for goal_name, goal, render in goals:
+            for entry in list(alive):
+                goal_name, goal, render = entry
                 one = solve_alone([*common, z3.Not(goal), case], TIMEOUT_MS)
                 if one.verdict != z3.unsat:
                     text = render(one.model) if one.model is not None else f"Z3 gave no answer ({one.reason})"
                     broken.append((goal_name, text))
-            if broken:
-                break
+                    alive.remove(entry)
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if not broken:
