@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import z3
@@ -379,21 +379,27 @@ def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
     raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
 
 
-def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
-    """The products of two or more symbolic terms in ``formulas`` (each shared term looked at once): the
-    encodings keep this list empty (``scaled``)."""
+def subterms(terms: Sequence[z3.ExprRef]) -> Iterator[z3.ExprRef]:
+    """Every term under ``terms``, each shared term once (by Z3 id)."""
     seen: set[int] = set()
-    found: list[str] = []
-    todo = list(formulas)
+    todo = list(terms)
     while todo:
         e = todo.pop()
         if e.get_id() in seen:
             continue
         seen.add(e.get_id())
-        if z3.is_mul(e) and sum(1 for c in e.children() if not z3.is_int_value(c)) >= 2:
-            found.append(" ".join(str(e).split()))
+        yield e
         todo.extend(e.children())
-    return found
+
+
+def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
+    """The products of two or more symbolic terms in ``formulas``: the encodings keep this list empty
+    (``scaled``)."""
+    return [
+        " ".join(str(e).split())
+        for e in subterms(formulas)
+        if z3.is_mul(e) and sum(1 for c in e.children() if not z3.is_int_value(c)) >= 2
+    ]
 
 
 def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...] = RANKS) -> z3.ArithRef:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import z3
 
-from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState
+from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, subterms
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +43,7 @@ class Successor:
 
 def _variables(terms: list[z3.ExprRef]) -> dict[int, z3.ExprRef]:
     """The uninterpreted constants under ``terms``, by Z3 id."""
-    out: dict[int, z3.ExprRef] = {}
-    seen: set[int] = set()
-    todo = list(terms)
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[t.get_id()] = t
-        else:
-            todo.extend(t.children())
-    return out
+    return {t.get_id(): t for t in subterms(terms) if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED}
 
 
 def _conjuncts(f: z3.ExprRef) -> list[z3.ExprRef]:
