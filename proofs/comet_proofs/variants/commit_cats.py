@@ -32,6 +32,7 @@ from comet_proofs.variants.commit_common import (
     PLAYED,
     REMOVED,
     SUIT,
+    NewRunPassOn,
     SuitedEncoding,
     loc_name,
 )
@@ -46,7 +47,7 @@ def score_name(seat: int) -> str:
     return f"score{seat}"
 
 
-class CommitCatsEncoding(SuitedEncoding):
+class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
     """Preset ``commit_cats``: points, 2-8 players."""
 
     name = "commit_cats"
@@ -164,27 +165,6 @@ class CommitCatsEncoding(SuitedEncoding):
         by_rank = z3.And([z3.Implies(self.loc(s, k) == s.to_move, k / 4 >= c / 4) for k in NATURALS])
         by_code = z3.And([z3.Implies(self.loc(s, k) == s.to_move, k >= c) for k in NATURALS])
         return z3.If(rd["commit_lowest"], by_code, by_rank)
-
-    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
-        """``commit_common.may_pass_new_run``: RUL-CATS-NEW-RUN = may: a player who has just ended a run this
-        turn, or to whom a stuck run has come back, may pass the new run to the left neighbour."""
-        return z3.And(rd["cats_new_run"], z3.Or(s.turn_played, s.to_move == s.last_player))
-
-    def pass_budget(self, s: SymState) -> z3.ArithRef:
-        """How many passes can still come before someone must play, under either reading of
-        RUL-CATS-NEW-RUN: a run in progress, its seats back to the last player and two more (the last
-        player's new run may be passed on once); a new run 2 while its player may pass it on, else 1 for
-        a hand without natural cards, else 0."""
-        n = s.players
-        dist = (s.last_player - s.to_move + n) % n
-        seats_to_last = z3.If(dist == 0, n, dist)
-        no_naturals = self.naturals_of_mover(s) == 0
-        passable = z3.Or(s.turn_played, s.to_move == s.last_player)
-        return z3.If(s.need > 0, seats_to_last + 2, z3.If(passable, 2, z3.If(no_naturals, 1, 0)))
-
-    def ranking(self, s: SymState) -> z3.ArithRef:
-        """Cards in hands weigh more than any run of passes (at most players + 2, see ``pass_budget``)."""
-        return self.cards_in_hands(s) * (s.players + 3) + self.pass_budget(s)
 
     def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
         """``cats_legal_actions`` (R-COMMIT-C-LEAD, R-COMMIT-C-SUIT, R-COMMIT-C-COMET)."""

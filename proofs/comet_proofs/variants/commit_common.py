@@ -26,6 +26,7 @@ from comet_proofs.encoding import (
     CARD,
     PASS,
     AbstractState,
+    Readings,
     StandardEncoding,
     SymAction,
     SymState,
@@ -41,6 +42,34 @@ SUIT, BRANCH, NINE_LAST = "suit", "branch", "nine_last"
 
 def loc_name(c: int) -> str:
     return f"loc.{card_text(c)}"
+
+
+class NewRunPassOn(StandardEncoding):
+    """RUL-CATS-NEW-RUN over an encoding (commit_cats and red_nines, as the model's
+    ``commit_common.may_pass_new_run`` serves both): the pass of a new run to the left neighbour, and the
+    pass budget and ranking that still fall under either reading."""
+
+    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """``commit_common.may_pass_new_run``: RUL-CATS-NEW-RUN = may: a player who has just ended a run this
+        turn, or to whom a stuck run has come back, may pass the new run to the left neighbour."""
+        return z3.And(rd["cats_new_run"], z3.Or(s.turn_played, s.to_move == s.last_player))
+
+    def pass_budget(self, s: SymState) -> z3.ArithRef:
+        """How many passes can still come before someone must play, under either reading of
+        RUL-CATS-NEW-RUN: a run in progress, its seats back to the last player and two more (the last
+        player's new run may be passed on once); a new run 2 while its player may pass it on (it ended
+        this turn, or came back stuck), else 1 for a hand without natural cards (Commit: only the 9D; Red
+        Nines: only red nines, and it may lead with one), else 0."""
+        n = s.players
+        dist = (s.last_player - s.to_move + n) % n
+        seats_to_last = z3.If(dist == 0, n, dist)
+        no_naturals = self.naturals_of_mover(s) == 0
+        passable = z3.Or(s.turn_played, s.to_move == s.last_player)
+        return z3.If(s.need > 0, seats_to_last + 2, z3.If(passable, 2, z3.If(no_naturals, 1, 0)))
+
+    def ranking(self, s: SymState) -> z3.ArithRef:
+        """Cards in hands weigh more than any run of passes (at most players + 2, see ``pass_budget``)."""
+        return self.cards_in_hands(s) * (s.players + 3) + self.pass_budget(s)
 
 
 class SuitedEncoding(StandardEncoding):

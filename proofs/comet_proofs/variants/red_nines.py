@@ -30,12 +30,12 @@ from comet_proofs.encoding import (
     PASS,
     AbstractState,
     Readings,
-    StandardEncoding,
     SymAction,
     SymState,
     at,
     scaled,
 )
+from comet_proofs.variants.commit_common import NewRunPassOn
 
 NO_COMET = -3
 EXTRA_SUITS = (HEARTS, SPADES, DIAMONDS, CLUBS)
@@ -64,7 +64,7 @@ def wild_name(p: int) -> str:
     return f"wild{p}"
 
 
-class RedNinesEncoding(StandardEncoding):
+class RedNinesEncoding(NewRunPassOn):
     """Preset ``red_nines``: 4-8 players, several wild cards, penalty points."""
 
     name = "red_nines"
@@ -212,27 +212,6 @@ class RedNinesEncoding(StandardEncoding):
         """RUL-RED9-NINE-STOP = stop: a red nine ends the run (its player leads next); continues: the run
         goes on from the rank it stood for."""
         return rd["red_nines_wild_stop"]
-
-    def may_pass_new_run(self, s: SymState, rd: Readings) -> z3.BoolRef:
-        """``commit_common.may_pass_new_run``: RUL-CATS-NEW-RUN = may: a player who has just ended a run this
-        turn, or to whom a stuck run has come back, may pass the new run to the left neighbour."""
-        return z3.And(rd["cats_new_run"], z3.Or(s.turn_played, s.to_move == s.last_player))
-
-    def pass_budget(self, s: SymState) -> z3.ArithRef:
-        """How many passes can still come before someone must play, under either reading of
-        RUL-CATS-NEW-RUN: a run in progress, its seats back to the last player and two more (the last
-        player's new run may be passed on once); a new run 2 while its player may pass it on (it ended
-        this turn, or came back stuck), else 1 for a hand of only red nines (it may lead with one), else 0."""
-        n = s.players
-        dist = (s.last_player - s.to_move + n) % n
-        seats_to_last = z3.If(dist == 0, n, dist)
-        no_naturals = self.naturals_of_mover(s) == 0
-        passable = z3.Or(s.turn_played, s.to_move == s.last_player)
-        return z3.If(s.need > 0, seats_to_last + 2, z3.If(passable, 2, z3.If(no_naturals, 1, 0)))
-
-    def ranking(self, s: SymState) -> z3.ArithRef:
-        """Cards in hands weigh more than any run of passes (at most players + 2, see ``pass_budget``)."""
-        return self.cards_in_hands(s) * (s.players + 3) + self.pass_budget(s)
 
     def may_pass_holding(self, rd: Readings) -> z3.BoolRef:
         """RUL-RED9-CONTINUE = may: a player holding the next rank may pass all the same (must: not)."""
