@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy
-from comet.diverge.witness import Bound, Witness, deal_candidates
+from comet.diverge.witness import Bound, Witness, deal_candidates, deal_witness
 from comet.engine import apply, legal_actions, returns
 from comet.presets import preset
 from comet.ruleset import applies
@@ -79,20 +79,7 @@ def find(preset_name: str, rejected: Rejected, bound: Bound = SEARCH) -> Contrad
                 n = apply(s, a)
                 actions.append(a)
                 if rejected.test(s, a, n):
-                    w = Witness(
-                        "deal",
-                        "rejected",
-                        rejected.outcome,
-                        start.players,
-                        start.dealer,
-                        start.pack,
-                        start.comet_value,
-                        start.hands,
-                        start.dead,
-                        tuple(actions),
-                        len(actions) - 1,
-                        f"{origin}, {policy} policy",
-                    )
+                    w = deal_witness(start, "rejected", rejected.outcome, f"{origin}, {policy} policy", tuple(actions))
                     return Contradiction(preset_name, rejected, w, tried)
                 s = n
     return Contradiction(preset_name, rejected, None, tried)

@@ -254,8 +254,9 @@ def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, 
                     yield f"{players} players, seed {seed}, {pack.name} pack, {mode} deal", start, order
 
 
-def _at_deal(start: DealState, kind: str, detail: str, origin: str) -> Witness:
-    """A witness at the deal itself (no action played): the deal refused under B, or dealt differently."""
+def deal_witness(start: DealState, kind: str, detail: str, origin: str, actions: tuple[Action, ...] = ()) -> Witness:
+    """A deal-level witness: the deal ``start`` under rule set A and ``actions`` played from it, the last
+    being where the rule sets part ways (none: the deal itself, refused under B or dealt differently)."""
     return Witness(
         "deal",
         kind,
@@ -266,8 +267,8 @@ def _at_deal(start: DealState, kind: str, detail: str, origin: str) -> Witness:
         start.comet_value,
         start.hands,
         start.dead,
-        (),
-        -1,
+        actions,
+        len(actions) - 1,
         origin,
     )
 
@@ -277,19 +278,21 @@ def deal_difference(pair: Pair, start: DealState, order: list[Card], origin: str
     try:
         explicit_deal(pair.b, start.players, start.dealer, start.hands, start.dead, start.comet_value)
     except RecordError as e:
-        return _at_deal(start, "refused", f"B refuses this deal [{e.kind}]: {_short(str(e))}", origin)
+        return deal_witness(start, "refused", f"B refuses this deal [{e.kind}]: {_short(str(e))}", origin)
     if "shuffled" in origin:
         pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
         packs_b = packs_in_rotation(pair.b, start.players)
         if [p.cards for p in packs_b] != [p.cards for p in packs_in_rotation(pair.a, start.players)]:
-            return _at_deal(start, "dealt", "B deals from other packs: " + ", ".join(p.name for p in packs_b), origin)
+            return deal_witness(
+                start, "dealt", "B deals from other packs: " + ", ".join(p.name for p in packs_b), origin
+            )
         try:
             size_b, _ = deal_sizes(pair.b, start.players, len(pack.cards))
             hands_b, dead_b = distribute(pair.b, order, start.players, start.dealer, size_b)
         except RecordError:
             return None
         if hands_b != start.hands or dead_b != start.dead:
-            return _at_deal(start, "dealt", "the same shuffled pack is dealt into different hands under B", origin)
+            return deal_witness(start, "dealt", "the same shuffled pack is dealt into different hands under B", origin)
     return None
 
 
@@ -472,7 +475,7 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
         limit = len(best.actions) - 2 if best is not None else bound.depth
         bfs = breadth_first(pair, sa0, min(limit, bound.depth), bound.nodes) if limit >= 0 else None
         if bfs is not None:
-            best = _better(best, _deal_witness(sa0, bfs, origin + ", every sequence searched"))
+            best = _better(best, deal_witness(sa0, bfs[1], bfs[2], origin + ", every sequence searched", bfs[0]))
             continue
         if best is not None and len(best.actions) <= bound.depth + 1:
             continue  # a playout cannot beat a witness within the exhaustive depth
@@ -481,7 +484,7 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
             if res is None:
                 continue
             res = shrink(pair, sa0, res, policy, min(deadline, time.monotonic() + 2.0))
-            best = _better(best, _deal_witness(sa0, res[:3], f"{origin}, {policy} playout shrunk"))
+            best = _better(best, deal_witness(sa0, res[1], res[2], f"{origin}, {policy} playout shrunk", res[0]))
     games_tried = 0
     notes: list[str] = []
     if capped:
@@ -498,24 +501,6 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
 
 def _short(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _deal_witness(sa0: DealState, found: tuple[tuple[Action, ...], str, str], origin: str) -> Witness:
-    actions, kind, detail = found
-    return Witness(
-        "deal",
-        kind,
-        detail,
-        sa0.players,
-        sa0.dealer,
-        sa0.pack,
-        sa0.comet_value,
-        sa0.hands,
-        sa0.dead,
-        actions,
-        len(actions) - 1,
-        origin,
-    )
 
 
 def _better(best: Witness | None, new: Witness) -> Witness:
