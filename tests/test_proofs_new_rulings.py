@@ -61,19 +61,6 @@ OLD_CASES = (
 )
 
 
-@pytest.mark.parametrize(("field", "cls", "named"), OLD_CASES)
-def test_old_comet_encoding_ignoring_a_reading_is_caught(field: str, cls: str, named: str) -> None:
-    planted = ignoring(OldCometEncoding, field)
-    result = refine("old_comet", players=(3,), random_deals=0, enc=planted, only=(cls,))
-    assert not result.ok, f"ignoring {field} went unnoticed"
-    report = "\n".join(result.failures())
-    # the model disagrees with the planted encoding on a witness under the reading (not a missing witness)
-    assert named in report and "no witness" not in report, report
-    assert "differ" in report or "forbids" in report or "returns" in report, report
-    good = refine("old_comet", players=(3,), random_deals=0, only=(cls,))
-    assert good.ok, "\n".join(good.failures())
-
-
 def test_old_comet_quantifies_the_new_fields() -> None:
     enc = encoding_for("old_comet")
     for field, _, _ in OLD_CASES:
@@ -87,15 +74,21 @@ OPERA_CASES = (
 )
 
 
-@pytest.mark.parametrize(("field", "cls", "named"), OPERA_CASES)
-def test_opera_encoding_ignoring_a_reading_is_caught(field: str, cls: str, named: str) -> None:
-    planted = ignoring(OperaEncoding, field)
-    result = refine("opera", players=(3,), random_deals=0, enc=planted, only=(cls,))
+@pytest.mark.parametrize(
+    ("base", "preset", "field", "cls", "named"),
+    [(OldCometEncoding, "old_comet", *c) for c in OLD_CASES] + [(OperaEncoding, "opera", *c) for c in OPERA_CASES],
+)
+def test_an_encoding_ignoring_a_reading_is_caught(
+    base: type[StandardEncoding], preset: str, field: str, cls: str, named: str
+) -> None:
+    planted = ignoring(base, field)
+    result = refine(preset, players=(3,), random_deals=0, enc=planted, only=(cls,))
     assert not result.ok, f"ignoring {field} went unnoticed"
     report = "\n".join(result.failures())
+    # the model disagrees with the planted encoding on a witness under the reading (not a missing witness)
     assert named in report and "no witness" not in report, report
     assert "differ" in report or "forbids" in report or "returns" in report, report
-    good = refine("opera", players=(3,), random_deals=0, only=(cls,))
+    good = refine(preset, players=(3,), random_deals=0, only=(cls,))
     assert good.ok, "\n".join(good.failures())
 
 
