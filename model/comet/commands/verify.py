@@ -94,11 +94,10 @@ def prove_presets(names: list[str], console: Any, jobs: int, recheck: bool) -> d
     bar; a preset without an encoding is a problem, not a pass.  Seconds are solver seconds (summed over
     the obligations, whichever worker ran them)."""
     from comet_proofs.parallel import prove_presets as run_parallel
-    from comet_proofs.parallel import tasks
     from rich.progress import Progress
 
-    runnable, out = provable(names)
-    total = len(tasks(runnable)) if runnable else 0
+    runnable, out, work = provable(names)
+    total = len(work)
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("proving", total=total)
 
@@ -112,19 +111,22 @@ def prove_presets(names: list[str], console: Any, jobs: int, recheck: bool) -> d
     return {name: out[name] for name in names}
 
 
-def provable(names: list[str]) -> tuple[list[str], dict[str, ProofSummary]]:
-    """The presets with proofs, and a problem for each preset without an encoding (not a pass)."""
+def provable(names: list[str]) -> tuple[list[str], dict[str, ProofSummary], list[Any]]:
+    """The presets with proofs, a problem for each preset without an encoding (not a pass), and the
+    proof tasks of the presets with proofs, slowest first (as ``parallel.tasks`` orders them: each plan is
+    built once here)."""
     from comet_proofs.parallel import tasks
 
     out: dict[str, ProofSummary] = {}
     runnable: list[str] = []
+    work: list[Any] = []
     for name in names:
         try:
-            tasks([name])
+            work += tasks([name])
             runnable.append(name)
         except (ValueError, KeyError) as err:
             out[name] = ProofSummary(0, 0, 0.0, (f"{name}: no proofs: {err}",))
-    return runnable, out
+    return runnable, out, sorted(work, key=lambda t: -t.weight)
 
 
 def summarize(name: str, rs: list[Any]) -> ProofSummary:
@@ -150,15 +152,15 @@ def run_pooled(
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     from comet_proofs.bounds import bounds, typical_players
-    from comet_proofs.parallel import collect, submit, tasks
+    from comet_proofs.parallel import collect, submit
     from comet_proofs.refine import refine
     from rich.progress import Progress
 
     proofs: dict[str, ProofSummary] = {}
     runnable: list[str] = []
+    work: list[Any] = []
     if not args.no_proofs:
-        runnable, proofs = provable(names)
-    work = tasks(runnable) if runnable else []
+        runnable, proofs, work = provable(names)
     done: dict[Any, Any] = {}
     refined: dict[str, RefineResult] = {}
     bound_rows: dict[str, list[Any]] = {}
@@ -262,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.no_proofs:
             proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
-        refined = {} if args.no_refine else refine_presets(names, console, workers=1)
+        refined = {} if args.no_refine else refine_presets(names, console)
     report = None
     if not args.no_fuzz:
         report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True, jobs=args.jobs)
@@ -339,29 +341,19 @@ def second_cell(pr: ProofSummary) -> str:
 # ---------------------------------------------------------------- the directed refinement check (issue 8, P1)
 
 
-def refine_presets(names: list[str], console: Any, workers: int = 2) -> dict[str, RefineResult]:
-    """``comet_proofs.refine.refine`` for each preset (a ``RefineResult`` per name), with a progress bar; in
-    ``workers`` processes when there is more than one preset."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
+def refine_presets(names: list[str], console: Any) -> dict[str, RefineResult]:
+    """``comet_proofs.refine.refine`` for each preset in this process (a ``RefineResult`` per name), with a
+    progress bar (``--jobs 1``; with more workers ``run_pooled`` runs them in the pool)."""
     from comet_proofs.refine import refine
     from rich.progress import Progress
 
     out: dict[str, RefineResult] = {}
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("refinement check", total=len(names))
-        if len(names) == 1 or workers <= 1:
-            for name in names:
-                out[name] = refine(name, progress=lambda text: bar.update(task, description=text))
-                bar.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(refine, name): name for name in names}
-                for done in as_completed(futures):
-                    out[futures[done]] = done.result()
-                    bar.update(task, description=f"refinement check: {futures[done]} done")
-                    bar.advance(task)
-    return {name: out[name] for name in names}
+        for name in names:
+            out[name] = refine(name, progress=lambda text: bar.update(task, description=text))
+            bar.advance(task)
+    return out
 
 
 def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
