@@ -167,3 +167,15 @@ def test_verify_in_one_pool_runs_proofs_refinement_and_bounds(
     bad = ["verify", "--preset", "standard", "--no-fuzz", "--no-refine", "--no-bounds", "--jobs", "2"]
     assert main(bad) == 1
     assert "play payments" in capsys.readouterr().out
+
+
+def test_termination_of_a_joint_encoding_is_not_counted_as_re_checked() -> None:
+    """Commit's termination (R-COMMIT-C-LEAD's runs end) is proved by the joint step check; its own
+    formula is just False, so the second solver's agreement count does not include it."""
+    from comet_proofs.proofs import JOINT_STEP, TERMINATION
+
+    (ob,) = [o for o in plan("commit_cats", [3]) if o.name == TERMINATION]
+    result = ob.run(recheck=True)
+    assert result.proved and result.assumes == (JOINT_STEP,) and result.second == ""
+    (wf,) = [o for o in plan("commit_cats", [3]) if o.name.startswith("well-formed")]
+    assert wf.run(recheck=True).second == "agrees"
