@@ -97,3 +97,22 @@ def test_cli_jobs_and_scheduler(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["fuzz", "--deals", "5", "--jobs", "0"]) == 2
     assert "jobs" in capsys.readouterr().err
+
+
+def test_local_workers_are_not_forked_while_other_threads_run() -> None:
+    """A fork copies the locks other threads hold (a Dask client's, say) and the child can hang on them:
+    with a second thread alive the local pool starts its workers by forkserver, and by fork otherwise."""
+    import threading
+
+    from comet.campaign import pool_context
+
+    assert pool_context().get_start_method() == ("fork" if threading.active_count() == 1 else "forkserver")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert pool_context().get_start_method() == "forkserver"
+        assert run_campaign(["standard"], seconds=None, deals=4, seed=1, jobs=2).presets
+    finally:
+        stop.set()
+        other.join()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import AbstractContextManager, ExitStack
@@ -46,6 +47,17 @@ def seed_chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     if size < 1:
         raise ValueError(f"a chunk holds at least one seed, not {size}")
     return [(a, min(stop, a + size)) for a in range(start, stop, size)]
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How local worker processes start: fork (cheap) while this process has one thread; forkserver when
+    other threads run (a Dask client's, say), since a fork copies locks those threads may hold and the
+    child can hang on them (seen: ``comet fuzz --jobs 2`` after a Dask LocalCluster in the same process
+    hung the test run)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
 
 
 class Runner(AbstractContextManager["Runner"]):
@@ -79,9 +91,9 @@ class Runner(AbstractContextManager["Runner"]):
             except (OSError, TimeoutError) as e:
                 raise ValueError(f"cannot reach the Dask scheduler at {self.scheduler}: {e}") from None
         elif self.jobs > 1:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._pool = self._stack.enter_context(ProcessPoolExecutor(max_workers=self.jobs, mp_context=context))
+            self._pool = self._stack.enter_context(
+                ProcessPoolExecutor(max_workers=self.jobs, mp_context=pool_context())
+            )
         return self
 
     def __exit__(
