@@ -398,9 +398,9 @@ COVERED: dict[str, tuple[str, ...]] = {
     "deal scores non-negative": POINTS,
     "game total": POINTS,
     "game balances": CHIPS,
-    # the joint step check of the card-level encodings serves the step goals above: each of their mutants
-    # breaks it (and the obligation whose goal broke)
-    "inductive step": CARD_LEVEL,
+    # the joint step check serves the step goals above: each of their mutants breaks it (and the
+    # obligation whose goal broke)
+    "inductive step": ALL,
 }
 
 
@@ -414,14 +414,15 @@ def test_every_obligation_has_a_mutant(preset: str) -> None:
         assert preset in COVERED[kinds[0]], f"{preset}: obligation {name!r} has no mutant for this preset"
 
 
-@pytest.mark.parametrize("preset", CARD_LEVEL)
+@pytest.mark.parametrize("preset", ALL)
 def test_the_joint_step_check_takes_down_only_the_goal_that_broke(preset: str) -> None:
-    """R-TURN-END on the card-level encodings: a pass that may lose a card breaks the joint step check, which
-    names card conservation (with its own counterexample) among the goals that broke; termination, whose
-    goal held, stays proved; card conservation does not."""
+    """R-TURN-END: a pass that may lose a card (card-level encodings) or drop one (counting encodings) breaks
+    the joint step check, which names card conservation (with its own counterexample) among the goals that
+    broke; termination, whose goal held, stays proved; card conservation does not."""
     from comet_proofs.proofs import JOINT_STEP, TERMINATION
 
-    results = {r.name: r for r in prove(mutant(preset, PassLosesFirstCard), PLAYERS[preset], only=("",))}
+    bug = PassLosesFirstCard if preset in CARD_LEVEL else PassDropsACard
+    results = {r.name: r for r in prove(mutant(preset, bug), PLAYERS[preset], only=("",))}
     joint = results[JOINT_STEP]
     assert not joint.proved
     broke = dict(joint.broken)

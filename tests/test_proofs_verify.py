@@ -16,7 +16,7 @@ from comet.cli import main
 from comet_proofs import ENCODINGS
 from comet_proofs.encoding import PASS, Readings, StandardEncoding, SymAction, SymState, at
 from comet_proofs.parallel import prove_presets, tasks
-from comet_proofs.proofs import obligations, plan, solve_alone
+from comet_proofs.proofs import JOINT_STEP, case_values, obligations, plan, solve_alone, specialise
 
 
 class NobodyGoesOut(StandardEncoding):
@@ -99,32 +99,53 @@ def test_verify_bad_numbers_are_one_line_exit_2(argv: list[str], capsys: pytest.
 
 
 def test_an_obligations_search_does_not_depend_on_terms_built_before() -> None:
-    """Termination of the standard game (R-END-OUT) is solved in a context of its own: after thousands of
-    unrelated terms are built in Z3's main context, the search takes the same decisions and conflicts.
-    In the shared context it did not (commit_hoyle's card conservation at 8 players proved in 1 s or
-    timed out at 120 s depending on what the process had built before)."""
-    (ob,) = [o for o in plan("standard", [2]) if o.name.startswith("termination")]
+    """The inductive step of the standard game's plays (R-PLAY-CONTINUE, R-END-OUT) is solved in a context of
+    its own: after thousands of unrelated terms are built in Z3's main context, the search takes the same
+    decisions and conflicts.  In the shared context it did not (commit_hoyle's card conservation at 8
+    players proved in 1 s or timed out at 120 s depending on what the process had built before)."""
+    (ob,) = [o for o in plan("standard", [2]) if o.name == JOINT_STEP]
     formulas, _ = ob.build()
-    first = solve_alone(formulas, 60_000)
+    first = solve_alone(specialise(formulas, ob.cases[1]), 60_000)
     noise = [z3.Int(f"noise{i}") + i for i in range(5000)]
     assert len(noise) == 5000
     formulas_again, _ = ob.build()
-    again = solve_alone(formulas_again, 60_000)
+    again = solve_alone(specialise(formulas_again, ob.cases[1]), 60_000)
     assert first.verdict == again.verdict == z3.unsat
     assert first.search == again.search and first.search[0] > 0, (first.search, again.search)
 
 
 def test_a_try_that_gives_no_answer_goes_on_to_the_next_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Termination of the standard game (R-END-OUT): a first try cut short (1 ms) is followed by a try with
-    the next seed, which proves it; with the first try alone there is no answer."""
+    """The inductive step of the standard game's plays (R-PLAY-CONTINUE, R-END-OUT): a first try cut short
+    (1 ms) is followed by a try with the next seed, which proves it; with the first try alone there is no
+    answer."""
     from comet_proofs import proofs as proofs_module
 
-    (ob,) = [o for o in plan("standard", [2]) if o.name.startswith("termination")]
-    formulas, _ = ob.build()
+    (ob,) = [o for o in plan("standard", [2]) if o.name == JOINT_STEP]
+    built, _ = ob.build()
+    formulas = specialise(built, ob.cases[1])
     monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1), (1, 60_000)))
     assert solve_alone(formulas, 60_000).verdict == z3.unsat
     monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1),))
     assert solve_alone(formulas, 60_000).verdict not in (z3.sat, z3.unsat)
+
+
+def test_specialise_substitutes_only_what_a_case_fixes() -> None:
+    """A case's fixed values (``x == k``, ``b``, ``Not(b)``, inside nested conjunctions) are substituted and
+    the case kept, so a model of the result is a model of the original; a bound (``y > 1``) fixes nothing."""
+    x, y, b = z3.Int("x"), z3.Int("y"), z3.Bool("b")
+    formulas = [x + y == 3, z3.If(b, y > 0, y < 0)]
+    case = z3.And(z3.Not(z3.Not(b)) == b, z3.And(z3.IntVal(1) == x, b), y > 1)
+    assert {str(k): str(v) for k, v in case_values(case)} == {"x": "1", "b": "True"}
+    out = specialise(formulas, case)
+    assert out[-1].eq(case) and "x" not in str(out[0])
+    solver = z3.Solver()
+    solver.add(*out)
+    assert solver.check() == z3.sat and solver.model().eval(y).as_long() == 2
+    # the same formulas and a case that contradicts them stay unsatisfiable
+    solver = z3.Solver()
+    solver.add(*specialise(formulas, z3.And(x == 1, z3.Not(b))))
+    assert solver.check() == z3.unsat
+    assert specialise(formulas, y > 1) == [*formulas, y > 1]
 
 
 class RankingCountsSteps(StandardEncoding):
@@ -138,12 +159,12 @@ def test_the_step_bound_stands_only_with_the_termination_it_assumes() -> None:
     """The step bound's proof (R-END-OUT) uses termination's conclusion.  With a ranking that does not fall,
     the step bound's own three parts still hold, but its result is not proved, and says what it assumes."""
     from comet_proofs import prove
-    from comet_proofs.proofs import STEP_BOUND, TERMINATION
+    from comet_proofs.proofs import JOINT_STEP, STEP_BOUND, TERMINATION
 
     results = {r.name: r for r in prove(RankingCountsSteps(), 3, only=("step bound", "termination"))}
     assert not results[TERMINATION].proved
     bound = results[f"{STEP_BOUND} (initial + inductive)"]
-    assert not bound.proved and bound.assumes == (TERMINATION,)
+    assert not bound.proved and bound.assumes == (TERMINATION, JOINT_STEP)
     assert bound.counterexample is not None and "assumes termination" in bound.counterexample
     # the step bound's own checks pass: only the assumption fails
     (ob,) = [o for o in obligations(RankingCountsSteps(), 3) if o.name.startswith("step bound")]
@@ -160,7 +181,7 @@ def test_verify_in_one_pool_runs_proofs_refinement_and_bounds(
     argv = ["verify", "--preset", "two_player", "--seconds", "1", "--jobs", "2", "--json", str(out_file)]
     assert main(argv) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
-    assert "directed refinement check" in out and "bounds per deal" in out and "10/10" in out
+    assert "directed refinement check" in out and "bounds per deal" in out and "11/11" in out
     (entry,) = json.loads(out_file.read_text(encoding="utf-8"))["presets"]
     assert entry["refine"]["ok"] and entry["proofs"]["proved"] == entry["proofs"]["total"] > 0
     monkeypatch.setitem(ENCODINGS, "standard", HugeBonusToSeatZero)

@@ -63,8 +63,6 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
     outside = ()
-    # These steps are split by the card played (``action_cases``); the others are faster whole.
-    split_obligations = ("card conservation", "step bound", "termination")
 
     # ------------------------------------------------------------ states
 
