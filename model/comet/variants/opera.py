@@ -56,10 +56,11 @@ def dealer_could_go_out(state: DealState) -> bool:
             return seen[key]
         seen[key] = False
         found = False
-        for a in legal_actions(s):
+        legal = legal_actions(s)
+        for a in legal:
             if a.is_pass:
                 continue
-            nxt = apply(s, a)
+            nxt = apply(s, a, legal=legal)
             if nxt.winner == seat or (nxt.to_move == seat and not nxt.terminal and search(nxt)):
                 found = True
                 break
