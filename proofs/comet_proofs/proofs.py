@@ -193,9 +193,12 @@ class Obligation:
         return answer
 
 
-SECOND_TIMEOUT_MS = 2_000
-# Only obligations the first solver proved faster than this are re-checked ("where cheap").
-RECHECK_BELOW_S = 0.5
+SECOND_TIMEOUT_MS = 1_000
+# Only obligations the first solver proved faster than this are re-checked ("where cheap").  Measured
+# over every preset (2026-12-01): below 0.2 s, 270 of 299 candidates, 13 s of second solver; below
+# 0.5 s, 299 and 22 s.  The second solver's cost follows the first's, except on the card-level
+# encodings' initial deals (commit_hoyle's card conservation: 0.1 s first, no answer in 2 s second).
+RECHECK_BELOW_S = 0.2
 
 
 @dataclass(frozen=True, slots=True)
