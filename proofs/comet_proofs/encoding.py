@@ -392,6 +392,11 @@ def subterms(terms: Sequence[z3.ExprRef]) -> Iterator[z3.ExprRef]:
         todo.extend(e.children())
 
 
+def is_variable(term: z3.ExprRef) -> bool:
+    """An uninterpreted constant (a state field, an action's kind, a reading), not a term built from them."""
+    return bool(z3.is_const(term)) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED
+
+
 def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
     """The products of two or more symbolic terms in ``formulas``: the encodings keep this list empty
     (``scaled``)."""

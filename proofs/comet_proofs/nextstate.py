@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import z3
 
-from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, subterms
+from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, is_variable, subterms
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Successor:
 
 def _variables(terms: list[z3.ExprRef]) -> dict[int, z3.ExprRef]:
     """The uninterpreted constants under ``terms``, by Z3 id."""
-    return {t.get_id(): t for t in subterms(terms) if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED}
+    return {t.get_id(): t for t in subterms(terms) if is_variable(t)}
 
 
 def _conjuncts(f: z3.ExprRef) -> list[z3.ExprRef]:

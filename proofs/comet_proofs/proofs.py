@@ -35,6 +35,7 @@ from comet_proofs.encoding import (
     SymAction,
     SymState,
     encoding_for,
+    is_variable,
 )
 from comet_proofs.nextstate import successors
 
@@ -232,15 +233,15 @@ def case_values(case: z3.BoolRef) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
         else:
             parts.append(term)
     for part in parts:
-        if z3.is_const(part) and part.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        if is_variable(part):
             out.append((part, z3.BoolVal(True, part.ctx)))
-        elif z3.is_not(part) and z3.is_const(part.arg(0)) and part.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        elif z3.is_not(part) and is_variable(part.arg(0)):
             out.append((part.arg(0), z3.BoolVal(False, part.ctx)))
         elif z3.is_eq(part):
             x, k = part.arg(0), part.arg(1)
             if z3.is_int_value(x) and not z3.is_int_value(k):
                 x, k = k, x
-            if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_int_value(k):
+            if is_variable(x) and z3.is_int_value(k):
                 out.append((x, k))
     return out
 

@@ -36,6 +36,7 @@ from comet_proofs.encoding import (
     SymState,
     at,
     encoding_for,
+    is_variable,
 )
 
 TIMEOUT_MS = 20_000
@@ -224,26 +225,28 @@ class Context:
         self.search = z3.Solver()
         self.search.set("timeout", TIMEOUT_MS)
         self.search.add(enc.invariant(self.s), step)
-        self.step = z3.Solver()
-        self.step.set("timeout", TIMEOUT_MS)
-        self.step.add(step)
+        self.step = step
 
     def successors(self, abstract: AbstractState, rules: Ruleset) -> set[AbstractState]:
-        """Every abstract successor T allows from ``abstract`` under ``rules`` (at most ``MAX_SUCCESSORS``+1)."""
+        """Every abstract successor T allows from ``abstract`` under ``rules`` (at most ``MAX_SUCCESSORS``+1).
+
+        The state's and the readings' values are substituted into T and the result simplified before Z3
+        enumerates the successors: the same set as T with the values asserted, found in a formula over
+        the action and the successor only."""
         fixed = SymState.const(abstract)
         rd = self.enc.readings_of(rules)
-        self.step.push()
-        try:
-            self.step.add(self.s.equals(fixed))
-            self.step.add(*[x == y for x, y in zip(self.rd.flags, rd.flags, strict=True)])
-            found: set[AbstractState] = set()
-            while len(found) <= MAX_SUCCESSORS and self.step.check() == z3.sat:
-                succ = self.s2.evaluate(self.step.model())
-                found.add(succ)
-                self.step.add(z3.Not(self.s2.equals(SymState.const(succ))))
-            return found
-        finally:
-            self.step.pop()
+        pinned = [self.s.equals(fixed), *[x == y for x, y in zip(self.rd.flags, rd.flags, strict=True)]]
+        pairs = [(x, y) for x, y in zip(self.s.terms(), fixed.terms(), strict=True) if is_variable(x)]
+        pairs += [(x, y) for x, y in zip(self.rd.flags, rd.flags, strict=True) if is_variable(x)]
+        solver = z3.Solver()
+        solver.set("timeout", TIMEOUT_MS)
+        solver.add(z3.simplify(z3.substitute(z3.And(self.step, *pinned), *pairs)))
+        found: set[AbstractState] = set()
+        while len(found) <= MAX_SUCCESSORS and solver.check() == z3.sat:
+            succ = self.s2.evaluate(solver.model())
+            found.add(succ)
+            solver.add(z3.Not(self.s2.equals(SymState.const(succ))))
+        return found
 
 
 def find_witness(
