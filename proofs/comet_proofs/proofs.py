@@ -135,7 +135,8 @@ class Obligation:
             cheap = len(splits) <= 3 and seconds < RECHECK_BELOW_S
             # a formula that is just False (termination of a joint encoding) has nothing to re-check
             trivial = all(z3.is_false(f) for f in formulas)
-            second = self.second_opinion(formulas, splits) if recheck and cheap and not trivial else ""
+            budget = second_budget_ms(seconds)
+            second = self.second_opinion(formulas, splits, budget) if recheck and cheap and not trivial else ""
             if second == "DISAGREES":
                 text = "Z3's default solver proved it, the second solver found a counterexample"
                 return ProofResult(
@@ -178,13 +179,13 @@ class Obligation:
         )
 
     @staticmethod
-    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef]) -> str:
-        """Every case again with ``second_solver``: "agrees" (all unsat), "DISAGREES" (one sat) or
-        "no answer" (a timeout)."""
+    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef], timeout_ms: int) -> str:
+        """Every case again with ``second_solver`` (``timeout_ms`` each): "agrees" (all unsat), "DISAGREES"
+        (one sat) or "no answer" (a timeout)."""
         answer = "agrees"
         for case in splits:
             ctx = z3.Context()
-            solver = second_solver(ctx)
+            solver = second_solver(ctx, timeout_ms)
             solver.add(*[f.translate(ctx) for f in specialise(formulas, case)])
             verdict = solver.check()
             if verdict == z3.sat:
@@ -194,12 +195,21 @@ class Obligation:
         return answer
 
 
-SECOND_TIMEOUT_MS = 1_000
-# Only obligations the first solver proved faster than this are re-checked ("where cheap").  Measured
-# over every preset (2026-12-01): below 0.2 s, 270 of 299 candidates, 13 s of second solver; below
-# 0.5 s, 299 and 22 s.  The second solver's cost follows the first's, except on the card-level
-# encodings' initial deals (commit_hoyle's card conservation: 0.1 s first, no answer in 2 s second).
+# Only obligations the first solver proved faster than this are re-checked ("where cheap"), and the
+# second solver has a few times the first's time for each case (at least SECOND_MIN_MS, at most
+# SECOND_TIMEOUT_MS).  Measured over every preset (2026-12-01): below 0.2 s, 270 of 299 candidates;
+# their second opinions took 13 s with 1 s each, 6.7 s with 4x the first's time (7 no answers, not 3).
+# The second solver's cost follows the first's, except on the card-level encodings' initial deals
+# (commit_hoyle's card conservation: 0.1 s first, no answer in 2 s second).
 RECHECK_BELOW_S = 0.2
+SECOND_TIMEOUT_MS = 1_000
+SECOND_MIN_MS = 250
+SECOND_FACTOR = 4
+
+
+def second_budget_ms(first_seconds: float) -> int:
+    """The second solver's timeout per case for an obligation the first proved in ``first_seconds``."""
+    return max(SECOND_MIN_MS, min(SECOND_TIMEOUT_MS, int(SECOND_FACTOR * first_seconds * 1000)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,11 +297,11 @@ def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> Solved:
     return Solved(verdict, model, reason, (search[0], search[1]))
 
 
-def second_solver(ctx: z3.Context | None = None) -> z3.Solver:
+def second_solver(ctx: z3.Context | None = None, timeout_ms: int = SECOND_TIMEOUT_MS) -> z3.Solver:
     """A second opinion: Z3 through another tactic pipeline (its own preprocessing, then the SMT core)."""
     tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt", ctx=ctx)
     solver = tactic.solver()
-    solver.set("timeout", SECOND_TIMEOUT_MS)
+    solver.set("timeout", timeout_ms)
     return solver
 
 

@@ -213,8 +213,8 @@ def opera_dealer(enc: StandardEncoding, s: SymState) -> z3.BoolRef:
 
 class Context:
     """The formulas of one encoding and player count, built once: ``Inv(s) ∧ T(s, a, s2)`` for finding
-    witnesses (the class's guard and readings are pushed and popped), and ``T`` alone for enumerating
-    the encoded successors of a concrete state."""
+    witnesses (with a class's guard and readings, in a solver of each search's own), and ``T`` alone for
+    enumerating the encoded successors of a concrete state."""
 
     def __init__(self, enc: StandardEncoding, players: int) -> None:
         self.enc = enc
@@ -222,9 +222,7 @@ class Context:
         self.s, self.s2, self.a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
         self.rd = enc.fresh_readings()
         step = enc.transition(self.s, self.a, self.s2, self.rd)
-        self.search = z3.Solver()
-        self.search.set("timeout", TIMEOUT_MS)
-        self.search.add(enc.invariant(self.s), step)
+        self.inv_step = [enc.invariant(self.s), step]
         self.step = step
 
     def successors(self, abstract: AbstractState, rules: Ruleset) -> set[AbstractState]:
@@ -263,26 +261,26 @@ def find_witness(
         ctx = context(n)
         enc, s, s2, a, rd = ctx.enc, ctx.s, ctx.s2, ctx.a, ctx.rd
         for free in (False, True):
-            solver = ctx.search
-            solver.push()
-            try:
-                solver.add(cls.guard(enc, s, a, s2, rd))
-                solver.add(*pin_readings(enc, rd, base, overrides, free), *realism(enc, preset, s, cls.escalated))
-                for _ in range(ATTEMPTS):
-                    if solver.check() != z3.sat:
-                        break
-                    m = solver.model()
-                    abstract = s.evaluate(m)
-                    rules = rules_of(enc, base, rd, m)
-                    state = _concrete(enc, abstract, rules)
-                    if state is not None:
-                        kind = int(m.eval(a.kind, model_completion=True).as_long())
-                        rank = int(m.eval(a.rank, model_completion=True).as_long())
-                        readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
-                        return Witness(preset, cls.name, n, readings, describe_action(kind, rank), state)
-                    solver.add(z3.Not(s.equals(SymState.const(abstract))))
-            finally:
-                solver.pop()
+            # a solver of its own per search: Z3 preprocesses the whole formula before its first check,
+            # which a solver reused under push and pop does not (the refinement check of old_comet:
+            # 5.0 -> 2.2 s, standard 2.7 -> 1.4 s, 2026-12-01)
+            solver = z3.Solver()
+            solver.set("timeout", TIMEOUT_MS)
+            solver.add(*ctx.inv_step, cls.guard(enc, s, a, s2, rd))
+            solver.add(*pin_readings(enc, rd, base, overrides, free), *realism(enc, preset, s, cls.escalated))
+            for _ in range(ATTEMPTS):
+                if solver.check() != z3.sat:
+                    break
+                m = solver.model()
+                abstract = s.evaluate(m)
+                rules = rules_of(enc, base, rd, m)
+                state = _concrete(enc, abstract, rules)
+                if state is not None:
+                    kind = int(m.eval(a.kind, model_completion=True).as_long())
+                    rank = int(m.eval(a.rank, model_completion=True).as_long())
+                    readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
+                    return Witness(preset, cls.name, n, readings, describe_action(kind, rank), state)
+                solver.add(z3.Not(s.equals(SymState.const(abstract))))
     return None
 
 
