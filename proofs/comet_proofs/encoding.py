@@ -307,6 +307,12 @@ class SymState:
     def equals(self, other: SymState) -> z3.BoolRef:
         return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True)])
 
+    def same_variables(self, other: SymState) -> z3.BoolRef:
+        """``equals`` on the fields that are variables: the same states, since every other term (the
+        card-level encodings' ``hands``, ``played``, ``dead``) is built from them; for blocking clauses,
+        where the whole ``equals`` costs a term per card and seat."""
+        return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True) if is_variable(a)])
+
     def evaluate(self, model: z3.ModelRef) -> AbstractState:
         def n(x: z3.ExprRef) -> int:
             return int(model.eval(x, model_completion=True).as_long())

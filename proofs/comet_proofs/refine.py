@@ -243,7 +243,7 @@ class Context:
         while len(found) <= MAX_SUCCESSORS and solver.check() == z3.sat:
             succ = self.s2.evaluate(solver.model())
             found.add(succ)
-            solver.add(z3.Not(self.s2.equals(SymState.const(succ))))
+            solver.add(z3.Not(self.s2.same_variables(SymState.const(succ))))
         return found
 
 
@@ -280,7 +280,7 @@ def find_witness(
                     rank = int(m.eval(a.rank, model_completion=True).as_long())
                     readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
                     return Witness(preset, cls.name, n, readings, describe_action(kind, rank), state)
-                solver.add(z3.Not(s.equals(SymState.const(abstract))))
+                solver.add(z3.Not(s.same_variables(SymState.const(abstract))))
     return None
 
 
