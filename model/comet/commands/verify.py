@@ -74,7 +74,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-FUZZ_SECONDS = 6.0
+FUZZ_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
