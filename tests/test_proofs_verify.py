@@ -200,3 +200,25 @@ def test_termination_of_a_joint_encoding_is_not_counted_as_re_checked() -> None:
     assert result.proved and result.assumes == (JOINT_STEP,) and result.second == ""
     (wf,) = [o for o in plan("commit_cats", [3]) if o.name.startswith("well-formed")]
     assert wf.run(recheck=True).second == "agrees"
+
+
+def test_a_planted_encoding_gets_a_plan_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plans ``tasks`` builds before the workers fork are kept per encoding class: after the real
+    standard encoding's plans are built, a planted one (a Comet bonus paid to seat 0, R-COMET-BONUS) gets
+    its own, and play payments fail on it in one process."""
+    from comet_proofs.parallel import _plan, run_task
+
+    tasks(["standard"], [3])
+    real = _plan("standard", 3)
+    monkeypatch.setitem(ENCODINGS, "standard", HugeBonusToSeatZero)
+    planted = _plan("standard", 3)
+    assert planted is not real and [o.name for o in planted] == [o.name for o in real]
+    (task,) = [t for t in tasks(["standard"], [3]) if t.name.startswith("play payments")]
+    assert not run_task(task, recheck=False).proved
+
+
+def test_the_second_solver_has_a_few_times_the_first_solvers_time() -> None:
+    """The re-check's budget per case: four times the first solver's time, within 0.25 s and 1 s."""
+    from comet_proofs.proofs import second_budget_ms
+
+    assert [second_budget_ms(s) for s in (0.01, 0.1, 0.2, 5.0)] == [250, 400, 800, 1000]
