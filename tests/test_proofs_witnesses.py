@@ -84,6 +84,28 @@ def test_bounds_are_consistent_with_real_deals() -> None:
     assert found and all(b.ok for b in found)
 
 
+def test_the_whole_deal_bound_as_a_function_of_the_comets_value() -> None:
+    """R-COMET-BONUS, R-SETTLE-COMET-LAST: in a 3-player standard deal a seat loses at most 480 + 4v and wins
+    at most 904 + 8v for every Comet value v, proved; at the starting value (2) that is the Optimize bound
+    (488, 920).  The line can fail: with a slope of 3 (one Comet bonus too few) Z3 finds a deal above it."""
+    from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, bounded_in_value, comet_only, dealt_size, hands_within_deal
+    from comet_proofs.encoding import encoding_for
+
+    found = {b.quantity: b for b in bounds("standard", players=(3,), deals=10)}
+    assert found[DEAL_LOSS].per_value == (480, 4) and found[DEAL_GAIN].per_value == (904, 8)
+    start = preset_named("standard").rules
+    for b in (found[DEAL_LOSS], found[DEAL_GAIN]):
+        assert b.per_value is not None and b.upper == b.per_value[0] + b.per_value[1] * variant_of(start).comet_value
+    enc = encoding_for("standard")
+    s = enc.fresh_state("s", 3)
+    rd = enc.readings_of(start)
+    size = dealt_size(enc, 3, rd)
+    constraints = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s), comet_only(enc, s)]
+    loss = -enc.deal_returns(s, rd)[0]
+    assert bounded_in_value(constraints, loss, s.comet_value, 480, 4)
+    assert not bounded_in_value(constraints, loss, s.comet_value, 480, 3)
+
+
 def test_a_planted_settlement_bug_beats_the_proved_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """R-SETTLE-POINTS planted x10: a sampled deal pays more than the proved bound allows."""
     real = engine.settlement

@@ -15,8 +15,10 @@ Quantities: the most actions a deal can take (``upper`` = the largest ranking fu
 deal, which falls by at least 1 per action: the termination proof); for chips games the most one loser
 pays at settlement and the most the winner collects there; for points games the most points one seat
 scores in a deal.  Chips moved during play (Comet bonus, Kings, stuck runs) are not bounded by the
-invariant (it says only that they sum to zero), so those bounds are for the settlement; the sampled
-deals report the whole deal's returns alongside.
+invariant (it says only that they sum to zero), so those bounds are for the settlement, except where
+the lemma ``comet_only`` holds (standard, opera: only the Comet pays in play): there the whole deal is
+bounded too, at the Comet's starting value and, as a line ``a + b*v`` proved for every value v, as a
+function of it (``in_comet_value``).  The sampled deals report the whole deal's returns alongside.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ GAIN = "chips one seat collects at settlement"
 @dataclass(frozen=True, slots=True)
 class Bound:
     """One quantity for one preset and player count: the proved upper bound (None: not bounded by the
-    encoding) and the value a real deal reached, with that deal's seed and length."""
+    encoding) and the value a real deal reached, with that deal's seed and length; ``per_value``: where the
+    quantity grows with the Comet's value v, (a, b) such that it is at most a + b*v for every v >= 0
+    (``in_comet_value``)."""
 
     preset: str
     players: int
@@ -58,6 +62,7 @@ class Bound:
     reached: int
     seed: int
     actions: int
+    per_value: tuple[int, int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -134,33 +139,70 @@ def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | Non
     return int(value.as_long()) if z3.is_int_value(value) else None
 
 
+# A Comet value past which the most a seat loses or wins grows by the same amount per unit of value: the
+# settlement (no more than a few thousand chips) no longer decides which deal is the worst.
+LARGE_VALUE = 10_000
+
+
+def in_comet_value(constraints: list[z3.BoolRef], objective: z3.ArithRef, value: z3.ArithRef) -> tuple[int, int] | None:
+    """The most ``objective`` reaches as a function of the Comet's value ``value`` (free in
+    ``constraints``): (a, b) with ``objective <= a + b*v`` for every v >= 0.  The line is guessed from two
+    optima (a at v = 0, where it is exact; b the growth per unit of v at ``LARGE_VALUE``) and then proved
+    by Z3 for every value (``bounded_in_value``); None if an optimum is not found in time or the line does
+    not hold everywhere."""
+    at_zero = maximise([*constraints, value == 0], objective)
+    far = maximise([*constraints, value == LARGE_VALUE], objective)
+    further = maximise([*constraints, value == LARGE_VALUE + 1], objective)
+    if at_zero is None or far is None or further is None:
+        return None
+    slope = further - far
+    return (at_zero, slope) if bounded_in_value(constraints, objective, value, at_zero, slope) else None
+
+
+def bounded_in_value(constraints: list[z3.BoolRef], objective: z3.ArithRef, value: z3.ArithRef, a: int, b: int) -> bool:
+    """Proved: ``objective <= a + b*value`` for every ``value`` >= 0 under ``constraints``."""
+    above = z3.And(*constraints, value >= 0, objective > a + b * value)
+    return bool(solve_alone([above], TIMEOUT_MS).verdict == z3.unsat)
+
+
 def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
     """The Optimize upper bounds of ``preset`` for ``players`` seats (its own readings, Comet at its starting
     value); quantities as in ``bounds``."""
+    return {name: upper for name, (upper, _) in proved_bounds_in_value(preset, players).items()}
+
+
+def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | None, tuple[int, int] | None]]:
+    """``proved_bounds`` with, for the quantities that grow with the Comet's value (a whole deal's chips,
+    where only the Comet pays in play), the bound as a function of it (``in_comet_value``)."""
     enc = encoding_for(preset)
     rules = preset_named(preset).rules
     rd = enc.readings_of(rules)
     start = variant_of(rules).comet_value
-    out: dict[str, int | None] = {}
+    out: dict[str, tuple[int | None, tuple[int, int] | None]] = {}
     init = enc.fresh_state("i", players)
-    out["actions in a deal"] = maximise([enc.initial(init, rd), init.comet_value == start], enc.ranking(init))
+    actions = maximise([enc.initial(init, rd), init.comet_value == start], enc.ranking(init))
+    out["actions in a deal"] = (actions, None)
     size = dealt_size(enc, players, rd)
     if not lemma_holds(enc, players, rd, size):  # not proved (in time): no bound from the invariant
         return out
     s = enc.fresh_state("s", players)
-    over = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s), s.comet_value == start]
+    free = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s)]
     if any(name == "stake" for name, _ in s.extra):  # 000's Commit: the pool at the preset's stake
-        over.append(s.x("stake") == rules.commit_stake)
+        free.append(s.x("stake") == rules.commit_stake)
+    over = [*free, s.comet_value == start]
     if enc.scoring == "chips":
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
-        out[LOSS] = maximise(over, -net)
-        out[GAIN] = maximise(over, net)
+        out[LOSS] = (maximise(over, -net), None)
+        out[GAIN] = (maximise(over, net), None)
         if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
-            whole = [*over, comet_only(enc, s)]
-            out[DEAL_LOSS] = maximise(whole, -enc.deal_returns(s, rd)[0])
-            out[DEAL_GAIN] = maximise(whole, enc.deal_returns(s, rd)[0])
+            for name, objective in ((DEAL_LOSS, -enc.deal_returns(s, rd)[0]), (DEAL_GAIN, enc.deal_returns(s, rd)[0])):
+                whole = [*free, comet_only(enc, s)]
+                out[name] = (
+                    maximise([*whole, s.comet_value == start], objective),
+                    in_comet_value(whole, objective, s.comet_value),
+                )
     else:
-        out["points one seat scores in a deal"] = maximise(over, enc.deal_points(s, rd)[0])
+        out["points one seat scores in a deal"] = (maximise(over, enc.deal_points(s, rd)[0]), None)
     return out
 
 
@@ -218,10 +260,11 @@ def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, 
     counts = tuple(players) if players else enc.player_counts
     out: list[Bound] = []
     for n in counts:
-        proved = proved_bounds(preset, n)
+        proved = proved_bounds_in_value(preset, n)
         reached = reached_values(preset, n, deals, seed)
         for name, (value, deal_seed, length) in reached.items():
-            out.append(Bound(preset, n, name, proved.get(name), value, deal_seed, length))
+            upper, per_value = proved.get(name, (None, None))
+            out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value))
     return out
 
 
@@ -260,7 +303,8 @@ def main() -> None:  # pragma: no cover - a manual run: python -m comet_proofs.b
     for name in sys.argv[1:]:
         t0 = time.perf_counter()
         for b in bounds(name):
-            print(f"{b.preset} {b.players}p {b.quantity}: upper {b.upper}, reached {b.reached} (seed {b.seed})")
+            line = f"{b.preset} {b.players}p {b.quantity}: upper {b.upper}, reached {b.reached} (seed {b.seed})"
+            print(line + (f", at most {b.per_value[0]} + {b.per_value[1]}v" if b.per_value else ""))
         print(f"{name}: {time.perf_counter() - t0:.1f} s")
 
 

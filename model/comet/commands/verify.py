@@ -396,12 +396,16 @@ def print_bounds(console: Any, names: list[str], computed: list[Any] | None = No
                 bar.update(task, description=f"bounds of {name}")
                 rows += bounds(name, players=(typical_players(name),), deals=100)
                 bar.advance(task)
-    table = Table(title="bounds per deal (Comet at its starting value; upper: Z3 Optimize over Inv, reached: model)")
-    for col in ("preset", "players", "quantity", "upper bound", "reached"):
+    table = Table(
+        title="bounds per deal (upper: Z3 Optimize over Inv at the Comet's starting value, and for every value v; "
+        "reached: model)"
+    )
+    for col in ("preset", "players", "quantity", "upper bound", "for every v", "reached"):
         table.add_column(col, justify="left" if col in ("preset", "quantity") else "right")
     for b in rows:
         upper = "-" if b.upper is None else str(b.upper)
+        in_value = "" if b.per_value is None else f"{b.per_value[0]} + {b.per_value[1]}v"
         reached = f"{b.reached} (seed {b.seed})" if b.ok else f"[red]{b.reached} (seed {b.seed}) ABOVE[/red]"
-        table.add_row(b.preset, str(b.players), b.quantity, upper, reached)
+        table.add_row(b.preset, str(b.players), b.quantity, upper, in_value, reached)
     console.print(table)
     return not all(b.ok for b in rows)
