@@ -3,16 +3,17 @@
 An ``Obligation`` holds closures over Z3 terms, which do not cross process boundaries, so a task names
 an obligation by (preset, players, index in ``plan``) and the worker finds the plan among those built
 before it was forked, or builds it (cached per process).  Each obligation is solved in a Z3 context of
-its own (``proofs.solve_alone``), so what a worker solved before does not change how Z3 searches: a
-verdict and its time are the same in the pool as alone.  Tasks go out slowest first (the card-level
+its own (``proofs.solve_alone``), so the terms a worker built before do not change how Z3 searches
+(Z3 keeps a little state across contexts, so a search's size can still vary slightly with what the
+worker did before: ``proofs.Solved``).  Tasks go out slowest first (the card-level
 Commit encodings, the larger player counts), so two workers finish close together.  With ``jobs=1``
 everything runs in this process (a test's monkeypatched encoding is then seen).
 
-``recheck``: every obligation the first solver proved quickly, in at most three cases, is checked a
-second time by Z3 with another tactic pipeline (simplify, propagate-values, solve-eqs, elim-uncnstr,
-then the SMT core, not the default solver's preprocessing) under a timeout of a few times the first
-solver's (``proofs.second_budget_ms``); ``ProofResult.second`` says "agrees", "no answer" or
-"DISAGREES" (a disagreement fails the obligation).  The joint step checks are not re-checked.
+``recheck``: every obligation the first solver proved with little work, in at most three cases, is
+checked a second time by Z3 with another tactic pipeline (simplify, propagate-values, solve-eqs,
+elim-uncnstr, then the SMT core, not the default solver's preprocessing) under a resource limit of a few
+times the first solver's work (``proofs.second_budget``); ``ProofResult.second`` says "agrees", "no
+answer" or "DISAGREES" (a disagreement fails the obligation).  The joint step checks are not re-checked.
 """
 
 from __future__ import annotations

@@ -125,17 +125,19 @@ class Obligation:
             return self.run_joint(self.joint, start)
         formulas, render = self.build()
         splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
+        work = 0
         for case in splits:
-            solved = solve_alone(specialise(formulas, case), TIMEOUT_MS)
+            solved = solve_alone(formulas, TIMEOUT_MS, case)
+            work += solved.work
             if solved.verdict != z3.unsat:
                 break
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if solved.verdict == z3.unsat:
-            cheap = len(splits) <= 3 and seconds < RECHECK_BELOW_S
-            # a formula that is just False (termination of a joint encoding) has nothing to re-check
+            cheap = len(splits) <= 3 and work < RECHECK_BELOW_WORK
+            # a formula that is just False (termination) has nothing to re-check
             trivial = all(z3.is_false(f) for f in formulas)
-            budget = second_budget_ms(seconds)
+            budget = second_budget(work)
             second = self.second_opinion(formulas, splits, budget) if recheck and cheap and not trivial else ""
             if second == "DISAGREES":
                 text = "Z3's default solver proved it, the second solver found a counterexample"
@@ -159,12 +161,12 @@ class Obligation:
         for case in splits:
             if not alive:
                 break
-            combined = specialise([*common, z3.Not(z3.And([g for _, g, _ in alive]))], case)
-            if solve_alone(combined, TIMEOUT_MS).verdict == z3.unsat:
+            combined = [*common, z3.Not(z3.And([g for _, g, _ in alive]))]
+            if solve_alone(combined, TIMEOUT_MS, case).verdict == z3.unsat:
                 continue
             for entry in list(alive):
                 goal_name, goal, render = entry
-                one = solve_alone(specialise([*common, z3.Not(goal)], case), TIMEOUT_MS)
+                one = solve_alone([*common, z3.Not(goal)], TIMEOUT_MS, case)
                 if one.verdict != z3.unsat:
                     text = render(one.model) if one.model is not None else f"Z3 gave no answer ({one.reason})"
                     broken.append((goal_name, text))
@@ -179,14 +181,14 @@ class Obligation:
         )
 
     @staticmethod
-    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef], timeout_ms: int) -> str:
-        """Every case again with ``second_solver`` (``timeout_ms`` each): "agrees" (all unsat), "DISAGREES"
-        (one sat) or "no answer" (a timeout)."""
+    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef], work: int) -> str:
+        """Every case again with ``second_solver`` (``work``: Z3's resource limit for each): "agrees" (all
+        unsat), "DISAGREES" (one sat) or "no answer" (the limit reached)."""
         answer = "agrees"
         for case in splits:
             ctx = z3.Context()
-            solver = second_solver(ctx, timeout_ms)
-            solver.add(*[f.translate(ctx) for f in specialise(formulas, case)])
+            solver = second_solver(ctx, work)
+            solver.add(*specialise([f.translate(ctx) for f in formulas], case.translate(ctx)))
             verdict = solver.check()
             if verdict == z3.sat:
                 return "DISAGREES"
@@ -195,33 +197,44 @@ class Obligation:
         return answer
 
 
-# Only obligations the first solver proved faster than this are re-checked ("where cheap"), and the
-# second solver has a few times the first's time for each case (at least SECOND_MIN_MS, at most
-# SECOND_TIMEOUT_MS).  Measured over every preset (2026-12-01): below 0.2 s, 270 of 299 candidates;
-# their second opinions took 13 s with 1 s each, 6.7 s with 4x the first's time (7 no answers, not 3).
-# The second solver's cost follows the first's, except on the card-level encodings' initial deals
-# (commit_hoyle's card conservation: 0.1 s first, no answer in 2 s second).
-RECHECK_BELOW_S = 0.2
-SECOND_TIMEOUT_MS = 1_000
-SECOND_MIN_MS = 250
-SECOND_FACTOR = 4
+# Only obligations the first solver proved with less work than this (Z3's resource count, summed over
+# the cases) are re-checked ("where cheap"), and the second solver may spend three times that work on
+# each case, at least SECOND_MIN_WORK and at most SECOND_MAX_WORK.  Work, unlike seconds, does not depend
+# on the machine's speed or load, so a slower or busier machine re-checks the same obligations with the
+# same budgets.  (It can still vary a little with what the process solved before: Z3 keeps some state
+# across contexts, and the same formula took 5.76 or 3.93 million units in two processes, 2026-12-01;
+# so a count in ``comet verify``'s table may differ by one between runs.)  About 14-22 million units are
+# one second of Z3 here.  Measured over every preset (2026-12-01): 278 of the 300 candidates re-checked
+# in about 8 s of one core; the second solver gives no answer on six of commit_hoyle's initial deals
+# (card conservation: 0.1 s for the first solver, 0.5 s or more for the second).
+RECHECK_BELOW_WORK = 5_000_000
+SECOND_MIN_WORK = 3_500_000
+SECOND_MAX_WORK = 14_000_000
+SECOND_FACTOR = 3
+# A wall-clock limit on top, should the resource limit not bind.
+SECOND_TIMEOUT_MS = 10_000
 
 
-def second_budget_ms(first_seconds: float) -> int:
-    """The second solver's timeout per case for an obligation the first proved in ``first_seconds``."""
-    return max(SECOND_MIN_MS, min(SECOND_TIMEOUT_MS, int(SECOND_FACTOR * first_seconds * 1000)))
+def second_budget(first_work: int) -> int:
+    """The second solver's resource limit per case for an obligation the first proved with ``first_work``."""
+    return max(SECOND_MIN_WORK, min(SECOND_MAX_WORK, SECOND_FACTOR * first_work))
 
 
 @dataclass(frozen=True, slots=True)
 class Solved:
     """One ``check`` in a context of its own: the verdict, a model in Z3's main context when satisfiable,
     Z3's reason when it gave no answer, and the search's size (decisions, conflicts: the same formula
-    gives the same numbers wherever it is solved)."""
+    gives the same numbers whatever terms the process built before; Z3 still keeps some state across
+    contexts, so after other work they can differ: 1,684 decisions in one process, 1,084 in another that
+    had run two refinement checks first, for the same formula text, 2026-12-01)."""
 
     verdict: z3.CheckSatResult
     model: z3.ModelRef | None
     reason: str
     search: tuple[int, int]
+    # Z3's resource count for the try that answered ("rlimit count"): a measure of the work done that,
+    # unlike seconds, does not depend on the machine or its load
+    work: int = 0
 
 
 # Z3's random seed, and how long (ms) each try may take before the next seed is tried; the last try has
@@ -267,12 +280,18 @@ def specialise(formulas: Sequence[z3.BoolRef], case: z3.BoolRef) -> list[z3.Bool
     return [*(z3.simplify(z3.substitute(f, *values)) for f in formulas), case]
 
 
-def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> Solved:
-    """Check ``formulas`` in a fresh Z3 context (a copy of the terms, numbered in the order they are met),
-    so that Z3's search depends on the formula and not on every term the process built before; tried
-    with the seeds of ``SEED_TRIES`` in turn until one gives an answer or ``timeout_ms`` is spent."""
+def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRef | None = None) -> Solved:
+    """Check ``formulas`` (and ``case``, specialised: ``specialise``) in a fresh Z3 context (a copy of the
+    terms, numbered in the order they are met), so that Z3's search depends on the formula and not on
+    every term the process built before; tried with the seeds of ``SEED_TRIES`` in turn until one gives an
+    answer or ``timeout_ms`` is spent.  The case is specialised in the fresh context too: Z3's simplifier
+    orders the arguments of a sum or a conjunction by term identifier, so in the main context its output
+    depends on the process's history (each of the standard game's 20 specialised joint-step cases came
+    out different after a refinement check had run in the same process, 2026-12-01)."""
     ctx = z3.Context()
     copied = [f.translate(ctx) for f in formulas]
+    if case is not None:
+        copied = specialise(copied, case.translate(ctx))
     spent = 0
     for seed, try_ms in SEED_TRIES:
         budget = min(try_ms, timeout_ms - spent)
@@ -291,17 +310,19 @@ def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> Solved:
         spent += budget
     stats = solver.statistics()
     keys = set(stats.keys())
-    search = tuple(int(stats.get_key_value(k)) if k in keys else 0 for k in ("decisions", "conflicts"))
+    search = tuple(int(stats.get_key_value(k)) if k in keys else 0 for k in ("decisions", "conflicts", "rlimit count"))
     model = solver.model().translate(z3.main_ctx()) if verdict == z3.sat else None
     reason = solver.reason_unknown() if verdict not in (z3.sat, z3.unsat) else ""
-    return Solved(verdict, model, reason, (search[0], search[1]))
+    return Solved(verdict, model, reason, (search[0], search[1]), search[2])
 
 
-def second_solver(ctx: z3.Context | None = None, timeout_ms: int = SECOND_TIMEOUT_MS) -> z3.Solver:
-    """A second opinion: Z3 through another tactic pipeline (its own preprocessing, then the SMT core)."""
+def second_solver(ctx: z3.Context | None = None, work: int = SECOND_MAX_WORK) -> z3.Solver:
+    """A second opinion: Z3 through another tactic pipeline (its own preprocessing, then the SMT core), with
+    a resource limit of ``work``."""
     tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt", ctx=ctx)
     solver = tactic.solver()
-    solver.set("timeout", timeout_ms)
+    solver.set("rlimit", work)
+    solver.set("timeout", SECOND_TIMEOUT_MS)
     return solver
 
 
