@@ -196,8 +196,9 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
         out[LOSS] = (maximise(over, -net), None)
         out[GAIN] = (maximise(over, net), None)
         if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
-            for name, objective in ((DEAL_LOSS, -enc.deal_returns(s, rd)[0]), (DEAL_GAIN, enc.deal_returns(s, rd)[0])):
-                whole = [*free, comet_only(enc, s)]
+            whole = [*free, comet_only(enc, s)]
+            returned = enc.deal_returns(s, rd)[0]
+            for name, objective in ((DEAL_LOSS, -returned), (DEAL_GAIN, returned)):
                 out[name] = (
                     maximise([*whole, s.comet_value == start], objective),
                     in_comet_value(whole, objective, s.comet_value),

@@ -68,7 +68,7 @@ def tasks(presets: Sequence[str], players: Sequence[int] | None = None) -> list[
 
 
 def run_task(task: Task, recheck: bool = True) -> ProofResult:
-    """Prove one obligation (in a worker: the plan is rebuilt there)."""
+    """Prove one obligation (in a worker: on the plan inherited from the main process, or built there)."""
     ob = _plan(task.preset, task.players)[task.index]
     if ob.name != task.name:
         raise RuntimeError(f"plan changed under the task: {ob.name!r} is not {task.name!r}")
@@ -102,11 +102,9 @@ def prove_presets(
     """Every obligation of ``presets``, in ``jobs`` processes; results per preset in plan order."""
     work = tasks(presets, players)
     done: dict[Task, ProofResult] = {}
-    if jobs <= 1:  # in this process, planned afresh (no cache: a test may have swapped an encoding)
-        plans: dict[tuple[str, int], list[Obligation]] = {}
+    if jobs <= 1:  # in this process, on the plans ``tasks`` just built (kept per encoding class)
         for t in work:
-            obs = plans.setdefault((t.preset, t.players), plan(t.preset, [t.players]))
-            done[t] = obs[t.index].run(recheck=recheck)
+            done[t] = run_task(t, recheck)
             if progress is not None:
                 progress(t, done[t])
     else:
