@@ -8,6 +8,8 @@ rulings in ``spec/rulings.md`` come from ``state.rules`` (a ``Ruleset``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -212,8 +214,11 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
 
 
 def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
-    """The distinct natural (not wild) cards among ``cards``, sorted."""
-    return sorted(set(cards).difference(state.wild))
+    """The distinct natural (not wild) cards among the sorted ``cards`` (a hand or part of one), in order."""
+    distinct = dict.fromkeys(cards)
+    for w in state.wild:
+        distinct.pop(w, None)
+    return list(distinct)
 
 
 @rule(
@@ -236,12 +241,12 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     rules = state.rules
     hand = state.hands[state.to_move]
     need = state.need
-    wilds = sorted(set(state.wild).intersection(hand))
-    acts: list[Action] = []
+    wilds = [*filter(hand.__contains__, state.wild)]  # the pack's wild cards that the hand holds, sorted
+    acts: list[Action]
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
         naturals = natural_cards(state, hand)
-        acts.extend(one_card(c, 0) for c in naturals)
+        acts = [*map(one_card, naturals, NOT_WILD)]
         if rules.quartet_on_lead:
             for r in sorted({rank_of(c) for c in naturals}):
                 q = quartet(state, hand, r)
@@ -257,9 +262,10 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if not acts or can_decline:
             acts.append(PASS)
     else:
-        matching = natural_cards(state, of_rank(hand, need))
-        acts.extend(one_card(c, 0) for c in matching)
-        q = quartet(state, hand, need)
+        held = of_rank(hand, need)
+        matching = natural_cards(state, held)
+        acts = [*map(one_card, matching, NOT_WILD)]
+        q = quartet(state, held, need) if len(held) >= 3 else None  # a set needs three cards at least
         if q is not None:
             acts.append(Action(q))
             if rules.comet_in_quartet and len(q) == 3:  # RUL-COMET-QUARTET: three natural 9s + Comet
@@ -277,13 +283,21 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                     q = quartet(state, hand, r)
                     if q is not None:
                         acts.append(Action(q))
+            acts = list(dict.fromkeys(acts))  # a card that both continues and restarts is one action
         # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
         if not matching or (rules.may_stop_early and state.turn_played):
             acts.append(PASS)
-    if len(acts) == 1:  # most positions: one action, nothing to sort or merge
+    if len(acts) == 1:  # most positions: one action, nothing to sort
         return (acts[0],)
-    return tuple(sorted(set(acts)))
+    # R-REC-ACTION-ORDER: by the cards played, then the rank a wild card stands for; no action is
+    # listed twice (each list above holds distinct actions, and the free restart's are merged).
+    acts.sort(key=action_order)
+    return tuple(acts)
+
+
+action_order = operator.attrgetter("cards", "as_rank")
+NOT_WILD = itertools.repeat(0)  # ``as_rank`` of a natural card, for ``map(one_card, cards, NOT_WILD)``
 
 
 @rule("R-STOP-STUCK")
@@ -372,10 +386,6 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
 
 
 # --------------------------------------------------------------------- transition
-
-
-def is_legal(state: DealState, action: Action) -> bool:
-    return action in legal_actions(state)
 
 
 def apply(state: DealState, action: Action, *, legal: Sequence[Action] | None = None) -> DealState:
@@ -472,15 +482,15 @@ def going_out_multiplier(wild_as: int) -> int:
     return 4 if wild_as == 9 else 2
 
 
-_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(DealState))
+STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(DealState))
 
 
 def _replace(state: DealState, **changes: object) -> DealState:
     """``dataclasses.replace`` for states, made for the engine's one new state per action: a copy of
     the fields with the changes applied, built without a call per field (``DealState`` has no slots
-    for this reason).  A new state is never written to again."""
-    if not changes.keys() <= _STATE_FIELDS:
-        raise TypeError(f"DealState has no field(s) {', '.join(sorted(changes.keys() - _STATE_FIELDS))}")
+    for this reason).  A new state is never written to again.  The field names are not checked here,
+    on the path of every action: ``tests/test_engine_speed.py`` checks every call's keywords against
+    ``STATE_FIELDS`` in the source instead."""
     after = object.__new__(DealState)
     fields = after.__dict__
     fields.update(state.__dict__)
