@@ -124,5 +124,3 @@ def full_deck(name: str = "deck52", wild: Sequence[Card] = ()) -> Pack:
     return Pack(name, tuple(card(r, s) for r in range(1, 14) for s in range(4)), tuple(wild))
 
 
-def multiset_equal(a: Iterable[Card], b: Iterable[Card]) -> bool:
-    return Counter(a) == Counter(b)

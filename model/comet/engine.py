@@ -52,13 +52,6 @@ def packs_in_rotation(rules: Ruleset, players: int | None = None) -> tuple[Pack,
     return (black_pack(), red_pack())
 
 
-def pack_named(name: str) -> Pack:
-    for p in (black_pack(), red_pack()):
-        if p.name == name:
-            return p
-    raise RecordError("pack", f"unknown pack {name!r}")
-
-
 @rule("R-DEAL-SIZES")
 def deal_sizes(rules: Ruleset, players: int, pack_size: int = 48) -> tuple[int, int]:
     """(cards per player, cards in the dead hand) (RUL-DEAL-SIZES)."""

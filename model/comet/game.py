@@ -26,7 +26,6 @@ from comet.state import Action, DealState, Payment
 from comet.trace import rule
 from comet.variants.base import variant_of
 
-BASE_COMET_VALUE = 2
 COMET_STEP = 2
 MAX_EXTRA_ROUNDS = 3
 
