@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from comet.cli import main
-from comet.commands.bench import GOALS, Row, goal_lines
+from comet.commands.bench import GOALS, YARDSTICK_GOALS, Row, goal_lines, yardstick_lines
 
 
 def test_goal_lines_say_met_or_by_how_much_short() -> None:
@@ -21,13 +21,23 @@ def test_goal_lines_say_met_or_by_how_much_short() -> None:
     assert all("not measured" in text for _, text in goal_lines([]))
 
 
+def test_yardstick_lines_say_met_or_not() -> None:
+    """Issue 21's ratios: a row at or above its least ratio is met, below it is not, and a missing row says
+    the yardstick was not measured."""
+    rows = [Row(what, "standard", 4, least * (1.5 if i else 0.9), "note") for i, (what, least, _) in enumerate(YARDSTICK_GOALS)]
+    lines = yardstick_lines(rows)
+    assert [ok for ok, _ in lines] == [False, True]
+    assert "NOT met (1.80x" in lines[0][1] and "met (0.90x" in lines[1][1]
+    assert all("not measured" in text for _, text in yardstick_lines([]))
+
+
 def test_bench_quick_writes_the_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench.json"
     code = main(["bench", "--quick", "--seconds", "0.05", "--preset", "opera", "--no-verify", "--json", str(out)])
     assert code == 0
     rows = json.loads(out.read_text())
     kinds = {r["what"] for r in rows}
-    assert kinds == {"reference-deals", "fast-deals", "replay-records", "oracle-apply"}
+    assert kinds == {"reference-deals", "fast-deals", "replay-records", "oracle-apply", "yardstick-deals", "yardstick-replay"}
     assert all(set(r) >= {"what", "preset", "players", "per_s"} and r["per_s"] > 0 for r in rows)
     assert {r["players"] for r in rows if r["what"] == "fast-deals"} == {2, 3, 4, 5}
     text = capsys.readouterr().out

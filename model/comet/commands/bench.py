@@ -7,12 +7,14 @@ second of this process (``time.process_time``), so that a machine shared with ot
 distorts them less; the oracle and ``comet verify`` run as child processes and are timed by
 the wall clock.  Every fast deal of a sample (``--check all``: every one) is replayed
 through the reference engine; a disagreement fails the run (exit 1).  Then each goal of
-issue 10 is reported met, or by how much it falls short.
+issue 10 is reported met, or by how much it falls short, and the two ratios of issue 21 against the
+naive yardstick of ``bench/naive.py`` (in a checkout) are measured side by side and reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import subprocess
@@ -21,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from comet.errors import RecordError
@@ -32,6 +35,13 @@ GOALS: tuple[tuple[str, str, int, float, str], ...] = (
     ("reference-deals", "standard", 4, 2_500.0, "reference: 2,500 complete random 4-player standard deals/s"),
     ("replay-records", "standard", 4, 3 * BASELINE_REPLAY, "replay_record: 3x the 319 records/s of issue 10"),
     ("oracle-apply", "standard", 4, 10_000.0, "oracle: 10,000 apply requests/s over a pipe"),
+)
+
+
+#: Issue 21's goals against the naive yardstick of ``bench/naive.py`` (row ``what``, least ratio, wording).
+YARDSTICK_GOALS: tuple[tuple[str, float, str], ...] = (
+    ("yardstick-deals", 2.0, "reference: 2x the naive yardstick's random 4-player standard deals/s"),
+    ("yardstick-replay", 0.6, "replay_record: 0.6x the naive yardstick's records/s"),
 )
 
 
@@ -271,6 +281,44 @@ def goal_lines(rows: list[Row]) -> list[tuple[bool, str]]:
     return out
 
 
+def yardstick_module() -> ModuleType | None:
+    """``bench/yardstick.py`` of the checkout this package runs from; None when installed from a wheel."""
+    path = Path(__file__).resolve().parents[3] / "bench" / "yardstick.py"
+    spec = importlib.util.spec_from_file_location("comet_bench_yardstick", path) if path.is_file() else None
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def yardstick_rows(seconds: float) -> list[Row]:
+    """The two ratios against the naive yardstick, measured side by side (``bench/yardstick.py``)."""
+    module = yardstick_module()
+    if module is None:
+        return []
+    f = module.measure(seconds * 3, 4)
+    deals = f"reference {f['reference_deals_per_s']:,.0f}/s, naive {f['naive_deals_per_s']:,.0f}/s"
+    records = f"replay_record {f['reference_records_per_s']:,.0f}/s, naive {f['naive_records_per_s']:,.0f}/s"
+    return [
+        Row("yardstick-deals", "standard", 4, float(f["deals_ratio"]), deals),
+        Row("yardstick-replay", "standard", 4, float(f["replay_ratio"]), records),
+    ]
+
+
+def yardstick_lines(rows: list[Row]) -> list[tuple[bool, str]]:
+    """For each ratio goal: met?, and a sentence saying so, or that it was not measured."""
+    out = []
+    for what, least, text in YARDSTICK_GOALS:
+        row = next((r for r in rows if r.what == what), None)
+        if row is None:
+            out.append((False, f"{text}: not measured (bench/yardstick.py is in a checkout, not in the wheel)"))
+        else:
+            verdict = "met" if row.per_s >= least else "NOT met"
+            out.append((row.per_s >= least, f"{text}: {verdict} ({row.per_s:.2f}x; {row.note})"))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
@@ -324,6 +372,8 @@ def run(args: argparse.Namespace) -> int:
                 rate, note = oracle_apply(records[:10], max(seconds, 3.0))
                 rows.append(Row(what, name, n, rate, note + " (wall clock)"))
             progress.advance(task)
+        progress.update(task, description="against the naive yardstick")
+        rows += yardstick_rows(seconds)
         if do_verify:
             progress.update(task, description="comet verify")
             wall, code = verify_seconds()
@@ -364,7 +414,7 @@ def run(args: argparse.Namespace) -> int:
     for r in rows:
         if r.what == "fast-deals" and (r.preset, r.players) == ("standard", 4):
             out.print(f"fast engine, standard, 4 players: {r.note}")
-    for ok, text in goal_lines(rows):
+    for ok, text in goal_lines(rows) + yardstick_lines(rows):
         out.print(("[green]MET[/] " if ok else "[red]SHORT[/] ") + text)
         if not ok and text.startswith("reference"):
             out.print("  what the profile shows is left (own time, random 4-player standard deals): " + reference_profile())
