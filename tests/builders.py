@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+import pytest
 from comet.cards import Card, Pack, black_pack, parse_card
 from comet.engine import start_deal
 from comet.ruleset import Ruleset
@@ -53,3 +54,17 @@ def position(
         last_player=last_player,
         turn_played=turn_played,
     )
+
+
+def plant_option_hooks(monkeypatch: pytest.MonkeyPatch, option: str, **hooks: object) -> None:
+    """Plant a broken rule option: every registered game family that admits ``option`` gets a copy of it
+    with ``hooks`` replaced (the engine reads options from the variant records, so this is what it runs)."""
+    from comet.presets import PRESETS
+    from comet.variants.base import REGISTRY, variant_of
+
+    for p in PRESETS.values():
+        variant_of(p.rules)  # every game family registered before the registry is read
+    for name, v in list(REGISTRY.items()):
+        if any(o.name == option for o in v.options):
+            options = tuple(replace(o, **hooks) if o.name == option else o for o in v.options)
+            monkeypatch.setitem(REGISTRY, name, replace(v, options=options))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
-from builders import cards, position
+from builders import cards, plant_option_hooks, position
 from comet.cards import Card, Pack, black_pack, parse_card, rank_of
 from comet.engine import apply, deal_sizes, distribute, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
@@ -616,10 +616,9 @@ def test_settlement_recomputation_catches_a_planted_opera_caught_bug(monkeypatch
     """RUL-OPERA-CAUGHT (R-OPERA-DOUBLE): the independent settlement recomputation follows the reading; a planted
     engine that ignores the cap is reported."""
     from comet import invariants
-    from comet.variants import opera
 
     s = _opera_out(["2C", "4C QS 9D", "7S 3S"], ["play 2C"], opera_caught="highest")
     assert invariants.check_settlement(s) == ([], False)
-    monkeypatch.setattr(opera, "opera_caught_multiplier", lambda state, caught, out_mult: caught * out_mult)
+    plant_option_hooks(monkeypatch, "opera", caught_multiplier=lambda state, caught, out_mult: caught * out_mult)
     problems, _ = invariants.check_settlement(s)
     assert problems and "seat 1 pays seat 0 92" in problems[0] and "seat 1 pays seat 0 46" in problems[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from builders import cards
+from builders import cards, plant_option_hooks
 from comet.engine import apply, explicit_deal, returns, settlement
 from comet.game import play_deal
 from comet.notation import narrate, parse_action
@@ -125,7 +125,7 @@ def test_going_out_after_a_pass_is_no_opera() -> None:
 
 def test_a_broken_opera_hook_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug: an Opera multiplier that forgets to double is reported against the sources' figures."""
-    monkeypatch.setattr(opera, "opera_multiplier", lambda state, out_mult: out_mult)
+    plant_option_hooks(monkeypatch, "opera", out_multiplier=lambda state, out_mult: out_mult)
     start = two_player(replace(OPERA, opera_draw="never"), BEN_COULD, DEAD_COULD)
     final, _ = play_deal(start)
     assert opera_problems(final, True) == ["seat 1 pays 111, the sources ask 222 (points 111)"]

@@ -428,7 +428,8 @@ def play(state: DealState, action: Action) -> DealState:
     is_wild = bool(action.as_rank)
     out = not hands[seat]
     payments = state.payments
-    hook = variant_of(state.rules).play_payments
+    v = variant_of(state.rules)
+    hook = v.play_payments
     if hook is not None:
         payments = payments + hook(state, seat, action, out)
     elif is_wild:
@@ -452,12 +453,9 @@ def play(state: DealState, action: Action) -> DealState:
         out_wild_as=action.as_rank if (out and is_wild) else 0,
         free_lead=go_on and not out,
     )
-    if out and state.rules.opera:
-        from comet.variants.opera import opera_comet_bonus, opera_outcome
-
-        after = opera_outcome(after)
-        if is_wild and hook is None:
-            after = opera_comet_bonus(after, seat)
+    if out:
+        for option in v.options:
+            after = option.on_going_out(after, is_wild and hook is None)
     return after
 
 
@@ -522,10 +520,9 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
     if state.winner < 0:
         return ()
     out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
-    if state.rules.opera:
-        from comet.variants.opera import opera_caught_multiplier, opera_multiplier
-
-        out_mult = opera_multiplier(state, out_mult)
+    options = variant_of(state.rules).options
+    for option in options:
+        out_mult = option.out_multiplier(state, out_mult)
     pays: list[Payment] = []
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
@@ -533,8 +530,9 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
         points = points_in_hand(state, hand)
         caught = 2 if any(c in state.wild for c in hand) else 1
         mult = caught * out_mult
-        if state.rules.opera and caught > 1:
-            mult = opera_caught_multiplier(state, caught, out_mult)
+        if caught > 1:
+            for option in options:
+                mult = option.caught_multiplier(state, caught, out_mult)
         amount = points * mult
         if amount:
             pays.append(Payment(seat, state.winner, amount, settlement_rule(state, caught > 1, out_mult)))
@@ -544,13 +542,14 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
 @rule("R-REC-PAYMENTS")
 def settlement_rule(state: DealState, caught: bool, out_mult: int) -> str:
     """The rule id a settlement payment carries: the most specific multiplier that applied to it
-    (the Comet as the last card, then caught with the Comet, then Opera's doubling), else plain points."""
+    (the Comet as the last card, then caught with the Comet, then an option's doubling such as the Opera's),
+    else plain points."""
     if state.out_wild_as:
         return "R-SETTLE-COMET-LAST"
     if caught:
         return "R-SETTLE-CAUGHT"
     if out_mult > 1:
-        return "R-OPERA-DOUBLE"
+        return next((o.payment_rule for o in variant_of(state.rules).options), "R-SETTLE-POINTS")
     return "R-SETTLE-POINTS"
 
 

@@ -23,6 +23,25 @@ if TYPE_CHECKING:
     from comet.state import Action, DealState, Payment
 
 Scoring = Literal["chips", "points"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule option layered on a game family by hooks (the Opera is one): the engine calls the hooks of
+    every option its variant admits, and each hook leaves the state alone when its ruleset switch is off.
+
+    ``on_going_out(after, wild_bonus)`` the state after a play that emptied a hand (``wild_bonus``: the
+    play was the wild card and the standard play payments applied); ``out_multiplier(state, base)`` the
+    settlement multiplier for the winner's going out, given the standard one; ``caught_multiplier(state,
+    caught, out)`` a caught loser's multiplier, given the two doublings; ``payment_rule`` the rule id a
+    settlement payment carries when the option's doubling is the only one that raised it.
+    """
+
+    name: str
+    on_going_out: Callable[[DealState, bool], DealState]
+    out_multiplier: Callable[[DealState, int], int]
+    caught_multiplier: Callable[[DealState, int, int], int]
+    payment_rule: str
 GameEnd = Literal["deals", "target"]
 
 
@@ -55,6 +74,10 @@ class Variant:
       ``card_points(card)`` a card's value left in hand; ``step_bound(state)``;
       ``escalates(rules)`` whether the wild card's value rises while in the dead hand, when a ruling
       decides it (``None``: ``comet_escalates``).
+
+    Options
+      ``options`` the rule options (``Option``) this family admits, e.g. the Opera; the engine runs their
+      hooks and names none of them.
     """
 
     name: VariantName
@@ -84,6 +107,7 @@ class Variant:
     card_points: Callable[[Card], int] | None = None
     step_bound: Callable[[DealState], int] | None = None
     escalates: Callable[[Ruleset], bool] | None = None
+    options: tuple[Option, ...] = ()
 
     def escalates_under(self, rules: Ruleset) -> bool:
         """Does the wild card's value rise while it lies in the dead hand, under ``rules``?"""

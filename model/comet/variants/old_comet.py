@@ -14,6 +14,7 @@ from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
 from comet.variants.base import Variant, register
+from comet.variants.opera import OPERA, is_opera, opera_multiplier
 
 MANILLE = card(9, DIAMONDS)
 MANILLE_BONUS = 10
@@ -126,12 +127,9 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
     caught_chips = MANILLE_CAUGHT
     if state.out_wild_as and state.rules.old_manille_last == "multiplied":
         mult = going_out_multiplier(state.out_wild_as)
-    if state.rules.opera:
-        from comet.variants.opera import is_opera, opera_multiplier
-
-        mult = opera_multiplier(state, mult)
-        if state.rules.old_opera_caught == "doubled" and is_opera(state):
-            caught_chips *= 2
+    mult = opera_multiplier(state, mult)
+    if state.rules.old_opera_caught == "doubled" and is_opera(state):
+        caught_chips *= 2
     pays: list[Payment] = []
     for seat, hand in enumerate(state.hands):
         if seat == state.winner or not hand:
@@ -167,5 +165,6 @@ OLD_COMET = register(
         pass_payments=old_pass_payments,
         settlement=old_settlement,
         card_points=old_card_points,
+        options=(OPERA,),
     )
 )

@@ -1,17 +1,20 @@
 """The Opera option (000:83, 002:31): a first player who goes out in the very first turn.
 
-Opera is a ``Ruleset`` flag, not a game family, so it stacks with any variant
-whose deal ends by a player going out (standard, two_player, old_comet).  The
-engine calls ``opera_outcome`` when a play empties a hand, and the settlement
-calls ``opera_multiplier``.
+Opera is a ``Ruleset`` flag, not a game family: ``OPERA`` is an ``Option`` that a game family
+admits by listing it in its ``Variant.options`` (standard, two_player, old_comet).  The engine runs
+its hooks without naming it: ``opera_on_going_out`` when a play empties a hand, ``opera_multiplier``
+and ``opera_caught_multiplier`` in the settlement, and ``R-OPERA-DOUBLE`` as the rule of a payment
+only the Opera doubled.  Every hook is the identity while ``rules.opera`` is off.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from comet.engine import apply, going_out_multiplier, legal_actions
 from comet.state import DealState, Payment
 from comet.trace import rule
+from comet.variants.base import Option
 
 
 def first_seat(state: DealState) -> int:
@@ -32,8 +35,6 @@ def dealer_could_go_out(state: DealState) -> bool:
     Searches every sequence of plays (no passes) the dealer could make from a new
     run, with the same legal-action rules (Opera switched off inside the search).
     """
-    from comet.engine import apply, legal_actions
-
     seat = state.dealer
     probe = replace(
         state,
@@ -107,8 +108,6 @@ def opera_comet_bonus(after: DealState, seat: int) -> DealState:
     """After the first player went out on the Comet in an Opera (not drawn), the bonus the Comet earned
     on that play is raised by the Opera's x2, stacked like the points (RUL-OPERA-COMET-BONUS,
     RUL-OPERA-STACK); the extra is paid as ``R-OPERA-DOUBLE`` payments."""
-    from comet.engine import going_out_multiplier
-
     if after.rules.opera_comet_bonus != "doubled" or not is_opera(after):
         return after
     factor = going_out_multiplier(after.out_wild_as) if after.rules.comet_bonus_last == "multiplied" else 1
@@ -117,3 +116,23 @@ def opera_comet_bonus(after: DealState, seat: int) -> DealState:
         return after
     more = tuple(Payment(p, seat, extra, "R-OPERA-DOUBLE") for p in range(after.players) if p != seat)
     return replace(after, payments=after.payments + more)
+
+
+def opera_on_going_out(after: DealState, wild_bonus: bool) -> DealState:
+    """The engine's hook after a play that emptied a hand: the Opera's draw, then (when the play was the
+    Comet and earned the standard bonus) the Opera's raise of that bonus."""
+    if not after.rules.opera:
+        return after
+    after = opera_outcome(after)
+    if wild_bonus:
+        after = opera_comet_bonus(after, after.last_player)
+    return after
+
+
+OPERA = Option(
+    name="opera",
+    on_going_out=opera_on_going_out,
+    out_multiplier=opera_multiplier,
+    caught_multiplier=opera_caught_multiplier,
+    payment_rule="R-OPERA-DOUBLE",
+)

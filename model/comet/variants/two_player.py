@@ -15,6 +15,7 @@ from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
 from comet.variants.base import Variant, register
+from comet.variants.opera import OPERA
 
 TARGET = 121
 
@@ -70,6 +71,7 @@ TWO_PLAYER = register(
         deal_sizes=two_player_deal_sizes,
         play_payments=no_comet_bonus,
         settlement=no_chips,
+        options=(OPERA,),
         points_of_deal=two_player_points,
     )
 )
