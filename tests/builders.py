@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import pytest
@@ -56,9 +56,15 @@ def position(
     )
 
 
-def plant_option_hooks(monkeypatch: pytest.MonkeyPatch, option: str, **hooks: object) -> None:
+def plant_option_hooks(
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+    *,
+    out_multiplier: Callable[[DealState, int], int] | None = None,
+    caught_multiplier: Callable[[DealState, int, int], int] | None = None,
+) -> None:
     """Plant a broken rule option: every registered game family that admits ``option`` gets a copy of it
-    with ``hooks`` replaced (the engine reads options from the variant records, so this is what it runs)."""
+    with the given hooks replaced (the engine reads options from the variant records, so this is what it runs)."""
     from comet.presets import PRESETS
     from comet.variants.base import REGISTRY, variant_of
 
@@ -66,5 +72,14 @@ def plant_option_hooks(monkeypatch: pytest.MonkeyPatch, option: str, **hooks: ob
         variant_of(p.rules)  # every game family registered before the registry is read
     for name, v in list(REGISTRY.items()):
         if any(o.name == option for o in v.options):
-            options = tuple(replace(o, **hooks) if o.name == option else o for o in v.options)
+            options = tuple(
+                replace(
+                    o,
+                    out_multiplier=out_multiplier or o.out_multiplier,
+                    caught_multiplier=caught_multiplier or o.caught_multiplier,
+                )
+                if o.name == option
+                else o
+                for o in v.options
+            )
             monkeypatch.setitem(REGISTRY, name, replace(v, options=options))
