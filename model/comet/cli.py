@@ -13,7 +13,7 @@ from typing import NoReturn
 from comet.errors import RecordError
 
 # Order shown in ``comet --help``.
-COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove", "rules", "diverge", "bench")
+COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove", "rules", "diverge", "bench", "site")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -1,0 +1,54 @@
+"""``comet site OUT_DIR``: build the rulebook website (static, offline) from the checkout's spec and seeds."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "site",
+        help="build the rulebook as a static, offline website",
+        description="Write the rulebook website into OUT_DIR: every rule with its sources quoted in context, "
+        "a page per ruling (sources side by side, readings, default, switch, witness deals to step through, "
+        "measured impact and plots), a page per preset, the seed texts and a search page. It is generated "
+        "from spec/, seeds/ and the model, needs no server or network and opens from file://. An existing "
+        "OUT_DIR is replaced only if it holds a site.",
+    )
+    p.add_argument("out", type=Path, metavar="OUT_DIR", help="the folder to write (created if missing)")
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the checkout holding spec/ and seeds/ (default: this one)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from comet.site.build import build, steps
+
+    root = args.root or Path(__file__).resolve().parents[3]
+    if not (root / "spec").is_dir() or not (root / "seeds").is_dir():
+        raise ValueError(f"{root} holds no spec/ and seeds/ (use --root DIR to point at a checkout)")
+    t0 = time.perf_counter()
+    names = [n for n, _ in steps()]
+    with Progress(transient=True) as bar:
+        task = bar.add_task("building the site", total=len(names))
+
+        def tick(name: str) -> None:
+            bar.update(task, advance=1, description=f"site: {name}")
+
+        site = build(root, args.out, tick)
+    size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
+    print(
+        f"comet site: {site.pages} pages, {size / 1e6:.1f} MB in {args.out} "
+        f"({time.perf_counter() - t0:.1f} s); open {args.out / 'index.html'}"
+    )
+    return 0

@@ -1,0 +1,107 @@
+"""A stored witness deal stepped through under both readings, computed at build time by the model.
+
+Every state, legal-action list and payment the page shows comes from ``comet.engine`` here; the page's
+script only shows step *k* of these lists, so no rule is written in JavaScript.  A side's steps stop at
+its first illegal action (shown with the rule it breaks), or hold only the refusal when that reading
+refuses the deal itself: exactly what ``comet replay`` of the record with that reading says.
+"""
+
+from __future__ import annotations
+
+from comet.cards import card_text, rank_text
+from comet.engine import apply, legal_actions, returns, settlement
+from comet.errors import IllegalAction, RecordError
+from comet.notation import seat_name
+from comet.record import JsonObject, JsonValue, canonical_actions, parse_record
+from comet.state import Action, DealState, Payment
+
+
+def record_with(record: JsonObject, field: str, value: JsonValue) -> JsonObject:
+    """The witness record with one ruling set (``value`` None: the preset's default, as stored)."""
+    out = dict(record)
+    rulings = dict(record.get("rulings") or {})  # type: ignore[arg-type]
+    if value is not None:
+        rulings[field] = value
+    out["rulings"] = rulings
+    return out
+
+
+def _pays(pays: tuple[Payment, ...]) -> list[JsonValue]:
+    return [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "rule": p.rule} for p in pays]
+
+
+def _snapshot(s: DealState) -> JsonObject:
+    return {
+        "hands": [[card_text(c) for c in h] for h in s.hands],
+        "run": [rank_text(r) for r in s.run],
+        "chips": list(returns(s)),
+        "to_move": None if s.terminal else s.to_move,
+        "finished": s.terminal,
+        "winner": s.winner if s.winner >= 0 else None,
+        "drawn": s.drawn,
+        "legal": [str(a) for a in canonical_actions(legal_actions(s))] if not s.terminal else [],
+    }
+
+
+def _said(mover: int, a: Action) -> str:
+    return f"{seat_name(mover)}: {'pass' if a.is_pass else str(a).removeprefix('play ')}"
+
+
+def side(record: JsonObject) -> JsonObject:
+    """Step 0 (the deal) and one step per action of ``record`` under its rulings, as the page shows them."""
+    try:
+        rec = parse_record(record)
+        start = rec.start()
+    except (RecordError, ValueError) as e:
+        kind = f"[{e.kind}] " if isinstance(e, RecordError) else ""
+        return {"refused": f"{kind}{e}", "steps": [], "wild": [], "names": []}
+    steps: list[JsonValue] = [{"said": "The deal", "pays": [], **_snapshot(start)}]
+    s = start
+    for text, a in zip(rec.action_texts, rec.actions, strict=True):
+        mover = s.to_move
+        try:
+            nxt = apply(s, a)
+        except IllegalAction as e:
+            steps.append(
+                {
+                    "said": f"{seat_name(mover)} may not play '{text}'",
+                    "error": {"rule": e.rule, "message": e.message, "action": text},
+                    "pays": [],
+                    **_snapshot(s),
+                }
+            )
+            break
+        pays = nxt.payments[len(s.payments) :] + (settlement(nxt) if nxt.terminal else ())
+        steps.append({"said": _said(mover, a), "action": text, "pays": _pays(pays), **_snapshot(nxt)})
+        s = nxt
+    return {
+        "refused": None,
+        "steps": steps,
+        "wild": [card_text(c) for c in start.wild],
+        "names": [seat_name(i) for i in range(start.players)],
+        "pack": start.pack,
+        "dealer": start.dealer,
+        "dead": [card_text(c) for c in start.dead],
+    }
+
+
+def stepper_data(entry: JsonObject) -> JsonObject | None:
+    """Both sides of a stored deal witness (``comet.diverge.witnesses.json`` entry); None for a game witness."""
+    record = entry.get("record")
+    if not entry.get("found") or not isinstance(record, dict):
+        return None
+    field = str(entry["field"])
+    step = entry.get("step")
+    return {
+        "key": str(entry["key"]),
+        "preset": str(entry["preset"]),
+        "field": field,
+        "a": entry["a"],
+        "b": entry["b"],
+        "kind": str(entry.get("kind", "")),
+        "detail": str(entry.get("detail", "")),
+        "origin": str(entry.get("origin", "")),
+        "diff_step": (step + 1) if isinstance(step, int) and step >= 0 else 0,
+        "record": record,
+        "sides": [side(record_with(record, field, None)), side(record_with(record, field, entry["b"]))],
+    }

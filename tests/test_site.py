@@ -1,0 +1,124 @@
+"""``comet site``: the rulebook website is built from spec/, seeds/ and the model, whole and offline.
+
+Cites R-COMET-WILD, R-PLAY-MUST (their sections and citations must reach the site) and every ruling id
+(each has a page).  The browser tests are in ``test_site_browser.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from comet.cli import main
+from comet.diverge.store import load
+from comet.record import parse_record, replay_record
+from comet.site.build import build
+from comet.site.sources import RULE_FILES, RULING_FILES, read_spec
+from comet.site.witness import record_with, side
+from site_checks import link_problems, scan, site_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "out"
+    build(ROOT, out)
+    return out
+
+
+def test_every_rule_and_ruling_reaches_the_site(site: Path) -> None:
+    rules = [s for f in read_spec(ROOT / "spec", RULE_FILES) for s in f.sections]
+    rulings = [s for f in read_spec(ROOT / "spec", RULING_FILES) for s in f.sections]
+    assert len(rules) > 50 and len(rulings) > 50
+    text = (site / "rules.html").read_text(encoding="utf-8") + (site / "rules-variants.html").read_text(encoding="utf-8")
+    for r in rules:
+        assert f'id="{r.id}"' in text, r.id
+    for r in rulings:
+        page = site / "ruling" / f"{r.id}.html"
+        assert page.exists(), r.id
+        assert 'id="ruling"' in page.read_text(encoding="utf-8")
+
+
+def test_a_rule_quotes_its_seed_lines_in_context(site: Path) -> None:
+    """R-PLAY-MUST's citations: each quote marked inside its seed line, linked to that line."""
+    text = (site / "rules.html").read_text(encoding="utf-8")
+    section = text.split('id="R-PLAY-MUST"', 1)[1].split("<section", 1)[0]
+    links = re.findall(r'href="(seeds/[^"]+)"', section)
+    assert links and all(re.match(r"seeds/(000-003|002)\.html#s\d{3}-L\d+$", h) for h in links)
+    assert "<mark>" in section
+
+
+def test_a_ruling_page_holds_sources_readings_witness_and_impact(site: Path) -> None:
+    page = (site / "ruling" / "RUL-COMET-LEAD.html").read_text(encoding="utf-8")
+    for part in ('class="sources"', "German rendering", "Readings.", "Default and why.", 'id="switch"',
+                 'class="stepper"', 'id="impact"', "<img "):
+        assert part in page, part
+    img = re.search(r'<img src="\.\./(plots/[^"]+)" alt="([^"]+)"', page)
+    assert img and (site / img.group(1)).exists() and img.group(2)
+
+
+def test_every_internal_link_and_anchor_resolves(site: Path) -> None:
+    ids, links = scan(site)
+    assert link_problems(site_files(site), ids, links) == []
+
+
+def test_the_link_check_catches_a_dead_link_an_anchor_and_the_network(site: Path) -> None:
+    ids, links = scan(site)
+    broken = dict(links)
+    broken["index.html"] = [*links["index.html"], "nowhere.html", "rules.html#R-NO-SUCH", "https://example.org/x.css"]
+    problems = link_problems(site_files(site), ids, broken)
+    assert len(problems) == 3
+    assert "does not hold" in problems[0] and "no element with id 'R-NO-SUCH'" in problems[1]
+    assert "leaves the site" in problems[2]
+
+
+def test_the_site_ships_every_asset_and_fetches_nothing(site: Path) -> None:
+    for name in ("assets/style.css", "assets/site.js", "assets/search-index.js"):
+        assert (site / name).exists()
+    for path in site.rglob("*.html"):
+        assert not re.search(r'(src|href)="(https?:)?//', path.read_text(encoding="utf-8")), path
+
+
+def test_the_search_index_holds_rules_rulings_and_seed_lines(site: Path) -> None:
+    text = (site / "assets" / "search-index.js").read_text(encoding="utf-8")
+    index = json.loads(text.removeprefix("window.COMET_INDEX = ").rstrip().rstrip(";"))
+    kinds = {e["kind"] for e in index}
+    assert {"rule", "ruling", "source", "preset"} <= kinds
+    assert any(e["id"] == "R-COMET-WILD" for e in index)
+
+
+def test_each_witness_side_is_what_replay_says() -> None:
+    """The steps shown equal the oracle's replay of the record under that reading (RUL-COMET-LEAD and all)."""
+    n = 0
+    for e in load().values():
+        rec = e.get("record")
+        if not e.get("found") or not isinstance(rec, dict):
+            continue
+        for value in (None, e["b"]):
+            obj = record_with(rec, str(e["field"]), value)
+            shown = side(obj)
+            try:
+                verdict = replay_record(parse_record(obj))
+            except ValueError:
+                assert shown["refused"], e["key"]
+                continue
+            steps = shown["steps"]
+            assert isinstance(steps, list)
+            last = steps[-1]
+            assert isinstance(last, dict)
+            assert last["chips"] == verdict.to_json().get("chips", last["chips"]), e["key"]
+            if not verdict.legal:
+                assert isinstance(last["error"], dict) and verdict.error is not None
+                assert last["error"]["rule"] == verdict.error.rule
+            n += 1
+    assert n > 100
+
+
+def test_a_folder_that_is_not_a_site_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["site", str(tmp_path)]) == 2
+    assert "not empty and holds no site" in capsys.readouterr().err
+    assert (tmp_path / "notes.txt").exists()
