@@ -68,7 +68,7 @@ def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
             "--preset",
             "standard",
             "--deals",
-            "4",
+            "60",
             "--games",
             "0",
             "--policies",

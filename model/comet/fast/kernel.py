@@ -252,7 +252,6 @@ def stuck_may_pass(cfg: I64, nat: I8, seat: int, turn_played: int, last: int) ->
     return False
 
 
-
 @hot
 @rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-NEW-RUN", "R-COMET-WILD", "R-FOUR-OF-A-KIND")
 def legal(
@@ -306,9 +305,7 @@ def legal(
                 wild_lo, wild_hi = lowest, KING
             else:
                 wild_lo, wild_hi = need, need
-        quartet_wild = (
-            cfg[C_COMET_QUARTET] == 1 and wild_held and nat[seat, need] == 3 and packnat[need] == 3
-        )
+        quartet_wild = cfg[C_COMET_QUARTET] == 1 and wild_held and nat[seat, need] == 3 and packnat[need] == 3
         may_pass = not matching or (cfg[C_STOP_EARLY] == 1 and turn_played == 1)
         if cfg[C_MUTANT] == 2:  # planted bug (tests only): pass is always allowed
             may_pass = True
@@ -512,10 +509,11 @@ def dealer_could_go_out(cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, 
 # --------------------------------------------------------------------- policies
 #
 # The policies are the reference ones, reproduced exactly so that a seed gives the same deal in
-# both engines: ``random`` is ``comet.diverge.policies.make_policy("random", seed)`` (a fresh
-# ``random.Random(seed)``, ``randrange`` over the legal actions in their canonical order),
-# ``greedy`` and ``hoarder`` are ``comet.diverge.policies.greedy_policy``/``hoarder_policy``,
-# ``simple`` is ``comet.policy.simple_policy``.
+# both engines: ``random``, ``greedy`` and ``hoarder`` are ``comet.diverge.policies.make_policy(name,
+# seed)`` (coupled play: a choice by chance is the option of highest priority, a hash of the seed, the
+# seat and the option; see that module), ``simple`` is ``comet.policy.simple_policy``.
+
+M32 = 0xFFFFFFFF
 
 
 @hot
@@ -620,18 +618,45 @@ def simple_choice(cfg: I64, packcnt: I64, run_top: int, acts: I64, n: int, skip_
 
 
 @hot
+def mix32(x: int) -> int:
+    """``comet.diverge.policies.mix32`` (int64 products wrap; the low 32 bits are the same)."""
+    x &= M32
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & M32
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & M32
+    x ^= x >> 16
+    return x
+
+
+@hot
+def rank_key(cfg: I64, packcnt: I64, seed: int, seat: int, a: int) -> int:
+    """``comet.diverge.policies.rank_key``: the option's priority for ``seat`` in the deal of ``seed``
+    (coupled play), then the option itself (``order_key`` is the reference's ``option_key``)."""
+    key = order_key(cfg, packcnt, a)
+    h = mix32(seed & M32)
+    h = mix32(h ^ ((seed >> 32) & M32))
+    h = mix32(h ^ seat)
+    h = mix32(h ^ (key & M32))
+    h = mix32(h ^ (key >> 32))
+    return ((h >> 4) << 34) | key
+
+
+@hot
 def choose(
-    cfg: I64, packcnt: I64, nat: I8, size: I64, cnt: I8, seat: int, run_top: int, acts: I64, n: int,
-    pmt: I64, ppos: I64,
+    cfg: I64, packcnt: I64, nat: I8, size: I64, cnt: I8, seat: int, run_top: int, acts: I64, n: int, seed: int
 ) -> int:
     """The policy's action among ``acts[:n]`` (in canonical order; see the section comment)."""
     policy = cfg[C_POLICY]
     if policy == POLICY_RANDOM:
-        shift = 32 - _bit_length(n)
-        r = _draw(pmt, ppos) >> shift
-        while r >= n:
-            r = _draw(pmt, ppos) >> shift
-        return int(acts[r])
+        best = acts[0]
+        best_key = -1
+        for i in range(n):
+            rk = rank_key(cfg, packcnt, seed, seat, acts[i])
+            if rk > best_key:
+                best_key = rk
+                best = acts[i]
+        return int(best)
     if policy == POLICY_SIMPLE:
         return simple_choice(cfg, packcnt, run_top, acts, n, False)
     wild = cfg[C_WILD]
@@ -652,9 +677,23 @@ def choose(
         only_wild = size[seat] == cnt[seat, wild]
         if first_wild >= 0 and (only_wild or others == 0):
             return first_nine if first_nine >= 0 else first_wild
-        return simple_choice(cfg, packcnt, run_top, acts, n, True)
-    # greedy: the most cards; then the longest run held from the play's rank, the higher rank,
-    # the lower first card -- among the plays without the wild card if there are any
+        # the natural play of most cards, ties by priority; else pass
+        best = code(PASS, 0, 0)
+        best_cards = -1
+        best_key = -1
+        for i in range(n):
+            a = acts[i]
+            kind = a >> 12
+            if kind == SINGLE or kind == QUARTET:
+                c = cards_in(a, cfg, packcnt)
+                rk = rank_key(cfg, packcnt, seed, seat, a)
+                if c > best_cards or (c == best_cards and rk > best_key):
+                    best_cards = c
+                    best_key = rk
+                    best = a
+        return int(best)
+    # greedy: the most cards; then the longest run held from the play's rank, the higher rank, the
+    # priority -- among the plays without the wild card if there are any
     naturals = 0
     for i in range(n):
         kind = acts[i] >> 12
@@ -662,16 +701,18 @@ def choose(
             naturals += 1
     best = acts[0]
     best_score = -1
+    best_key = -1
     for i in range(n):
         a = acts[i]
         kind = a >> 12
         if kind == PASS or (naturals and (kind == WILD or kind == QUARTET_WILD)):
             continue
         r = a & 15
-        score = ((cards_in(a, cfg, packcnt) * 16 + chain_length(nat, seat, r)) * 16 + r) * 64
-        score += 63 - first_card(cfg, packcnt, a)
-        if score > best_score:
+        score = (cards_in(a, cfg, packcnt) * 16 + chain_length(nat, seat, r)) * 16 + r
+        rk = rank_key(cfg, packcnt, seed, seat, a)
+        if score > best_score or (score == best_score and rk > best_key):
             best_score = score
+            best_key = rk
             best = a
     return int(best)
 
@@ -821,9 +862,6 @@ def play_batch(
     size = np.zeros(players, np.int64)
     dead = np.zeros(56, np.int64)
     acts = np.zeros(MAX_ACTS, np.int64)
-    pmt = np.zeros((624, 1), np.int64)
-    one = np.zeros(1, np.int64)
-    ppos = np.zeros(2, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
@@ -850,18 +888,6 @@ def play_batch(
             deal_hands(cfg, pack, order, column, pos, dealer, cnt, nat, dead)
             for p in range(players):
                 size[p] = cfg[C_HAND]
-        # the random policy draws from a fresh generator seeded like the shuffle (as the reference's
-        # make_policy("random", seed) does): the same stream again from its start.  The shuffle read
-        # the seeded words without changing them unless it needed more than 227 draws (then twisted
-        # them in place): only in that case is the seed set up again.
-        if cfg[C_POLICY] == POLICY_RANDOM:
-            if given.shape[0] == 0 and pos[1] != 0:
-                one[0] = seeds[d]
-                seed_lanes(pmt, base, one)
-                for i in range(624):
-                    column[i] = pmt[i, 0]
-            ppos[0] = 0
-            ppos[1] = 0
         if record:
             for p in range(players):
                 for c in range(56):
@@ -886,7 +912,7 @@ def play_batch(
                 flags |= FLAG_CAPPED
                 break
             n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
-            a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, column, ppos)
+            a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
