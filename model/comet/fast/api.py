@@ -8,27 +8,30 @@ replay.  A seed deals exactly the cards ``comet.engine.shuffled_deal(rules, play
 dealer, seed, pack)`` deals, and the policies are the reference ones (``POLICIES``), so
 the fast engine plays the very deal the reference would play for that seed.
 
-Supported: the standard game, the Opera option, two players and Old Comet, under
-every reading of every ruling that changes the play or the payments of a deal
-(``SUPPORTED_FIELDS``); the game-level rulings (``GAME_LEVEL_FIELDS``: escalation,
-insolvency, game length...) do not change a deal and are ignored here.  Any other field
-set away from its default (a ruling added after this engine) is refused, never ignored.
-Not supported: Commit (both) and Red Nines, whose play replaces the standard transition
-system (``unsupported_reason``).
+Supported: the standard game, the Opera option, two players and Old Comet (``comet.fast.kernel``),
+and the games whose play replaces the standard transition system, Commit (both) and Red Nines
+(one module each in ``comet.fast.games``), under every reading of every ruling that changes the
+play or the payments of a deal (``SUPPORTED_FIELDS``); the game-level rulings
+(``GAME_LEVEL_FIELDS``: escalation, insolvency, game length...) do not change a deal and are
+ignored here.  Any other field set away from its default (a ruling added after this engine) is
+refused, never ignored (``unsupported_reason``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from comet.cards import Card, Pack, rank_of
 from comet.engine import deal_sizes, packs_in_rotation
+from comet.fast import cardsets as cs
 from comet.fast import kernel as k
 from comet.presets import PRESETS
 from comet.record import DealRecord
@@ -48,8 +51,8 @@ _POLICY_CODES = {
 }
 _GAMES = {"standard": k.GAME_STANDARD, "two_player": k.GAME_TWO_PLAYER, "old_comet": k.GAME_OLD_COMET}
 
-#: Ruleset fields whose every reading the kernel plays (the others do not change a single deal).
-SUPPORTED_FIELDS: tuple[str, ...] = (
+#: Ruleset fields whose every reading ``comet.fast.kernel`` plays (standard, Opera, two players, Old Comet).
+KERNEL_FIELDS: tuple[str, ...] = (
     "deal_sizes",
     "deal_order",
     "packs",
@@ -93,6 +96,50 @@ GAME_LEVEL_FIELDS: tuple[str, ...] = (
     "escalate_on",
     "two_player_end",
 )
+
+
+@dataclass(frozen=True)
+class FastGame:
+    """A game family whose play replaces the standard transition system, as one module of
+    ``comet.fast.games`` (named as the variant) plays it."""
+
+    name: str
+    fields: tuple[str, ...]  # the ruling fields whose every reading it plays
+    game_level: tuple[str, ...]  # its fields that change no single deal
+    configure: Callable[[Ruleset, NDArray[np.int64]], None]
+    play_batch: Callable[..., None]
+
+
+@cache
+def fast_game(variant: str) -> FastGame | None:
+    """The fast module of ``variant`` in ``comet.fast.games`` (None: there is none)."""
+    try:
+        module = importlib.import_module(f"comet.fast.games.{variant}")
+    except ModuleNotFoundError as e:
+        if e.name != f"comet.fast.games.{variant}":
+            raise
+        return None
+    return FastGame(
+        variant,
+        cast(tuple[str, ...], module.FIELDS),
+        cast(tuple[str, ...], module.GAME_LEVEL),
+        cast(Callable[[Ruleset, NDArray[np.int64]], None], module.configure),
+        cast(Callable[..., None], module.play_batch),
+    )
+
+
+def _fast_games() -> tuple[FastGame, ...]:
+    import comet.fast.games as games
+
+    found = (fast_game(m.name) for m in pkgutil.iter_modules(games.__path__))
+    return tuple(g for g in found if g is not None)
+
+
+#: Ruleset fields whose every reading the fast engine plays (the others do not change a single deal).
+SUPPORTED_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys((*KERNEL_FIELDS, *(f for g in _fast_games() for f in g.fields)))
+)
+GAME_LEVEL_FIELDS = tuple(dict.fromkeys((*GAME_LEVEL_FIELDS, *(f for g in _fast_games() for f in g.game_level))))
 _LEADS = {"forbidden": k.LEAD_FORBIDDEN, "any_rank": k.LEAD_ANY_RANK, "king": k.LEAD_KING}
 
 FLAG_OPERA = k.FLAG_OPERA
@@ -105,15 +152,20 @@ I64Array = NDArray[np.int64]
 
 def unsupported_reason(rules: Ruleset) -> str | None:
     """Why the fast engine cannot play ``rules`` (None: it can)."""
-    if rules.variant not in _GAMES:
-        return f"the fast engine plays the standard, two_player and old_comet games (and Opera), not {rules.variant}"
+    game = fast_game(rules.variant)
+    if rules.variant in _GAMES:
+        played = KERNEL_FIELDS
+    elif game is not None:
+        played = game.fields
+    else:
+        return f"the fast engine has no kernel for the {rules.variant} game"
     defaults = Ruleset()
     for name in RULING_FIELDS:
-        if name in SUPPORTED_FIELDS or name in GAME_LEVEL_FIELDS:
+        if name in played or name in GAME_LEVEL_FIELDS:
             continue
         value = getattr(rules, name)
         if value != getattr(defaults, name):
-            return f"the fast engine does not play ruling {name}={value} (only its default)"
+            return f"the fast engine does not play ruling {name}={value} in the {rules.variant} game (only its default)"
     return None
 
 
@@ -192,6 +244,18 @@ class _Setup:
     packnat: I64Array
     packcnt: I64Array
     players: int
+    game: FastGame | None = None  # None: comet.fast.kernel plays it
+    value: int = 0  # the Comet's value the deal starts with (a comet.fast.games kernel reads none)
+
+    @property
+    def max_steps(self) -> int:
+        return int(self.cfg[k.C_MAX_STEPS if self.game is None else cs.G_MAX_STEPS])
+
+    def action(self, a: int) -> Action:
+        return action_of(a, self.pack) if self.game is None else cs_action_of(a)
+
+    def comet_value(self) -> int:
+        return int(self.cfg[k.C_COMET_VALUE]) if self.game is None else self.value
 
 
 @cache
@@ -213,6 +277,12 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
         raise ValueError(f"unknown policy {policy!r}; choose one of: {', '.join(POLICIES)}")
     packs = packs_in_rotation(rules, players)  # also checks the player count
     pack = packs[pack_index % len(packs)]
+    game = fast_game(rules.variant)
+    if game is not None:
+        value = variant_of(rules).comet_value if comet_value is None else comet_value
+        if value < 0:
+            raise ValueError(f"comet_value must not be negative, not {value}")
+        return _game_setup(game, rules, players, policy, pack, mutant, value)
     if len(pack.wild) != 1:
         raise ValueError(f"the fast engine needs exactly one wild card in the pack, not {len(pack.wild)}")
     hand, _ = deal_sizes(rules, players, len(pack.cards))
@@ -266,6 +336,49 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     return _Setup(cfg, pack, np.array(pack.cards, np.int64), packnat, packcnt, players)
 
 
+def _game_setup(
+    game: FastGame, rules: Ruleset, players: int, policy: str, pack: Pack, mutant: int, value: int
+) -> _Setup:
+    """The configuration of a ``comet.fast.games`` kernel (``comet.fast.cardsets.G_*``, then the game's own)."""
+    if len(pack.wild) > 2:
+        raise ValueError(f"the fast engine handles at most two wild cards, not {len(pack.wild)}")
+    hand, _ = deal_sizes(rules, players, len(pack.cards))
+    cfg = np.zeros(cs.CFG_SIZE, np.int64)
+    cfg[cs.G_PLAYERS] = players
+    cfg[cs.G_HAND] = hand
+    cfg[cs.G_BLOCKS] = _flag(rules.deal_order == "blocks")
+    cfg[cs.G_POLICY] = _POLICY_CODES[policy]
+    cfg[cs.G_MUTANT] = mutant
+    dealt = hand * players
+    cfg[cs.G_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
+    wild = (*pack.wild, -1, -1)
+    cfg[cs.G_WILD1] = wild[0]
+    cfg[cs.G_WILD2] = wild[1]
+    game.configure(rules, cfg)
+    packnat = np.zeros(14, np.int64)
+    packcnt = np.zeros(56, np.int64)
+    for c in pack.cards:
+        packcnt[c] += 1
+        if c not in pack.wild:
+            packnat[rank_of(c)] += 1
+    return _Setup(cfg, pack, np.array(pack.cards, np.int64), packnat, packcnt, players, game, value)
+
+
+def cs_action_of(a: int) -> Action:
+    """The reference ``Action`` for a ``comet.fast.cardsets`` action code."""
+    kind = a >> 20
+    if kind == cs.PASS:
+        return PASS
+    if kind == cs.ONE:
+        return Action(((a >> 4) & 255,), a & 15)
+    if kind == cs.GROUP:
+        counts = (a >> 4) & 255
+        rank = a & 15
+        cards = tuple(rank * 4 + s for s in range(4) for _ in range((counts >> (2 * s)) & 3))
+        return Action(cards)
+    raise ValueError(f"not a fast-engine action code: {a}")
+
+
 def _seed_array(seeds: Sequence[int] | I64Array) -> I64Array:
     arr = np.asarray(seeds, dtype=np.int64)
     if arr.ndim != 1:
@@ -299,12 +412,13 @@ def _run(
     points = np.zeros((n, p), np.int64)
     steps = np.zeros(n, np.int64)
     flags = np.zeros(n, np.int64)
-    width = int(setup.cfg[k.C_MAX_STEPS]) if record else 0
+    width = setup.max_steps if record else 0
     rows = n if record else 0
     rec_actions = np.zeros((rows, width), np.int64)
     rec_legal = np.zeros((rows, width), np.int64)
     rec_cards = np.zeros((rows, p + 1, 56), np.int8)
-    k.play_batch(
+    play_batch = k.play_batch if setup.game is None else setup.game.play_batch
+    play_batch(
         setup.cfg,
         setup.pack_cards,
         setup.packnat,
@@ -431,7 +545,7 @@ def _records(
         setup, seed_arr, dealer_arr, record=True, given=given
     )
     out = Outcomes(rules, players, policy, setup.pack.name, seed_arr, dealer_arr, winner, chips, points, steps, flags)
-    value = int(setup.cfg[k.C_COMET_VALUE])
+    value = setup.comet_value()
     diff = rules.differences(PRESETS[rules.variant].rules)
     rulings = tuple(
         (name, val) for name, val in sorted(diff.items()) if isinstance(val, bool | int | str) and name != "variant"
@@ -439,7 +553,7 @@ def _records(
     records = []
     for i in range(len(out)):
         n = int(steps[i])
-        actions = tuple(action_of(int(a), setup.pack) for a in rec_actions[i, :n])
+        actions = tuple(setup.action(int(a)) for a in rec_actions[i, :n])
         rec = DealRecord(
             rules.variant,
             rulings,

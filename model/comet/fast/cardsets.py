@@ -1,0 +1,393 @@
+"""What the fast kernels of the games with their own transition system share (Commit, Red Nines).
+
+These games replace the standard play wholesale (``Variant.legal_actions``/``play``/``end_turn``), so
+each has its own compiled module in ``comet.fast.games``; this module holds the parts that are not a
+rule of any one of them: the action codes, the canonical order of actions, the deal from a seed, and
+the reference policies over such actions.
+
+An action is one int: ``PASS`` (0); ``ONE`` one card, ``kind << 20 | card << 4 | as_rank`` (``as_rank``
+the rank a wild card stands for, 0 for a natural card, as ``comet.state.Action``); ``GROUP`` several
+natural cards of one rank, ``kind << 20 | counts << 4 | rank`` with two bits per suit (how many of the
+rank's card of that suit; a pack holds at most two copies of a card).
+
+The configuration ``cfg`` starts with the ``G_*`` entries below; a game's own readings follow from
+``G_GAME``.
+"""
+
+# Numba compiles these functions: plain loops and ``==`` chains are kept on purpose.
+
+from __future__ import annotations
+
+import numpy as np
+
+from comet.fast.kernel import (
+    FLAG_CAPPED,
+    I8,
+    I64,
+    LANES,
+    POLICY_GREEDY,
+    POLICY_HOARDER,
+    POLICY_RANDOM,
+    _bit_length,
+    _draw,
+    hot,
+    jit,
+    seed_lanes,
+    shuffle,
+)
+from comet.trace import rule
+
+__all__ = ["FLAG_CAPPED", "LANES", "hot", "jit"]
+
+G_PLAYERS = 0
+G_HAND = 1  # cards per hand
+G_BLOCKS = 2  # RUL-DEAL-ORDER blocks
+G_POLICY = 3  # POLICY_* of comet.fast.kernel
+G_MUTANT = 4  # tests only: a deliberately broken rule (0: none)
+G_MAX_STEPS = 5  # the reference's step_bound
+G_WILD1 = 6  # the wild cards' ids (-1: none)
+G_WILD2 = 7
+G_GAME = 8  # the first of the game's own entries
+CFG_SIZE = 24
+
+PASS = 0
+ONE = 1
+GROUP = 2
+MAX_ACTS = 256
+KING = 13
+
+
+@hot
+def one(card: int, as_rank: int) -> int:
+    return (ONE << 20) | (card << 4) | as_rank
+
+
+@hot
+def group(counts: int, rank: int) -> int:
+    return (GROUP << 20) | (counts << 4) | rank
+
+
+@hot
+def is_wild(cfg: I64, c: int) -> bool:
+    return bool(c == cfg[G_WILD1] or c == cfg[G_WILD2])
+
+
+@hot
+def n_cards(a: int) -> int:
+    kind = a >> 20
+    if kind == PASS:
+        return 0
+    if kind == ONE:
+        return 1
+    counts = (a >> 4) & 255
+    n = 0
+    for s in range(4):
+        n += (counts >> (2 * s)) & 3
+    return n
+
+
+@hot
+def first_card(a: int) -> int:
+    """The lowest card of the action (-1 for a pass)."""
+    kind = a >> 20
+    if kind == PASS:
+        return -1
+    if kind == ONE:
+        return (a >> 4) & 255
+    counts = (a >> 4) & 255
+    r = a & 15
+    for s in range(4):
+        if (counts >> (2 * s)) & 3:
+            return r * 4 + s
+    return -1
+
+
+@hot
+def as_rank(a: int) -> int:
+    return a & 15 if (a >> 20) == ONE else 0
+
+
+@hot
+def play_rank(a: int) -> int:
+    """``Action.rank``: the rank a wild card stands for, else the rank of the cards (0: a pass)."""
+    kind = a >> 20
+    if kind == PASS:
+        return 0
+    if kind == GROUP:
+        return a & 15
+    r = a & 15
+    return r if r else ((a >> 4) & 255) >> 2
+
+
+@hot
+def has_wild(cfg: I64, a: int) -> bool:
+    return (a >> 20) == ONE and is_wild(cfg, (a >> 4) & 255)
+
+
+@hot
+def digits(a: int, width: int, negate: bool) -> int:
+    """The action's sorted cards as base-64 digits (``c + 1``, or ``63 - c`` if ``negate``), padded
+    with zeros to ``width`` digits (a prefix sorts first, as tuples do)."""
+    key = 0
+    used = 0
+    kind = a >> 20
+    if kind == ONE:
+        c = (a >> 4) & 255
+        key = 63 - c if negate else c + 1
+        used = 1
+    elif kind == GROUP:
+        counts = (a >> 4) & 255
+        r = a & 15
+        for s in range(4):
+            for _ in range((counts >> (2 * s)) & 3):
+                c = r * 4 + s
+                key = key * 64 + (63 - c if negate else c + 1)
+                used += 1
+    while used < width:
+        key *= 64
+        used += 1
+    return key
+
+
+@hot
+def order_key(a: int) -> int:
+    """Orders actions as ``comet.state.Action`` does: by the sorted cards, then ``as_rank``."""
+    return digits(a, 9, False) * 16 + as_rank(a)
+
+
+@hot
+def sort_actions(acts: I64, n: int) -> None:
+    """Insertion sort of ``acts[:n]`` into the reference's canonical order (short lists)."""
+    for i in range(1, n):
+        a = acts[i]
+        key = order_key(a)
+        j = i - 1
+        while j >= 0 and order_key(acts[j]) > key:
+            acts[j + 1] = acts[j]
+            j -= 1
+        acts[j + 1] = a
+
+
+@hot
+def remove(cnt: I8, seat: int, a: int) -> int:
+    """Take the action's cards out of ``seat``'s hand; return how many."""
+    kind = a >> 20
+    if kind == ONE:
+        cnt[seat, (a >> 4) & 255] -= 1
+        return 1
+    counts = (a >> 4) & 255
+    r = a & 15
+    n = 0
+    for s in range(4):
+        k = (counts >> (2 * s)) & 3
+        cnt[seat, r * 4 + s] -= k
+        n += k
+    return n
+
+
+# --------------------------------------------------------------------- policies
+#
+# The reference policies over these actions, reproduced exactly: ``random`` is
+# ``comet.diverge.policies.make_policy("random", seed)``, ``greedy``/``hoarder`` are
+# ``greedy_policy``/``hoarder_policy`` there, ``simple`` is ``comet.policy.simple_policy``.
+
+
+@hot
+def run_length(cfg: I64, cnt: I8, seat: int, rank: int) -> int:
+    """How many consecutive ranks from ``rank`` up the hand holds naturally."""
+    n = 0
+    r = rank
+    while 1 <= r <= KING:
+        held = False
+        for c in range(r * 4, r * 4 + 4):
+            if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                held = True
+        if not held:
+            break
+        n += 1
+        r += 1
+    return n
+
+
+@hot
+def simple_choice(acts: I64, n: int, need: int, skip: I64) -> int:
+    """``simple_policy`` over the actions of ``acts[:n]`` not marked in ``skip``: the most cards and
+    the lowest first card among those without ``as_rank``; else the one standing for the rank needed
+    (a 9 on a lead), else the first standing for a rank; else pass."""
+    best = -1
+    best_score = -1
+    for i in range(n):
+        a = acts[i]
+        if skip[i] or a == PASS or as_rank(a):
+            continue
+        score = n_cards(a) * 64 + (63 - first_card(a))
+        if score > best_score:
+            best_score = score
+            best = a
+    if best >= 0:
+        return best
+    first = -1
+    for i in range(n):
+        a = acts[i]
+        if skip[i] or not as_rank(a):
+            continue
+        r = as_rank(a)
+        if r == need or (need == 0 and r == 9):
+            return int(a)
+        if first < 0:
+            first = a
+    if first >= 0:
+        return first
+    return PASS
+
+
+@hot
+def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int, skip: I64, pmt: I64, ppos: I64) -> int:
+    """The policy's action among ``acts[:n]`` (canonical order); ``need`` is ``DealState.need``."""
+    policy = cfg[G_POLICY]
+    if policy == POLICY_RANDOM:
+        shift = 32 - _bit_length(n)
+        r = _draw(pmt, ppos) >> shift
+        while r >= n:
+            r = _draw(pmt, ppos) >> shift
+        return int(acts[r])
+    for i in range(n):
+        skip[i] = 0
+    if policy == POLICY_HOARDER:
+        first_wild = -1
+        first_nine = -1
+        others = 0
+        for i in range(n):
+            a = acts[i]
+            if has_wild(cfg, a):
+                skip[i] = 1
+                if first_wild < 0:
+                    first_wild = a
+                if first_nine < 0 and play_rank(a) == 9:
+                    first_nine = a
+            else:
+                others += 1
+        held_wild = 0
+        for c in range(56):
+            if is_wild(cfg, c):
+                held_wild += cnt[seat, c]
+        if first_wild >= 0 and (held_wild == size[seat] or others == 0):
+            return first_nine if first_nine >= 0 else first_wild
+        return simple_choice(acts, n, need, skip)
+    if policy != POLICY_GREEDY:
+        return simple_choice(acts, n, need, skip)
+    # greedy: among the plays (those without a wild card if there are any) the most cards, then the
+    # longest run held from the play's rank, the higher rank, the lower cards; a pass if nothing else
+    naturals = 0
+    plays = 0
+    for i in range(n):
+        a = acts[i]
+        if a != PASS:
+            plays += 1
+            if not has_wild(cfg, a):
+                naturals += 1
+    if plays == 0:
+        return int(acts[0])
+    best = -1
+    best_score = -1
+    for i in range(n):
+        a = acts[i]
+        if a == PASS or (naturals and has_wild(cfg, a)):
+            continue
+        k = n_cards(a)
+        r = play_rank(a)
+        score = ((k * 16 + run_length(cfg, cnt, seat, r)) * 16 + r) * (1 << 48) + digits(a, k, True)
+        if score > best_score:
+            best_score = score
+            best = a
+    return int(best)
+
+
+# --------------------------------------------------------------------- the deal
+
+
+@jit
+@rule("R-DEAL-ORDER")
+def deal(cfg: I64, pack: I64, order: I64, mt: I64, pos: I64, dealer: int, cnt: I8, dead: I64) -> None:
+    """Shuffle the pack as ``random.Random(seed).shuffle`` and deal it from the dealer's left, one
+    card at a time or in blocks (RUL-DEAL-ORDER); ``dead`` gets the undealt cards."""
+    players = cfg[G_PLAYERS]
+    hand = cfg[G_HAND]
+    order[:] = pack
+    pos[0] = 0
+    pos[1] = 0
+    shuffle(order, mt, pos)
+    cnt[:, :] = 0
+    dealt = players * hand
+    seat = dealer + 1 if dealer + 1 < players else 0
+    k = 0
+    for i in range(dealt):
+        cnt[seat, order[i]] += 1
+        k += 1
+        if not cfg[G_BLOCKS] or k == hand:
+            k = 0
+            seat = seat + 1 if seat + 1 < players else 0
+    dead[:] = 0
+    for i in range(dealt, order.shape[0]):
+        dead[order[i]] += 1
+
+
+@jit
+def start(
+    d: int,
+    cfg: I64,
+    pack: I64,
+    base: I64,
+    seeds: I64,
+    dealers: I64,
+    mts: I64,
+    lane_seeds: I64,
+    order: I64,
+    pos: I64,
+    pmt: I64,
+    ppos: I64,
+    cnt: I8,
+    size: I64,
+    dead: I64,
+    given: I8,
+    rec_cards: I8,
+) -> int:
+    """Deal deal ``d`` (from its seed, or the explicit cards of ``given``), set the random policy's
+    generator up as the reference's ``make_policy("random", seed)`` (in ``mts[:, lane]``), record the
+    cards if recording; return the lane."""
+    players = cfg[G_PLAYERS]
+    lane = d % LANES
+    if lane == 0:
+        for j in range(LANES):
+            lane_seeds[j] = seeds[d + j] if d + j < seeds.shape[0] else 0
+        seed_lanes(mts, base, lane_seeds)
+    column = mts[:, lane]
+    if given.shape[0] > 0:
+        for p in range(players):
+            size[p] = 0
+            for c in range(56):
+                cnt[p, c] = given[d, p, c]
+                size[p] += cnt[p, c]
+        for c in range(56):
+            dead[c] = given[d, players, c]
+    else:
+        deal(cfg, pack, order, column, pos, dealers[d], cnt, dead)
+        for p in range(players):
+            size[p] = cfg[G_HAND]
+    if cfg[G_POLICY] == POLICY_RANDOM:
+        # the same stream again from its start (see comet.fast.kernel.play_batch)
+        if given.shape[0] == 0 and pos[1] != 0:
+            one_seed = np.zeros(1, np.int64)
+            one_seed[0] = seeds[d]
+            seed_lanes(pmt, base, one_seed)
+            for i in range(624):
+                column[i] = pmt[i, 0]
+        ppos[0] = 0
+        ppos[1] = 0
+    if rec_cards.shape[0] > 0:
+        for p in range(players):
+            for c in range(56):
+                rec_cards[d, p, c] = cnt[p, c]
+        for c in range(56):
+            rec_cards[d, players, c] = dead[c]
+    return lane
