@@ -237,7 +237,15 @@ def import_all_comet_modules() -> None:
     import comet
 
     for mod in pkgutil.walk_packages(comet.__path__, "comet."):
-        importlib.import_module(mod.name)
+        try:
+            importlib.import_module(mod.name)
+        except ModuleNotFoundError as e:  # comet.openspiel / comet.pettingzoo without their extras
+            if e.name not in OPTIONAL_DEPENDENCIES:
+                raise
+
+
+#: Third-party packages of the optional extras (pyproject.toml); modules needing them name no rule ids.
+OPTIONAL_DEPENDENCIES = frozenset({"pyspiel", "open_spiel", "pettingzoo", "gymnasium"})
 
 
 def check_implemented(sections: Sequence[Section], implementations: Mapping[str, Sequence[str]]) -> list[str]:

@@ -1,0 +1,442 @@
+"""What the OpenSpiel game and the PettingZoo environment share, free of either framework.
+
+Both wrappers are thin: every rule comes from ``comet.engine`` (legal actions, the transition, the
+deal's distribution, settlement).  This module holds only what a framework needs on top of the
+engine, written once for both (spec/frameworks.md describes it for users):
+
+- the canonical action encoding: a stable integer id for every action of every preset
+  (``action_id`` / ``action_of``, ``NUM_ACTIONS`` ids in all);
+- the table a deal is played at (``Table``: preset, players, dealer, the ``Ruleset``, pack, the
+  Comet's value), built from framework parameters with plain errors for bad ones;
+- the deal as a sequence of chance outcomes (the shuffled pack, one card at a time), handed to
+  the engine's ``distribute`` and ``start_deal``;
+- utilities: ``returns()`` in chip games; in points games (where every chip return is 0) the
+  deal's points made zero-sum;
+- what a seat may know: the observation and information-state texts and tensors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from comet import engine
+from comet.cards import KING, Card, Pack, card_text, cards_text, rank_of, rank_text, suit_of
+from comet.errors import RecordError
+from comet.presets import PRESETS, preset
+from comet.ruleset import RULING_FIELDS, Ruleset, coerce_field, field_readings
+from comet.state import PASS, Action, DealState
+from comet.variants.base import variant_of
+
+# --------------------------------------------------------------------- the canonical action encoding
+
+#: Ids 1..NATURAL: cards of one rank played together without a declared rank, by (rank, copies per suit).
+#: Ids WILD_BASE..: one wild card standing for a rank.  Ids DECLARED_BASE..: several cards of one rank
+#: that include a wild card declared as that rank (the Comet going down with the three natural 9s).
+SUIT_CODES = 3**4 - 1  # copies 0..2 of each of the four suits, not all zero
+NATURAL = 13 * SUIT_CODES
+WILD_BASE = 1 + NATURAL
+DECLARED_BASE = WILD_BASE + 52 * 13
+#: The suit codes of two cards or more (a declared single card is in the wild block).
+MULTI_CODES = tuple(code for code in range(1, SUIT_CODES + 1) if sum(code // 3**s % 3 for s in range(4)) >= 2)
+MULTI_INDEX = {code: i for i, code in enumerate(MULTI_CODES)}
+NUM_ACTIONS = DECLARED_BASE + 13 * len(MULTI_CODES)
+PASS_ID = 0
+
+
+def _suit_code(cards: Sequence[Card]) -> int:
+    copies = Counter(suit_of(c) for c in cards)
+    if any(n > 2 for n in copies.values()):
+        raise ValueError(f"no action id for {cards_text(cards)}: more than two copies of a card")
+    return sum(copies[s] * 3**s for s in range(4))
+
+
+def _cards_of(rank: int, code: int) -> tuple[Card, ...]:
+    out: list[Card] = []
+    for s in range(4):
+        out.extend([rank * 4 + s] * (code // 3**s % 3))
+    return tuple(sorted(out))
+
+
+def action_id(action: Action) -> int:
+    """The stable id of ``action`` (spec/frameworks.md, "Action ids"); ValueError if it has none."""
+    if action.is_pass:
+        return PASS_ID
+    ranks = {rank_of(c) for c in action.cards}
+    if len(ranks) != 1:
+        raise ValueError(f"no action id for {action}: cards of several ranks")
+    rank = ranks.pop()
+    code = _suit_code(action.cards)
+    if not action.as_rank:
+        return 1 + (rank - 1) * SUIT_CODES + code - 1
+    if len(action.cards) == 1:
+        return WILD_BASE + (action.cards[0] - 4) * 13 + action.as_rank - 1
+    if action.as_rank != rank:
+        raise ValueError(f"no action id for {action}: several cards declared as another rank")
+    return DECLARED_BASE + (rank - 1) * len(MULTI_CODES) + MULTI_INDEX[code]
+
+
+def action_of(ident: int) -> Action:
+    """The action with id ``ident`` (the inverse of ``action_id``); ValueError for an id out of range."""
+    if not 0 <= ident < NUM_ACTIONS:
+        raise ValueError(f"action id {ident} is out of range 0..{NUM_ACTIONS - 1}")
+    if ident == PASS_ID:
+        return PASS
+    if ident < WILD_BASE:
+        rank, code = divmod(ident - 1, SUIT_CODES)
+        return Action(_cards_of(rank + 1, code + 1))
+    if ident < DECLARED_BASE:
+        c, r = divmod(ident - WILD_BASE, 13)
+        return Action((c + 4,), r + 1)
+    rank, index = divmod(ident - DECLARED_BASE, len(MULTI_CODES))
+    return Action(_cards_of(rank + 1, MULTI_CODES[index]), rank + 1)
+
+
+def legal_ids(state: DealState) -> list[int]:
+    """The ids of ``engine.legal_actions(state)``, ascending (the frameworks' order)."""
+    return sorted(action_id(a) for a in engine.legal_actions(state))
+
+
+# --------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Everything fixed before the cards are shuffled: one deal of ``preset`` at this table."""
+
+    preset: str
+    players: int
+    dealer: int
+    rules: Ruleset
+    pack: Pack
+    comet_value: int
+    hand_size: int
+    dead_size: int
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt to the players (the chance outcomes of a deal); the rest is the dead hand."""
+        return self.players * self.hand_size
+
+    @property
+    def points_game(self) -> bool:
+        return PRESETS[self.preset].scoring == "points"
+
+
+def ruling_default(name: str) -> bool | int | str:
+    """The standard game's reading of ruling field ``name``, typed as a framework parameter."""
+    value = getattr(Ruleset(), name)
+    assert isinstance(value, bool | int | str)
+    return value
+
+
+def make_table(
+    preset_name: str = "standard",
+    players: int = 0,
+    dealer: int = -1,
+    pack: int = 0,
+    comet_value: int = -1,
+    rulings: Mapping[str, object] | None = None,
+) -> Table:
+    """The table of one deal; ``players`` 0 is the preset's usual count, ``dealer`` -1 the last seat
+    (so seat 0 leads), ``pack`` the index into the packs in rotation (the deal number of a game),
+    ``comet_value`` -1 the preset's starting value of the wild card; ``rulings`` maps ruling fields
+    to readings (typed or as text) on top of the preset's.  Bad values raise ``RecordError`` or
+    ``ValueError`` with a plain message."""
+    p = preset(preset_name)
+    rules = p.rules
+    if rulings:
+        unknown = sorted(set(rulings) - set(RULING_FIELDS))
+        if unknown:
+            raise ValueError(f"unknown ruling {unknown[0]!r}; known: {', '.join(RULING_FIELDS)}")
+        rules = rules.with_overrides(rulings)
+    n = players or p.variant.default_players
+    engine.check_players(n, rules)
+    seat = n - 1 if dealer == -1 else dealer
+    if not 0 <= seat < n:
+        raise RecordError("dealer", f"dealer must be a seat from 0 to {n - 1} (or -1 for the last), not {dealer}")
+    packs = engine.packs_in_rotation(rules, n)
+    if not 0 <= pack < len(packs):
+        raise RecordError("field", f"pack must be 0..{len(packs) - 1} (the packs in rotation), not {pack}")
+    value = p.variant.comet_value if comet_value == -1 else comet_value
+    if value < 0:
+        raise RecordError("field", f"comet_value must not be negative (or -1 for the preset's), not {comet_value}")
+    size, dead = engine.deal_sizes(rules, n, len(packs[pack].cards))
+    return Table(preset_name, n, seat, rules, packs[pack], value, size, dead)
+
+
+def table_from_params(params: Mapping[str, object]) -> Table:
+    """A table from framework parameters: ``preset``, ``players``, ``dealer``, ``pack``, ``comet_value``
+    and one parameter per ruling field.  A ruling parameter equal to the standard game's reading keeps
+    the preset's reading (OpenSpiel fills every parameter in with its default)."""
+    changed = {
+        name: params[name] for name in RULING_FIELDS if name in params and params[name] != ruling_default(name)
+    }
+    for name, value in changed.items():
+        coerce_field(name, value)  # a plain error for a bad reading before anything else
+    return make_table(
+        str(params.get("preset", "standard")),
+        _int(params, "players", 0),
+        _int(params, "dealer", -1),
+        _int(params, "pack", 0),
+        _int(params, "comet_value", -1),
+        changed,
+    )
+
+
+def _int(params: Mapping[str, object], name: str, default: int) -> int:
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"parameter {name!r} takes a whole number, not {value!r}")
+    return value
+
+
+def parameter_defaults() -> dict[str, bool | int | str]:
+    """Every framework parameter with its default (the ruling fields' are the standard game's)."""
+    out: dict[str, bool | int | str] = {"preset": "standard", "players": 0, "dealer": -1, "pack": 0, "comet_value": -1}
+    out.update({name: ruling_default(name) for name in RULING_FIELDS})
+    return out
+
+
+def ruling_choices(name: str) -> str:
+    """The readings of ruling ``name`` as text, for documentation and errors."""
+    readings = field_readings(name)
+    if readings is None:
+        return "a whole number"
+    return ", ".join(str(r).lower() if isinstance(r, bool) else str(r) for r in readings)
+
+
+# --------------------------------------------------------------------- the deal as chance outcomes
+
+
+def card_outcome(c: Card) -> int:
+    """A card as a chance outcome: 0..51, ``(rank - 1) * 4 + suit``."""
+    return c - 4
+
+
+def outcome_card(o: int) -> Card:
+    return o + 4
+
+
+def chance_outcomes(table: Table, order: Sequence[Card]) -> list[tuple[int, float]]:
+    """The next card off the shuffled pack: each card left, with its share of the cards left."""
+    left = Counter(table.pack.cards)
+    left.subtract(order)
+    total = len(table.pack.cards) - len(order)
+    return [(card_outcome(c), n / total) for c, n in sorted(left.items()) if n > 0]
+
+
+def hands_so_far(table: Table, order: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Whose the cards dealt so far are (R-DEAL-ORDER, by ``engine.distribute``)."""
+    hands, _ = engine.distribute(table.rules, list(order), table.players, table.dealer, table.hand_size)
+    return hands
+
+
+def deal_of(table: Table, order: Sequence[Card]) -> DealState:
+    """The deal once ``table.dealt`` cards are off the pack: the rest of the pack is the dead hand."""
+    rest = Counter(table.pack.cards)
+    rest.subtract(order)
+    full = list(order) + sorted(rest.elements())
+    hands, dead = engine.distribute(table.rules, full, table.players, table.dealer, table.hand_size)
+    return engine.start_deal(table.rules, table.pack, table.players, table.dealer, hands, dead, table.comet_value)
+
+
+def seeded_deal(table: Table, seed: int) -> DealState:
+    """The engine's own shuffled deal at this table (what the PettingZoo environment plays)."""
+    return engine.shuffled_deal(table.rules, table.players, table.dealer, seed, table.pack, table.comet_value)
+
+
+def seeded_order(table: Table, seed: int) -> list[Card]:
+    """The chance outcomes of ``seeded_deal(table, seed)``: the same shuffle, so the same deal."""
+    order = list(table.pack.cards)
+    random.Random(seed).shuffle(order)
+    return order[: table.dealt]
+
+
+# --------------------------------------------------------------------- utilities
+
+
+def utilities(state: DealState) -> tuple[float, ...]:
+    """What each seat gets from a finished deal (zeros while it goes on).  Chip games:
+    ``engine.returns`` (net chips).  Points games, where those are all 0: the deal's points
+    (``engine.deal_points``; negated where the lowest total wins) less their mean, so that every
+    preset is zero-sum."""
+    if not state.terminal:
+        return (0.0,) * state.players
+    variant = variant_of(state.rules)
+    if variant.scoring == "chips":
+        return tuple(float(c) for c in engine.returns(state))
+    sign = -1.0 if variant.lower_wins else 1.0
+    points = [sign * p for p in engine.deal_points(state)]
+    mean = sum(points) / len(points)
+    return tuple(p - mean for p in points)
+
+
+def utility_bound(table: Table) -> float:
+    """A loose envelope of |utility| for OpenSpiel's MinUtility/MaxUtility: every card of the pack at
+    20 points, times 64 for the doublings, for each other seat.  Not a proved bound (spec/proofs.md has
+    the proved per-deal chip bounds); the tests check every simulated deal stays inside it."""
+    return float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
+
+
+def max_steps(table: Table) -> int:
+    """The engine's step bound for a deal at this table (R-END-OUT, ``engine.step_bound``)."""
+    return engine.step_bound(seeded_deal(table, 0))
+
+
+# --------------------------------------------------------------------- what a seat may know
+
+
+def run_text(state: DealState) -> str:
+    if not state.run:
+        return "new run"
+    text = " ".join(rank_text(r) for r in state.run)
+    if state.run_suit >= 0:
+        text += " in " + "CDHS"[state.run_suit]
+    if state.branch:
+        text += " or " + card_text(state.branch)
+    return text
+
+
+def public_line(before: DealState, action: Action, after: DealState) -> str:
+    """One action as every seat sees it: who did what, and what followed in public (the run, the next
+    seat to move, payments made at once, the end of the deal)."""
+    parts = [f"{before.to_move}: {action}", f"run {run_text(after)}"]
+    paid = after.payments[len(before.payments) :]
+    if paid:
+        parts.append("paid " + ", ".join(f"{p.payer}>{p.payee} {p.amount}" for p in paid))
+    if after.scores and after.scores != before.scores:
+        parts.append("scores " + " ".join(str(s) for s in after.scores))
+    if after.terminal:
+        parts.append("drawn" if after.drawn else f"seat {after.winner} is out")
+    else:
+        parts.append(f"next {after.to_move}")
+    return "; ".join(parts)
+
+
+def announcement(state: DealState) -> str | None:
+    """A fact the table learns at a decision whose legal actions depend on another seat's cards:
+    under RUL-STUCK-RESTART = may, whether the left neighbour can start the run the player would
+    pass on (``engine.may_pass_stuck_restart``), which that neighbour would say aloud."""
+    if state.terminal or state.rules.stuck_restart != "may":
+        return None
+    if state.turn_played or state.last_player != state.to_move:
+        return None
+    can = engine.may_pass_stuck_restart(state)
+    return f"{(state.to_move + 1) % state.players} {'can' if can else 'cannot'} start the run"
+
+
+def end_text(state: DealState) -> str:
+    """At the end of a deal the hands are shown to settle it, and the dead hand with them."""
+    hands = " | ".join(cards_text(h) or "-" for h in state.hands)
+    utils = " ".join(f"{u:g}" for u in utilities(state))
+    return f"hands {hands}; dead {cards_text(state.dead) or '-'}; utilities {utils}"
+
+
+def observation_text(table: Table, state: DealState, seat: int, *, private: bool = True, public: bool = True) -> str:
+    """What ``seat`` sees now (no memory): its hand, and the table's public state."""
+    parts: list[str] = []
+    if private:
+        parts.append(f"seat {seat}; hand {cards_text(state.hands[seat]) or '-'}")
+    if public:
+        parts.append(f"to move {state.to_move}" if not state.terminal else "deal over")
+        parts.append(f"run {run_text(state)}")
+        parts.append("played " + (cards_text(sorted(state.played)) or "-"))
+        parts.append("held " + " ".join(str(len(h)) for h in state.hands))
+        parts.append("chips " + " ".join(str(c) for c in state.chips()))
+        if state.scores:
+            parts.append("scores " + " ".join(str(s) for s in state.scores))
+        parts.append(f"{table.pack.name} pack, wild worth {state.comet_value}")
+        if state.terminal:
+            parts.append(end_text(state))
+    return "; ".join(parts)
+
+
+def copies(table: Table) -> int:
+    """The most copies of one card in the pack (1, or 2 in the two-pack games)."""
+    return max(Counter(table.pack.cards).values())
+
+
+# Tensor pieces: (name, shape) for an observation of ``table``; cards as one plane of 52 per copy
+# a pack holds (a first copy, a second copy), seats one-hot.
+def tensor_pieces(table: Table, *, private: bool, public: bool, recall: bool) -> list[tuple[str, tuple[int, ...]]]:
+    n = table.players
+    k = copies(table)
+    pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+    if private:
+        pieces.append(("hand", (k, 52)))
+        if recall:
+            pieces.append(("dealt", (k, 52)))
+    if public:
+        pieces += [
+            ("to_move", (n,)),
+            ("need", (KING + 1,)),
+            ("run_suit", (5,)),
+            ("played", (k, 52)),
+            ("held", (n, table.hand_size + 1)),
+            ("chips", (n,)),
+            ("terminal", (1,)),
+        ]
+        if recall:
+            pieces.append(("played_by", (n, k, 52)))
+    return pieces
+
+
+def cards_into(out: npt.NDArray[np.float32], cards: Sequence[Card]) -> None:
+    seen: set[Card] = set()
+    for c in cards:
+        out[1 if c in seen else 0, c - 4] = 1.0
+        seen.add(c)
+
+
+def fill_tensor(
+    views: Mapping[str, npt.NDArray[np.float32]],
+    table: Table,
+    state: DealState,
+    seat: int,
+    dealt: Sequence[Card],
+    log: Sequence[tuple[int, Action]],
+) -> None:
+    """Write what ``seat`` may know into the named views (all zeroed by the caller)."""
+    views["player"][seat] = 1.0
+    if "hand" in views:
+        cards_into(views["hand"], state.hands[seat])
+    if "dealt" in views:
+        cards_into(views["dealt"], dealt)
+    if "to_move" in views:
+        if not state.terminal:
+            views["to_move"][state.to_move] = 1.0
+        views["need"][state.need if state.need <= KING else 0] = 1.0
+        views["run_suit"][state.run_suit + 1] = 1.0
+        cards_into(views["played"], state.played)
+        for s, h in enumerate(state.hands):
+            views["held"][s, min(len(h), table.hand_size)] = 1.0
+        views["chips"][:] = state.chips()
+        views["terminal"][0] = 1.0 if state.terminal else 0.0
+    if "played_by" in views:
+        by: dict[int, list[Card]] = {}
+        for s, a in log:
+            by.setdefault(s, []).extend(a.cards)
+        for s, cards in by.items():
+            cards_into(views["played_by"][s], cards)
+
+
+def describe_parameters() -> list[tuple[str, str, str]]:
+    """(parameter, default, meaning) for every framework parameter (spec/frameworks.md)."""
+    rows = [
+        ("preset", "standard", "one of " + ", ".join(PRESETS)),
+        ("players", "0", "number of players; 0 is the preset's usual count"),
+        ("dealer", "-1", "the dealer's seat; -1 is the last seat, so seat 0 moves first"),
+        ("pack", "0", "which pack of the rotation (the deal's number in a game, modulo the packs)"),
+        ("comet_value", "-1", "the wild card's value in this deal; -1 is the preset's starting value"),
+    ]
+    for name in RULING_FIELDS:
+        default = ruling_default(name)
+        shown = str(default).lower() if isinstance(default, bool) else str(default)
+        rows.append((name, shown, ruling_choices(name)))
+    return rows

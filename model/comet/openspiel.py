@@ -1,0 +1,448 @@
+"""Comet as an OpenSpiel game, registered as ``python_comet`` (``pip install 'comet-rules[openspiel]'``).
+
+::
+
+    import comet.openspiel, pyspiel
+    game = pyspiel.load_game("python_comet(preset=opera,players=4,comet_lead=any_rank)")
+
+One episode is one deal.  Chance deals the cards one at a time off a shuffled pack (the outcome is
+the card, 0..51 = ``(rank - 1) * 4 + suit``, with its share of the cards left; whose card it is
+follows R-DEAL-ORDER through ``comet.engine.distribute``); the undealt rest is the dead hand.  Every
+rule comes from ``comet.engine``: legal actions, the transition, the settlement.  Parameters, action
+ids, observations and utilities are described in spec/frameworks.md and live, framework-free, in
+``comet.frameworks``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from comet import engine
+from comet.cards import card_text, cards_text
+from comet.frameworks import (
+    NUM_ACTIONS,
+    Table,
+    action_id,
+    action_of,
+    announcement,
+    cards_into,
+    chance_outcomes,
+    deal_of,
+    end_text,
+    fill_tensor,
+    hands_so_far,
+    legal_ids,
+    max_steps,
+    observation_text,
+    outcome_card,
+    parameter_defaults,
+    public_line,
+    table_from_params,
+    tensor_pieces,
+    utilities,
+    utility_bound,
+)
+from comet.state import Action, DealState
+
+SHORT_NAME = "python_comet"
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Comet (comet-rules reference model)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=True,
+    parameter_specification=parameter_defaults(),
+)
+
+
+class _Fixed:
+    """Immutable values a state shares with its clones (OpenSpiel clones states with ``deepcopy``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Fixed:
+        return self
+
+
+class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
+    """One deal of a Comet preset, with every ruling as a game parameter."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        self.table: Table = table_from_params(given)
+        bound = utility_bound(self.table)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=self.table.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=max_steps(self.table),
+        )
+        super().__init__(GAME_TYPE, info, given)
+
+    def new_initial_state(self) -> CometState:
+        return CometState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
+    ) -> CometObserver:
+        if params:
+            raise ValueError(f"python_comet takes no observation parameters, not {dict(params)}")
+        return CometObserver(self.table, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class CometState(pyspiel.State):  # type: ignore[misc]
+    """A deal in progress: the cards dealt so far, then the engine's ``DealState``."""
+
+    def __init__(self, game: CometGame) -> None:
+        super().__init__(game)
+        self._fixed = _Fixed(game.table)
+        self._order: list[int] = []  # cards dealt so far, top of the pack first
+        self._deal = _Fixed(None)  # the engine's state once every card is dealt
+        self._events: list[str] = []  # what the whole table has seen, in order
+
+    @property
+    def table(self) -> Table:
+        t = self._fixed.value
+        assert isinstance(t, Table)
+        return t
+
+    @property
+    def deal(self) -> DealState | None:
+        """The engine's state (None while the cards are being dealt)."""
+        d = self._deal.value
+        assert d is None or isinstance(d, DealState)
+        return d
+
+    # ----------------------------------------------------------------- OpenSpiel's API
+
+    def current_player(self) -> int:
+        d = self.deal
+        if d is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if d.terminal:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return d.to_move
+
+    def _legal_actions(self, player: int) -> list[int]:
+        d = self.deal
+        if d is None or d.terminal or player != d.to_move:
+            return []
+        return legal_ids(d)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return chance_outcomes(self.table, self._order)
+
+    def _apply_action(self, action: int) -> None:
+        d = self.deal
+        if d is None:
+            self._order.append(outcome_card(action))
+            if len(self._order) == self.table.dealt:
+                self._deal = _Fixed(deal_of(self.table, self._order))
+            return
+        move = action_of(action)
+        note = announcement(d)
+        after = engine.apply(d, move)
+        if note:
+            self._events.append("(" + note + ")")
+        self._events.append(public_line(d, move, after))
+        self._deal = _Fixed(after)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal " + card_text(outcome_card(action))
+        return str(action_of(action))
+
+    def is_terminal(self) -> bool:
+        d = self.deal
+        return d is not None and d.terminal
+
+    def returns(self) -> list[float]:
+        d = self.deal
+        if d is None:
+            return [0.0] * self.table.players
+        return list(utilities(d))
+
+    def __str__(self) -> str:
+        d = self.deal
+        if d is None:
+            hands = hands_so_far(self.table, self._order)
+            return "dealing\n" + "\n".join(f"seat {s}: {cards_text(h)}" for s, h in enumerate(hands))
+        lines = [f"seat {s}: {cards_text(h) or '-'}" for s, h in enumerate(d.hands)]
+        lines.append(f"dead: {cards_text(d.dead) or '-'}")
+        lines.append(observation_text(self.table, d, d.to_move, private=False))
+        return "\n".join(lines)
+
+    # ----------------------------------------------------------------- for observers
+
+    def dealt_to(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` was dealt (so far, while dealing)."""
+        return hands_so_far(self.table, self._order)[seat]
+
+    def events(self) -> list[str]:
+        return list(self._events)
+
+    def moves(self) -> list[tuple[int, int]]:
+        """(seat, action id) of every player action so far."""
+        out: list[tuple[int, int]] = []
+        for item in self.full_history():
+            if item.player >= 0:
+                out.append((item.player, item.action))
+        return out
+
+    def resample_deal(self, player: int, rng: random.Random, tries: int = 500) -> CometState:
+        """A state ``player`` cannot tell from this one, for ISMCTS (``ismcts_bot``): the cards
+        ``player`` has not seen are redealt at random to the other hands and the dead hand (the
+        cards a seat has played stay in its hand), and the deal is kept only if every action so far
+        is legal there and the table saw the same things (the same ``events``) -- rejection
+        sampling, so the draw is uniform over the deals consistent with what ``player`` knows.
+        After ``tries`` rejections the state itself is returned (``resample_fallbacks`` counts it)."""
+        d = self.deal
+        if d is None:
+            return self.clone()  # type: ignore[no-any-return]
+        table = self.table
+        seat_of = _seats_of_positions(table)
+        moves = [(seat, action_of(a)) for seat, a in self.moves()]
+        known: list[list[int]] = [[] for _ in range(table.players)]  # cards each seat is seen to hold
+        known[player] = list(self.dealt_to(player))
+        for seat, move in moves:
+            if seat != player:
+                known[seat].extend(move.cards)
+        unseen = list(table.pack.cards)
+        for cards in known:
+            for c in cards:
+                unseen.remove(c)
+        target = self._events + [announcement(d) or ""]
+        for _ in range(tries):
+            rng.shuffle(unseen)
+            extra = iter(unseen)
+            fill = [iter(cards) for cards in known]
+            order = [next(fill[seat], None) or next(extra) for seat in seat_of]
+            events = _replayed_events(deal_of(table, order), moves)
+            if events == target:
+                s = self.get_game().new_initial_state()
+                for c in order:
+                    s.apply_action(c - 4)
+                for _, move in moves:
+                    s.apply_action(action_id(move))
+                return s  # type: ignore[no-any-return]
+        RESAMPLE_FALLBACKS[0] += 1
+        return self.clone()  # type: ignore[no-any-return]
+
+
+#: How often ``resample_deal`` gave up and returned the true state (for the bots' reports).
+RESAMPLE_FALLBACKS = [0]
+
+
+def _replayed_events(state: DealState, moves: list[tuple[int, Action]]) -> list[str] | None:
+    """The table's events when ``moves`` are played from ``state``; None if one is illegal there."""
+    events: list[str] = []
+    for seat, move in moves:
+        if state.to_move != seat or move not in engine.legal_actions(state):
+            return None
+        note = announcement(state)
+        after = engine.apply(state, move)
+        if note:
+            events.append("(" + note + ")")
+        events.append(public_line(state, move, after))
+        state = after
+    events.append(announcement(state) or "")
+    return events
+
+
+def _seats_of_positions(table: Table) -> list[int]:
+    """The seat each dealt position goes to (R-DEAL-ORDER, found through ``engine.distribute``)."""
+    marks = list(range(table.dealt))
+    hands, _ = engine.distribute(table.rules, marks, table.players, table.dealer, table.hand_size)
+    seat_of = [0] * table.dealt
+    for seat, h in enumerate(hands):
+        for i in h:
+            seat_of[i] = seat
+    return seat_of
+
+
+class CometObserver:
+    """OpenSpiel's observer protocol: ``tensor``/``dict`` set by ``set_from``, text by ``string_from``.
+
+    ``perfect_recall`` adds the cards the seat was dealt and everything the table has seen, in order;
+    ``private_info`` SINGLE_PLAYER shows the seat's own hand, ALL_PLAYERS every hand and the dead hand;
+    ``public_info`` the run, the cards played, the cards held, chips and scores, the end of the deal."""
+
+    def __init__(self, table: Table, iig: pyspiel.IIGObservationType) -> None:
+        self.table = table
+        self.recall = bool(iig.perfect_recall)
+        self.public = bool(iig.public_info)
+        self.private = iig.private_info
+        pieces = tensor_pieces(
+            table,
+            private=self.private != pyspiel.PrivateInfoType.NONE,
+            public=self.public,
+            recall=self.recall,
+        )
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        at = 0
+        for name, shape in pieces:
+            n = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + n].reshape(shape)
+            at += n
+
+    def set_from(self, state: CometState, player: int) -> None:
+        self.tensor.fill(0.0)
+        d = state.deal
+        if d is None:
+            self.dict["player"][player] = 1.0
+            for name in ("hand", "dealt"):
+                if name in self.dict:
+                    cards_into(self.dict[name], state.dealt_to(player))
+            return
+        moves = [(seat, action_of(a)) for seat, a in state.moves()]
+        fill_tensor(self.dict, self.table, d, player, state.dealt_to(player), moves)
+
+    def string_from(self, state: CometState, player: int) -> str:
+        d = state.deal
+        parts: list[str] = []
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            if self.recall:
+                parts.append(f"seat {player} dealt {cards_text(state.dealt_to(player)) or '-'}")
+            elif d is not None:
+                parts.append(f"seat {player}; hand {cards_text(d.hands[player]) or '-'}")
+            else:
+                parts.append(f"seat {player}; hand {cards_text(state.dealt_to(player)) or '-'}")
+        elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            hands = d.hands if d is not None else hands_so_far(self.table, state._order)
+            parts.append("hands " + " | ".join(cards_text(h) or "-" for h in hands))
+            if d is not None:
+                parts.append("dead " + (cards_text(d.dead) or "-"))
+        if not self.public:
+            return "; ".join(parts)
+        if d is None:
+            parts.append(f"dealing, {len(state._order)} of {self.table.dealt} cards dealt")
+            return "; ".join(parts)
+        if self.recall:
+            parts.extend(state.events())
+            note = announcement(d)
+            if note:
+                parts.append("(" + note + ")")
+            if d.terminal:
+                parts.append(end_text(d))
+            return "\n".join(parts)
+        parts.append(observation_text(self.table, d, player, private=False))
+        return "; ".join(parts)
+
+
+pyspiel.register_game(GAME_TYPE, CometGame)
+
+
+def load_game(preset: str = "standard", **params: bool | int | str) -> CometGame:
+    """``pyspiel.load_game("python_comet", {...})``: a preset, ``players``, ``dealer``, ``pack``,
+    ``comet_value`` and any ruling field by name."""
+    game = pyspiel.load_game(SHORT_NAME, {"preset": preset, **params})
+    assert isinstance(game, CometGame)
+    return game
+
+
+__all__ = ["GAME_TYPE", "SHORT_NAME", "CometGame", "CometObserver", "CometState", "action_id", "load_game"]
+
+
+# --------------------------------------------------------------------- playthroughs and bots
+
+
+def playthrough_game_string(preset: str) -> str:
+    return f"{SHORT_NAME}(preset={preset})"
+
+
+def playthrough_text(game_string: str, actions: list[int] | None = None, seed: int = 0) -> str:
+    """OpenSpiel's playthrough of ``game_string`` (``generate_playthrough``): a random deal drawn with
+    ``seed``, or the given ``actions``."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text: str = generate_playthrough.playthrough(game_string, actions, seed=seed)
+    return text
+
+
+def playthrough_actions(text: str) -> tuple[str, list[int]]:
+    """The game string and the actions (chance outcomes included) of a stored playthrough."""
+    game = ""
+    actions: list[int] = []
+    for line in text.splitlines():
+        if line.startswith("game: "):
+            game = line[len("game: ") :]
+        elif line.startswith("action: "):
+            actions.append(int(line[len("action: ") :]))
+    if not game:
+        raise ValueError("not a playthrough: no 'game:' line")
+    return game, actions
+
+
+def write_playthroughs(directory: str, seed: int = 0) -> list[str]:
+    """One playthrough per preset into ``directory`` (spec/playthroughs/); returns the files written."""
+    from pathlib import Path
+
+    from comet.presets import PRESETS
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in PRESETS:
+        path = out / f"{name}.txt"
+        path.write_text(playthrough_text(playthrough_game_string(name), seed=seed), encoding="utf-8")
+        written.append(str(path))
+    return written
+
+
+def mcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) -> pyspiel.Bot:
+    """OpenSpiel's stock MCTS bot (random rollouts).  It searches the true state, hidden cards
+    included: a perfect-information baseline, not a fair player (see ``ismcts_bot``)."""
+    from open_spiel.python.algorithms import mcts
+
+    rs = np.random.RandomState(seed)
+    return mcts.MCTSBot(game, uct_c, simulations, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+
+
+def ismcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) -> pyspiel.Bot:
+    """OpenSpiel's stock information-set MCTS bot, searching deals redealt from what its seat knows
+    (``CometState.resample_deal``), so it never sees a hidden card."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    rs = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c, simulations, random_state=rs)
+    bot.set_resampler(lambda state, player: state.resample_deal(player, rng))
+    return bot
+
+
+def play_against_random(game: CometGame, bot: pyspiel.Bot, seat: int, seed: int) -> CometState:
+    """One whole deal: ``bot`` at ``seat``, uniform random players elsewhere, chance by its odds."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.current_player() == seat:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state

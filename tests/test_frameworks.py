@@ -1,0 +1,191 @@
+"""The framework-free layer under comet.openspiel and comet.pettingzoo (spec/frameworks.md):
+the canonical action ids, the table from parameters, the deal as chance outcomes, utilities.
+
+Rules exercised through the engine: R-REC-ACTION-ORDER (the legal actions the ids encode),
+R-DEAL-ORDER (whose card a chance outcome is), R-SETTLE-POINTS (utilities are the settlement)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+from comet import PRESETS, engine
+from comet.errors import RecordError
+from comet.frameworks import (
+    NUM_ACTIONS,
+    Table,
+    action_id,
+    action_of,
+    chance_outcomes,
+    deal_of,
+    legal_ids,
+    make_table,
+    parameter_defaults,
+    seeded_deal,
+    seeded_order,
+    table_from_params,
+    utilities,
+    utility_bound,
+)
+from comet.ruleset import APPLIES_TO, field_readings
+from comet.state import Action, DealState
+
+
+def every_reading() -> Iterator[tuple[str, dict[str, object]]]:
+    """Every preset with its own readings, then with each other reading of each ruling that applies."""
+    for name, p in PRESETS.items():
+        yield name, {}
+        for field, (_, variants) in APPLIES_TO.items():
+            if p.rules.variant not in variants:
+                continue
+            for reading in field_readings(field) or ():
+                if reading != getattr(p.rules, field):
+                    yield name, {field: reading}
+
+
+def random_deal(table: Table, seed: int) -> Iterator[DealState]:
+    rng = random.Random(seed)
+    s = seeded_deal(table, seed)
+    yield s
+    while not s.terminal:
+        legal = engine.legal_actions(s)
+        s = engine.apply(s, legal[rng.randrange(len(legal))], legal=legal)
+        yield s
+
+
+def test_every_id_decodes_and_encodes_back() -> None:
+    for i in range(NUM_ACTIONS):
+        assert action_id(action_of(i)) == i
+    with pytest.raises(ValueError, match="out of range"):
+        action_of(NUM_ACTIONS)
+    with pytest.raises(ValueError, match="several ranks"):
+        action_id(Action((20, 24)))
+
+
+def ids_problems(encode: Callable[[Action], int]) -> list[str]:
+    """Every legal action of every reading of every preset (one deal each, R-REC-ACTION-ORDER) must
+    have an id, distinct from the ids of the other actions legal with it, that decodes to it."""
+    problems: list[str] = []
+    for i, (name, rulings) in enumerate(every_reading()):
+        table = make_table(name, rulings=rulings)
+        for s in random_deal(table, i):
+            legal = engine.legal_actions(s)
+            ids = [encode(a) for a in legal]
+            if len(set(ids)) != len(ids):
+                problems.append(f"{name} {rulings}: two legal actions share an id: {legal}")
+            problems += [f"{name}: {a} -> {k} -> {action_of(k)}" for a, k in zip(legal, ids, strict=True) if action_of(k) != a]
+        if len(problems) > 5:
+            break
+    return problems
+
+
+def test_every_legal_action_of_every_reading_has_its_own_id() -> None:
+    assert ids_problems(action_id) == []
+
+
+def test_an_encoding_that_forgets_the_declared_rank_is_caught() -> None:
+    """A planted bug: the wild card's declared rank dropped from the id (R-COMET-WILD's 'as RANK')."""
+
+    def forgetful(a: Action) -> int:
+        return action_id(Action(a.cards, 0)) if len(a.cards) == 1 else action_id(a)
+
+    problems = ids_problems(forgetful)
+    assert problems and ("share an id" in problems[0] or "->" in problems[0])
+
+
+def test_parameters_select_preset_players_and_readings() -> None:
+    t = table_from_params({**parameter_defaults(), "preset": "opera", "players": 4, "comet_lead": "any_rank"})
+    assert (t.preset, t.players, t.dealer) == ("opera", 4, 3)
+    assert t.rules.opera and t.rules.comet_lead == "any_rank"
+    # A ruling parameter left at the standard game's reading keeps the preset's reading.
+    assert table_from_params({**parameter_defaults(), "preset": "red_nines"}).players == 4
+    t = table_from_params({**parameter_defaults(), "preset": "old_comet", "old_caught": "nine_only"})
+    assert t.rules.old_caught == "nine_only"
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"preset": "chess"}, "unknown preset 'chess'"),
+        ({"comet_lead": "queen"}, "has no reading 'queen'"),
+        ({"old_caught": "nine_only"}, "does not apply to the standard game"),
+        ({"players": 9}, "2 to 5 players, not 9"),
+        ({"dealer": 7}, "dealer must be a seat from 0 to 2"),
+        ({"pack": 5}, "pack must be 0..1"),
+        ({"comet_value": -3}, "must not be negative"),
+        ({"players": "four"}, "takes a whole number"),
+    ],
+)
+def test_bad_parameters_get_a_plain_message(params: dict[str, object], message: str) -> None:
+    with pytest.raises((ValueError, RecordError), match=message):
+        table_from_params({**parameter_defaults(), **params})
+    with pytest.raises(ValueError, match="unknown ruling 'comet_leed'"):
+        make_table("standard", rulings={"comet_leed": "king"})
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_chance_outcomes_deal_the_engines_deal(name: str) -> None:
+    """Dealt card by card (R-DEAL-ORDER through engine.distribute), a seed's shuffle is the engine's
+    shuffled_deal for that seed; the outcomes' odds are the cards left, summing to 1."""
+    for rulings in ({}, {"deal_order": "blocks"}):
+        table = make_table(name, rulings=rulings)
+        for seed in range(3):
+            order = seeded_order(table, seed)
+            assert deal_of(table, order) == seeded_deal(table, seed)
+            for k in (0, len(order) // 2, len(order) - 1):
+                odds = chance_outcomes(table, order[:k])
+                assert abs(sum(p for _, p in odds) - 1.0) < 1e-9
+                assert all(p > 0 for _, p in odds)
+
+
+def test_utilities_are_the_engines_returns_or_zero_sum_points() -> None:
+    """Chip games: engine.returns (R-SETTLE-POINTS); points games: the deal's points about their mean,
+    negated where the lowest total wins (Red Nines), so the seat out first is never worse off there."""
+    for name, p in PRESETS.items():
+        for players in p.variant.player_counts[:2]:
+            table = make_table(name, players)
+            for seed in range(4):
+                *_, end = random_deal(table, seed)
+                u = utilities(end)
+                assert abs(sum(u)) < 1e-9
+                assert max(abs(x) for x in u) <= utility_bound(table)
+                if p.scoring == "chips":
+                    assert u == tuple(float(c) for c in engine.returns(end))
+                else:
+                    points = engine.deal_points(end)
+                    sign = -1 if p.variant.lower_wins else 1
+                    order = sorted(range(players), key=lambda s: sign * points[s])
+                    assert [u[s] for s in order] == sorted(u)
+
+
+def test_legal_ids_are_sorted_and_exactly_the_engines_actions() -> None:
+    table = make_table("standard", 4)
+    for s in random_deal(table, 11):
+        if s.terminal:
+            assert legal_ids(s) == []
+            continue
+        ids = legal_ids(s)
+        assert ids == sorted(ids)
+        assert sorted(action_of(i) for i in ids) == sorted(engine.legal_actions(s))
+
+
+def test_spec_examples_of_action_ids_hold() -> None:
+    """spec/frameworks.md's worked ids ("`play 5C` 321") are what action_id gives."""
+    import re
+    from pathlib import Path
+
+    from comet.notation import parse_action
+
+    text = (Path(__file__).resolve().parent.parent / "spec" / "frameworks.md").read_text(encoding="utf-8")
+    examples = re.findall(r"`((?:play|pass)[^`]*)` (?:is )?(\d[\d,]*)", text)
+    assert len(examples) >= 7
+    for action, ident in examples:
+        assert action_id(parse_action(action)) == int(ident.replace(",", "")), action
+    assert f"{NUM_ACTIONS:,} ids" in text
+
+
+def test_every_ruling_field_is_a_parameter() -> None:
+    from comet.ruleset import RULING_FIELDS
+
+    assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", *RULING_FIELDS}

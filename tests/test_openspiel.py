@@ -1,0 +1,296 @@
+"""comet.openspiel: OpenSpiel's own checks (random_sim_test with serialization, the playthrough
+format), a differential test against comet.engine, what a seat may know, and OpenSpiel's stock
+MCTS and ISMCTS bots playing whole deals of every preset.
+
+Skipped without the ``openspiel`` extra, unless ``COMET_REQUIRE_EXTRAS`` is set (CI sets it, so a
+missing wheel fails there instead of skipping).  Rules exercised: R-DEAL-ORDER (chance deals the
+cards), R-REC-ACTION-ORDER (legal actions), R-DEAD-HAND (the dead hand stays hidden), R-END-OUT."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if os.environ.get("COMET_REQUIRE_EXTRAS"):
+    import pyspiel
+else:
+    pyspiel = pytest.importorskip("pyspiel")
+
+from comet import PRESETS, engine
+from comet.cards import card_text
+from comet.frameworks import action_of, deal_of, legal_ids, make_table, utilities
+from comet.openspiel import (
+    CometState,
+    ismcts_bot,
+    load_game,
+    mcts_bot,
+    play_against_random,
+    playthrough_actions,
+    playthrough_text,
+)
+from comet.state import DealState
+
+PLAYTHROUGHS = Path(__file__).resolve().parent.parent / "spec" / "playthroughs"
+READINGS: list[tuple[str, dict[str, Any]]] = [
+    ("standard", {"players": 5, "comet_lead": "any_rank", "stuck_restart": "may", "quartet_on_lead": True}),
+    ("standard", {"players": 2, "deal_order": "blocks", "comet_in_quartet": True, "may_stop_early": True}),
+    ("commit_hoyle", {"players": 6, "commit_rest": "stop_cards"}),
+    ("red_nines", {"players": 6, "red_nines_first": "all", "cats_new_run": "may"}),
+]
+
+
+def random_state(game: Any, rng: random.Random, stop: float = 1.0) -> CometState:
+    """A state reached by random play (chance by its odds), stopped early with chance 1 - ``stop``."""
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes(), strict=True)
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            if s.deal is not None and rng.random() > stop:
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert isinstance(s, CometState)
+    return s
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_random_sim_test_with_serialization_every_preset(name: str) -> None:
+    """OpenSpiel's own API check (pyspiel.random_sim_test), states serialized and restored."""
+    pyspiel.random_sim_test(load_game(name), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), READINGS)
+def test_random_sim_test_other_readings_and_player_counts(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_comet", {"preset": name, **params})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_one_import_and_a_game_string_load_any_preset_and_reading() -> None:
+    game = pyspiel.load_game("python_comet(preset=opera,players=4,comet_lead=any_rank,quartet_on_lead=true)")
+    assert game.num_players() == 4
+    assert game.table.rules.opera and game.table.rules.comet_lead == "any_rank" and game.table.rules.quartet_on_lead
+    with pytest.raises(Exception, match="has no reading 'queen'"):
+        pyspiel.load_game("python_comet(comet_lead=queen)")
+    with pytest.raises(Exception, match="does not apply to the standard game"):
+        pyspiel.load_game("python_comet(red_nines_many=cap_four)")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_stored_playthrough_regenerates_identically(name: str) -> None:
+    """spec/playthroughs/<preset>.txt is OpenSpiel's playthrough format; replaying its actions gives
+    the same text (regenerate: comet.openspiel.write_playthroughs("spec/playthroughs"))."""
+    stored = (PLAYTHROUGHS / f"{name}.txt").read_text(encoding="utf-8")
+    game, actions = playthrough_actions(stored)
+    assert game == f"python_comet(preset={name})"
+    assert playthrough_text(game, actions) == stored
+
+
+def test_a_changed_playthrough_is_noticed() -> None:
+    """The comparison fails on a stored playthrough that no longer matches (one line edited)."""
+    stored = (PLAYTHROUGHS / "standard.txt").read_text(encoding="utf-8")
+    game, actions = playthrough_actions(stored)
+    edited = stored.replace("CurrentPlayer() = 0", "CurrentPlayer() = 1", 1)
+    assert edited != stored and playthrough_text(game, actions) != edited
+
+
+def engine_differences(game: Any, seed: int) -> list[str]:
+    """Play one random deal through OpenSpiel and through comet.engine side by side: the same legal
+    actions before every action, the same state after it, the same returns at the end."""
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    order: list[int] = []
+    while s.is_chance_node():
+        outcomes, probs = zip(*s.chance_outcomes(), strict=True)
+        o = rng.choices(outcomes, probs)[0]
+        order.append(o + 4)
+        s.apply_action(o)
+    ref: DealState = deal_of(game.table, order)
+    problems: list[str] = []
+    while not ref.terminal:
+        wrapped = [action_of(i) for i in s.legal_actions()]
+        if sorted(wrapped) != sorted(engine.legal_actions(ref)) or s.current_player() != ref.to_move:
+            problems.append(f"step {ref.steps}: legal {wrapped} vs {engine.legal_actions(ref)}")
+            break
+        a = rng.choice(s.legal_actions())
+        s.apply_action(a)
+        ref = engine.apply(ref, action_of(a))
+        if s.deal != ref:
+            problems.append(f"step {ref.steps}: states differ after {action_of(a)}")
+            break
+    if not s.is_terminal() or s.returns() != list(utilities(ref)):
+        problems.append(f"returns {s.returns()} vs {utilities(ref)}")
+    return problems
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_differential_against_the_engine(name: str) -> None:
+    game = load_game(name)
+    for seed in range(3):
+        assert engine_differences(game, seed) == []
+
+
+def test_differential_catches_a_wrapper_that_drops_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: the wrapper's legal actions lose the last one whenever there are several."""
+    monkeypatch.setattr(CometState, "_legal_actions", lambda self, p: legal_ids(self.deal)[:-1] or legal_ids(self.deal))
+    game = load_game("standard")
+    assert any(engine_differences(game, seed) for seed in range(5))
+
+
+def swapped_twin(game: Any, s: CometState, player: int, rng: random.Random) -> CometState | None:
+    """The same deal with two unplayed cards of two other seats (or of one seat and the dead hand)
+    exchanged and the same actions replayed: a deal ``player`` could not tell apart, if every action
+    stays legal and the table sees the same things.  None if no such exchange was found."""
+    table = game.table
+    d = s.deal
+    assert d is not None
+    played = set(d.played)
+    moves = s.moves()
+    hands = [list(s.dealt_to(p)) for p in range(table.players)]
+    dead = list(d.dead)
+    for _ in range(50):
+        owners = [p for p in range(table.players) if p != player] + (["dead"] if dead else [])
+        a, b = rng.sample(owners, 2)
+        pile_a = hands[a] if a != "dead" else dead  # type: ignore[index]
+        pile_b = hands[b] if b != "dead" else dead  # type: ignore[index]
+        free_a = [c for c in pile_a if c not in played]
+        free_b = [c for c in pile_b if c not in played]
+        if not free_a or not free_b:
+            continue
+        ca, cb = rng.choice(free_a), rng.choice(free_b)
+        if ca == cb:
+            continue
+        new_hands = [list(h) for h in hands]
+        new_dead = list(dead)
+        for pile, out, into in ((a, ca, cb), (b, cb, ca)):
+            target = new_dead if pile == "dead" else new_hands[pile]  # type: ignore[index]
+            target.remove(out)
+            target.append(into)
+        twin = game.new_initial_state()
+        ref = engine.start_deal(table.rules, table.pack, table.players, table.dealer, new_hands, new_dead, table.comet_value)
+        for c in _order_for(table, ref):
+            twin.apply_action(c - 4)
+        ok = True
+        for seat, act in moves:
+            if twin.current_player() != seat or act not in twin.legal_actions():
+                ok = False
+                break
+            twin.apply_action(act)
+        if ok and twin.events() == s.events():
+            assert isinstance(twin, CometState)
+            return twin
+    return None
+
+
+def _order_for(table: Any, deal: DealState) -> list[int]:
+    """Chance outcomes that deal exactly ``deal``'s hands (R-DEAL-ORDER, through engine.distribute)."""
+    marks = list(range(table.dealt))
+    seats, _ = engine.distribute(table.rules, marks, table.players, table.dealer, table.hand_size)
+    order = [0] * table.dealt
+    for seat, positions in enumerate(seats):
+        for pos, c in zip(positions, deal.hands[seat], strict=True):
+            order[pos] = c
+    return order
+
+
+def leaks(game: Any, observe: Any, seeds: range) -> tuple[list[str], int]:
+    """States a seat cannot tell apart (``swapped_twin``) must look the same to it through ``observe``:
+    the differences found, and how many pairs were compared."""
+    found: list[str] = []
+    compared = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = random_state(game, rng, stop=0.97)
+        if s.deal is None or s.is_terminal():  # at the end every hand is shown, to settle
+            continue
+        for player in range(game.num_players()):
+            twin = swapped_twin(game, s, player, rng)
+            if twin is None:
+                continue
+            compared += 1
+            if observe(s, player) != observe(twin, player):
+                found.append(f"seed {seed} seat {player}: {observe(s, player)!r} != {observe(twin, player)!r}")
+    return found, compared
+
+
+@pytest.mark.parametrize("name", ["standard", "old_comet", "red_nines"])
+def test_information_state_and_observation_reveal_only_what_the_seat_may_know(name: str) -> None:
+    """Own hand, the cards played, the run, chips: yes; another hand or the dead hand (R-DEAD-HAND):
+    no.  Swapping two cards nobody has played between two other hands (or the dead hand), with the
+    same actions still legal and the same public events, leaves every string and tensor unchanged."""
+    game = load_game(name)
+
+    def tensor(state: CometState, player: int) -> list[float]:
+        return list(state.information_state_tensor(player)) + list(state.observation_tensor(player))
+
+    for observe in (
+        lambda st, p: st.information_state_string(p),
+        lambda st, p: st.observation_string(p),
+        tensor,
+    ):
+        found, compared = leaks(game, observe, range(6))
+        assert found == [] and compared >= 6
+
+
+def test_the_leak_check_catches_a_view_of_every_hand() -> None:
+    """A planted leak: OpenSpiel's ALL_PLAYERS observation (every hand, the dead hand) is caught."""
+    game = load_game("standard")
+    from open_spiel.python.observation import make_observation
+
+    everything = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    found, _ = leaks(game, lambda st, p: everything.string_from(st, p), range(6))
+    assert found
+
+
+def test_information_state_keeps_own_cards_and_the_public_record() -> None:
+    game = load_game("standard")
+    s = random_state(game, random.Random(3), stop=0.98)
+    d = s.deal
+    seat = 1
+    text = s.information_state_string(seat)
+    assert text.startswith(f"seat {seat} dealt " + " ".join(card_text(c) for c in s.dealt_to(seat)))
+    assert len(text.splitlines()) >= 1 + len(s.moves())
+    other = s.information_state_string(0)
+    assert other.splitlines()[1:] == text.splitlines()[1:]  # the public record is the same for all
+    if d is not None and d.terminal:
+        assert "dead " in text.splitlines()[-1]  # shown at the end, to settle
+    else:
+        assert "dead" not in text
+
+
+def test_resampled_deals_agree_with_what_the_seat_knows() -> None:
+    """ISMCTS's resampler: every redealt state has the same information state for the seat, the same
+    legal actions when it is to move, and keeps the seat's own cards."""
+    game = load_game("standard", players=4)
+    rng = random.Random(5)
+    for seed in range(4):
+        s = random_state(game, random.Random(seed), stop=0.97)
+        if s.deal is None or s.is_terminal():
+            continue
+        p = s.current_player()
+        for _ in range(3):
+            r = s.resample_deal(p, rng)
+            assert r.information_state_string(p) == s.information_state_string(p)
+            assert r.legal_actions() == s.legal_actions()
+            assert r.dealt_to(p) == s.dealt_to(p)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_stock_bots_play_whole_deals_of_every_preset(name: str) -> None:
+    """OpenSpiel's MCTSBot and ISMCTSBot play seat 0 of a whole deal against random players."""
+    game = load_game(name)
+    for bot in (mcts_bot(game, 4, seed=1), ismcts_bot(game, 4, seed=1)):
+        end = play_against_random(game, bot, seat=0, seed=2)
+        assert end.is_terminal() and end.deal is not None and end.deal.terminal
+        assert abs(sum(end.returns())) < 1e-9
+
+
+def test_tables_are_cached_per_game_not_per_state() -> None:
+    game = load_game("standard")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    assert a.table is b.table is game.table
+    assert make_table("standard") == game.table
