@@ -79,7 +79,12 @@ def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
     )
     assert code == 0
     text = (out / "README.md").read_text()
-    assert "RUL-COMET-LEAD" in text and "**Witness**" in text and "| deals whose chips change |" in text
+    assert (
+        "RUL-COMET-LEAD" in text
+        and "**Witness**" in text
+        and "| deals whose chips or winner change |" in text
+        and "**Verdict (random" in text
+    )
     assert list(out.glob("*.png"))
 
 

@@ -77,23 +77,18 @@ def test_planted_dropped_seed_is_caught(monkeypatch: pytest.MonkeyPatch, capsys:
     why = check_batch("dropper", pair, 4, range(20), "random")
     assert why is not None and "deals" in why and "dropper" in why
     print(why)
-    code = main(
-        [
-            "diverge",
-            "comet_lead",
-            "--preset",
-            "standard",
-            "--backend",
-            "dropper",
-            "--deals",
-            "50",
-            "--games",
-            "0",
-            "--policies",
-            "random",
-        ]
-    )
-    assert code == 2
+    # the paired measurement of the report: `comet diverge` refuses a fast engine that disagrees
+    import comet.fast.diverge as fd
+    from comet.diverge.measure import Paired
+
+    real = fd.paired_measure
+
+    def drop_one(pair: Pair, players: int, seeds: Sequence[int], policy: str) -> Paired:
+        return real(pair, players, list(seeds)[1:], policy)
+
+    monkeypatch.setattr(fd, "paired_measure", drop_one)
+    args = ["diverge", "comet_lead", "--preset", "standard", "--deals", "50", "--games", "0", "--policies", "random"]
+    assert main(args) == 2
     err = capsys.readouterr().err
     assert "disagrees with the reference engine" in err and "Traceback" not in err
 

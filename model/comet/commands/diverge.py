@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from comet.diverge.impact import BATCH_BACKENDS, Tally, impact
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.report import PairReport, field_section
 from comet.diverge.store import entry, load, save, search_of
+from comet.diverge.study import fast_plays, game_level, measure_pair, player_counts
 from comet.diverge.witness import Bound, search
 from comet.presets import PRESETS, preset
 from comet.ruleset import APPLIES_TO, RULING_FIELDS
@@ -49,8 +49,16 @@ def register(sub: Any) -> None:
         metavar="FIELD=VALUE",
         help="override a reading in rule set B (repeatable)",
     )
-    p.add_argument("--deals", type=int, default=200, metavar="N", help="paired deals per policy (default 200)")
-    p.add_argument("--games", type=int, default=10, metavar="G", help="paired whole games per policy (default 10)")
+    p.add_argument(
+        "--deals", type=int, default=200, metavar="N", help="paired deals per policy and player count (default 200)"
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=10,
+        metavar="G",
+        help="paired whole games per policy, for rulings that act between deals (default 10)",
+    )
     p.add_argument(
         "--policies",
         default=",".join(POLICY_NAMES),
@@ -62,11 +70,9 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="players in the impact study (default: the preset's usual)",
+        help="players in the impact study (default: every player count the ruling applies to)",
     )
-    p.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="processes for the impact study (same numbers for any W)"
-    )
+    p.add_argument("--workers", type=int, default=1, metavar="W", help=argparse.SUPPRESS)
     p.add_argument(
         "--seconds", type=float, default=8.0, metavar="S", help="witness search budget per pair and phase (default 8)"
     )
@@ -74,10 +80,10 @@ def register(sub: Any) -> None:
     p.add_argument("--update", action="store_true", help="store the witnesses searched (comet/diverge/witnesses.json)")
     p.add_argument(
         "--backend",
-        default="reference",
+        default="auto",
         metavar="NAME",
-        help="the engine that plays the impact deals (registered in comet.diverge.impact.BACKENDS; a backend other "
-        "than 'reference' is first checked against the reference engine on a sample of seeds)",
+        help="the engine that plays the impact deals: reference, fast, or auto (default: fast where it plays both "
+        "rule sets, else reference); the fast engine is first checked against the reference on a sample of seeds",
     )
     p.add_argument(
         "--interactions",
@@ -135,15 +141,21 @@ def run(args: argparse.Namespace) -> int:
         if pol not in (*POLICY_NAMES, "simple"):
             raise ValueError(f"unknown policy {pol!r}; choose from {', '.join((*POLICY_NAMES, 'simple'))}")
     pairs = chosen_pairs(args)
-    check_backend_args(args.backend, pairs, policies, args.players)
+    if args.backend not in ("auto", "reference", "fast"):
+        raise ValueError(f"unknown backend {args.backend!r}; choose auto, reference or fast")
+    plan = [(pair, counts_of(pair, args.players)) for pair in pairs]
+    if args.backend == "fast":
+        bad = [pair.key for pair in pairs if not fast_plays(pair)]
+        if bad:
+            raise ValueError(f"the fast engine does not play {bad[0]}; use --backend auto or reference")
     stored = load()
     bound = Bound(seconds=args.seconds)
     reports: list[PairReport] = []
-    per_pair = len(policies) * (args.deals + args.games)
+    work = sum(len(counts) * len(policies) * (args.deals + (args.games if game_level(p) else 0)) for p, counts in plan)
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("diverge", total=len(pairs) * (per_pair + 1))
-        for pair in pairs:
+        task = progress.add_task("diverge", total=work + len(pairs))
+        for pair, counts in plan:
             progress.update(task, description=f"{pair.key}: witness")
             found = stored.get(pair.key)
             if found is not None and not args.search and pair.field:
@@ -154,19 +166,23 @@ def run(args: argparse.Namespace) -> int:
                     stored[pair.key] = entry(res)
                     save(stored)
             progress.advance(task)
-            progress.update(task, description=f"{pair.key}: impact")
-            tallies: dict[str, Tally] = impact(
-                pair,
-                args.deals,
-                args.games,
-                policies,
-                args.players,
-                args.workers,
-                chunk=BATCH_CHUNK if args.backend in BATCH_BACKENDS else 200,
-                backend=args.backend,
-                on_done=lambda k: progress.advance(task, k),
-            )
-            reports.append(PairReport(pair, res, tallies))
+            if args.backend != "reference" and fast_plays(pair) and args.deals:
+                check_fast(pair, counts[0], policies[0])
+            measured = []
+            for n in counts:
+                progress.update(task, description=f"{pair.key}: impact at {n} players")
+                measured.append(
+                    measure_pair(
+                        pair,
+                        n,
+                        args.deals,
+                        args.games,
+                        tuple(policies),
+                        args.backend,
+                        on_done=lambda k: progress.advance(task, k),
+                    )
+                )
+            reports.append(PairReport(pair, res, measured))
         contradictions: list[str] = []
         if args.interactions:
             reports = with_interactions(reports, progress, task)
@@ -181,39 +197,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_backend_args(name: str, pairs: list[Pair], policies: list[str], players: int | None) -> None:
-    """ValueError for an unknown backend, or one that disagrees with the reference on a sample."""
-    from comet.diverge.impact import BACKENDS, check_backend, check_batch
+def counts_of(pair: Pair, players: int | None) -> tuple[int, ...]:
+    """The player counts a pair is measured at: ``--players`` if given (checked), else where it applies."""
     from comet.variants.base import variant_of
 
-    if name == "fast" and name not in BACKENDS:  # the compiled engine registers itself on first use
-        from comet.fast.diverge import register
-
-        register()
-    if name not in BACKENDS and name not in BATCH_BACKENDS:
-        known = sorted({*BACKENDS, *BATCH_BACKENDS})
-        raise ValueError(f"unknown backend {name!r}; registered: {', '.join(known)}")
-    if name == "reference":
-        return
-    for pair in pairs:
-        n = variant_of(pair.a).default_players if players is None else players
-        for pol in policies:
-            if name in BACKENDS:
-                for rules in (pair.a, pair.b):
-                    bad = check_backend(name, rules, n, range(SAMPLE), pol)
-                    if bad:
-                        raise ValueError(
-                            f"backend {name!r} disagrees with the reference engine on {pair.key}, seed {bad[0]}"
-                        )
-            if name in BATCH_BACKENDS:
-                why = check_batch(name, pair, n, range(SAMPLE), pol)
-                if why is not None:
-                    raise ValueError(why)
+    if players is None:
+        return player_counts(pair)
+    allowed = variant_of(pair.a).player_counts
+    if players not in allowed:
+        raise ValueError(f"{pair.preset} is played by {', '.join(map(str, allowed))} players, not {players}")
+    return (players,)
 
 
-SAMPLE = 20
-#: seeds per kernel call when the backend plays in batch (the tally is the same for any chunk size)
-BATCH_CHUNK = 50_000
+SAMPLE = 12
+
+
+def check_fast(pair: Pair, players: int, policy: str) -> None:
+    """ValueError unless the fast engine's paired sums equal the reference's on seeds 0..SAMPLE-1."""
+    from comet.diverge.measure import reference_paired
+    from comet.fast.diverge import paired_measure
+
+    if paired_measure(pair, players, range(SAMPLE), policy) != reference_paired(pair, players, range(SAMPLE), policy):
+        raise ValueError(
+            f"the fast engine disagrees with the reference engine on {pair.key}, {players} players, {policy}"
+        )
 
 
 def with_interactions(reports: list[PairReport], progress: Any, task: Any) -> list[PairReport]:
@@ -259,12 +266,13 @@ def contradiction_lines(presets: list[str]) -> list[str]:
 
 
 def summary_table(reports: list[PairReport]) -> list[str]:
-    """One row per reading pair: the witness (level, kind, size) and the headline impact per policy."""
-    from comet.diverge.impact import figures
+    """One row per reading pair and player count: the witness and the headline player's verdict."""
+    from comet.diverge.effect import verdict
+    from comet.diverge.impact_report import headline_policy, unit_of
+    from comet.variants.base import variant_of
 
-    pols = list(reports[0].impact)
-    head = "| ruling | preset | B reading | witness | " + " | ".join(f"chips change ({p})" for p in pols) + " |"
-    lines = ["## Summary", "", head, "|---|---|---|---|" + "---|" * len(pols)]
+    head = "| ruling | preset | B reading | players | witness | verdict (headline player) |"
+    lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]
     for r in reports:
         p = r.pair
         rid = APPLIES_TO[p.field][0] if p.field in APPLIES_TO else "house"
@@ -275,10 +283,37 @@ def summary_table(reports: list[PairReport]) -> list[str]:
             shown = "game"
         else:
             shown = f"{w.kind}, {len(w.actions)} action(s), {w.players}p"
-        cells = [f"{100 * figures(t)['chips_changed']:.1f}%" for t in r.impact.values()]
         link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
-        lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {shown} | " + " | ".join(cells) + " |")
+        unit = unit_of(variant_of(p.a).scoring != "chips")
+        for m in r.impact or []:
+            if not m.deals:
+                continue
+            pol = headline_policy(list(m.deals))
+            v = verdict(m.deals[pol], unit)
+            text = v.text.split(" (simultaneous")[0].split(" over ")[0]
+            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}: {text} |")
     return [*lines, ""]
+
+
+IMPACT_NOTE = (
+    "**How impact is measured.** Each seed is dealt and played under A and under B by the same player "
+    "(policy) with *coupled play*: every choice made by chance is the option of highest priority, a number "
+    "drawn once per deal for each seat and option and shared by both readings, so the two sides choose alike "
+    "wherever they face the same options and a reading changes play only where its option is taken "
+    "(`comet.diverge.policies`). `random` takes any option; `greedy` and `hoarder` are fixed strategies "
+    "(ties by priority) that never stop early or pass a new run; `pimc`, where measured, searches "
+    "(determinized Monte Carlo) and is the headline player. A ruling is measured at every player count "
+    "where its readings can differ (derived from the deal set-up of each reading, `comet.diverge.study`). "
+    "Every figure is a paired difference B − A with its 95 % interval (normal approximation on the "
+    "deal-by-deal differences); a share is given with its Wilson interval, a zero as '0 of N (at most x %)'. "
+    "The verdict looks at every seat's chips and win rate, the deal length and the chips that move "
+    "elsewhere at once, with simultaneous (Bonferroni) 95 % intervals, so a reading without effect reads "
+    "'no measurable effect' with the bound it is known to. Where the readings deal different cards "
+    "(`deal_order`, deal sizes) the deal-by-deal transfer compares two different deals and only the signed "
+    "means per seat speak for the rule. The placebo readings (`comet.diverge.placebo`) cannot change play "
+    "or payments and must read 'no measurable effect'.",
+    "",
+)
 
 
 def render(
@@ -296,8 +331,9 @@ def render(
         from datetime import UTC, datetime
 
         run_on = (
-            f" on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with the `{args.backend}` backend (checked against the "
-            f"reference engine on seeds 0..{SAMPLE - 1} of every pair and policy before the study ran)"
+            f" on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with the `{args.backend}` backend (the fast engine's paired "
+            f"sums checked equal to the reference engine's on seeds 0..{SAMPLE - 1} of every pair it plays, at its "
+            "first player count and policy, before the study ran)"
         )
     lines += [
         f"Generated by `{cmd.strip()}`{run_on}: {args.deals} paired deals and {args.games} paired whole games per policy "
@@ -309,6 +345,7 @@ def render(
         "number tried is given with each search that found nothing). The impact figures are exact for the "
         "seeds played: the same on one core or many.",
         "",
+        *IMPACT_NOTE,
     ]
     fields: dict[str, list[PairReport]] = {}
     for r in reports:

@@ -67,9 +67,9 @@ def arises_text(p: Paired) -> str:
     n = p.deals
     c = p.classes
     if c[DEALT]:
-        return f"the cards dealt differ in {share_text(c[DEALT], n)} deals"
+        return f"the cards dealt differ in {share_text(c[DEALT], n, 'deals')}"
     arose = c[PAY] + c[OPTIONS] + c[PLAY]
-    parts = [f"arises in {share_text(arose, n)} deals ({100 * arose / n:.2f} per 100)"]
+    parts = [f"arises in {share_text(arose, n, 'deals')}"]
     if c[OPTIONS] + c[PLAY]:
         parts.append(f"an option only one reading offers is taken (play parts) in {share_text(c[PLAY], n)}")
     if c[PAY]:
@@ -107,7 +107,8 @@ def verdict(p: Paired, unit: str = "chips") -> Verdict:
             False,
             f"no measurable effect over {n:,} paired deals: every seat's mean {unit} change by at most "
             f"{chip_bound:.3f} per deal and its win rate by at most {100 * win_bound:.2f} points, deal length "
-            f"by at most {e.length_change.bound:.2f} actions (simultaneous 95 % bounds)",
+            f"by at most {e.length_change.bound:.2f} actions (simultaneous 95 % bounds)"
+            + (f"; {p.changed:,} of {n:,} deals change" if p.changed and not p.classes[DEALT] else ""),
         )
     parts = []
     if moved:

@@ -92,14 +92,15 @@ def zero_bound(n: int) -> float:
     return float(1 - 0.025 ** (1 / n))
 
 
-def share_text(k: int, n: int) -> str:
-    """``12 of 1,000 (1.2 %, 0.7 to 2.1 %)``, or ``0 of 1,000 (at most 0.37 %)``."""
+def share_text(k: int, n: int, noun: str = "") -> str:
+    """``12 of 1,000 (1.20 %, 0.69 to 2.09 %)``, or ``0 of 1,000 (at most 0.37 %)``; ``noun`` goes after N."""
     if n <= 0:
         return "no data"
+    of = f"{n:,}{' ' + noun if noun else ''}"
     if k == 0:
-        return f"0 of {n:,} (at most {percent(zero_bound(n))})"
+        return f"0 of {of} (at most {percent(zero_bound(n))})"
     e = wilson(k, n)
-    return f"{k:,} of {n:,} ({percent(e.value)}, {percent(e.low, False)} to {percent(e.high)})"
+    return f"{k:,} of {of} ({percent(e.value)}, {percent(e.low, False)} to {percent(e.high)})"
 
 
 def percent(x: float, unit: bool = True) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from comet.diverge.impact import BACKENDS, BATCH_BACKENDS, DealResult, Side, Tally
+from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, DealArrays, Paired, reduce_deals
 from comet.diverge.pairs import Pair
 from comet.fast.api import FLAG_CAPPED, FLAG_DRAWN, GAME_LEVEL_FIELDS, POLICIES, PolicyName, play_deals
 from comet.ruleset import Ruleset
@@ -133,3 +134,53 @@ def register() -> None:
     """Make the fast engine available to the impact study as backend ``"fast"`` (per seed and in batch)."""
     BACKENDS["fast"] = fast_deal
     BATCH_BACKENDS["fast"] = paired_tally
+
+
+# --------------------------------------------------------------------- paired measurement (issue 17)
+
+#: seeds per kernel call when every action is recorded (the records take (seeds x step bound) integers)
+TRACE_CHUNK = 4000
+
+
+def _traced(
+    rules: Ruleset, players: int, seeds: I64, policy: str
+) -> tuple[DealArrays, I64, I64, I64, NDArray[np.int8]]:
+    """One recording kernel call: the per-deal arrays by position, and the actions, legal-option counts,
+    steps and cards dealt of every deal."""
+    from comet.fast import kernel as k
+    from comet.fast.api import _dealer_array, _run, _setup
+
+    setup = _setup(rules, players, policy_named(policy), 0, None, 0)
+    dealers = _dealer_array(seeds, players, None)
+    winner, chips, points, steps, flags, acts, legal, cards = _run(setup, seeds, dealers, record=True)
+    scores = chips if variant_of(rules).scoring == "chips" else points
+    idx = (dealers[:, None] + 1 + np.arange(players, dtype=np.int64)[None, :]) % players
+    by_pos = np.take_along_axis(scores, idx, axis=1)
+    pos = np.where(winner >= 0, (winner - dealers - 1) % players, -1)
+    drawn = (flags & k.FLAG_DRAWN) != 0
+    stuck = ((flags & k.FLAG_CAPPED) != 0) | ((winner < 0) & ~drawn)
+    arrays = DealArrays(pos, by_pos, steps, drawn.astype(np.int64), stuck.astype(np.int64))
+    return arrays, acts, legal, steps, cards
+
+
+def paired_measure(pair: Pair, players: int, seeds: Sequence[int] | I64, policy: str) -> Paired:
+    """``comet.diverge.measure.reference_paired`` over ``seeds``, played by the fast engine in batch."""
+    arr = np.asarray(seeds, dtype=np.int64)
+    total = Paired()
+    for lo in range(0, arr.size, TRACE_CHUNK):
+        chunk = arr[lo : lo + TRACE_CHUNK]
+        a, act_a, leg_a, st_a, cards_a = _traced(pair.a, players, chunk, policy)
+        if deal_level(pair.a) == deal_level(pair.b):
+            b, act_b, leg_b, st_b, cards_b = a, act_a, leg_a, st_a, cards_a
+        else:
+            b, act_b, leg_b, st_b, cards_b = _traced(pair.b, players, chunk, policy)
+        width = min(act_a.shape[1], act_b.shape[1])
+        both = np.minimum(st_a, st_b)
+        valid = np.arange(width)[None, :] < both[:, None]
+        dealt = (cards_a != cards_b).reshape(chunk.size, -1).any(axis=1)
+        play = ((act_a[:, :width] != act_b[:, :width]) & valid).any(axis=1) | (st_a != st_b)
+        options = ((leg_a[:, :width] != leg_b[:, :width]) & valid).any(axis=1)
+        pay = (a.chips != b.chips).any(axis=1) | (a.winner != b.winner)
+        classes = np.select([dealt, play, options, pay], [DEALT, PLAY, OPTIONS, PAY], SAME).astype(np.int64)
+        total = total.merge(reduce_deals(a, b, classes))
+    return total

@@ -1,0 +1,107 @@
+"""The impact study of one reading pair: which player counts it is measured at, which engine plays it,
+and the paired sums per player count and policy (``comet.diverge.measure``).
+
+A ruling is measured at every player count of its game where it can matter, derived from the rule sets
+themselves: if the two readings set up the deal differently (packs in rotation, cards per hand, dead
+hand) at some player counts and identically at others, the ruling is about the deal's set-up and is
+measured where the set-up differs (``commit_five`` only at five players); otherwise at every count the
+game allows.  Game-level rulings (the deal is played identically; ``comet.fast.GAME_LEVEL_FIELDS``) are
+measured over whole games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from comet.diverge.measure import GamePaired, Paired, reference_games, reference_paired
+from comet.diverge.pairs import Pair
+from comet.engine import deal_sizes, packs_in_rotation
+from comet.errors import RecordError
+from comet.ruleset import Ruleset
+from comet.variants.base import variant_of
+
+
+def setup_of(rules: Ruleset, players: int) -> object:
+    """What a deal is dealt from at ``players``: the packs in rotation and the deal sizes (None: refused)."""
+    try:
+        packs = packs_in_rotation(rules, players)
+        return tuple((p.name, p.cards, p.wild, deal_sizes(rules, players, len(p.cards))) for p in packs)
+    except (ValueError, RecordError):
+        return None
+
+
+def player_counts(pair: Pair) -> tuple[int, ...]:
+    """The player counts the pair is measured at (see the module note)."""
+    counts = variant_of(pair.a).player_counts
+    differ = tuple(n for n in counts if setup_of(pair.a, n) != setup_of(pair.b, n))
+    both = tuple(n for n in counts if setup_of(pair.a, n) is not None and setup_of(pair.b, n) is not None)
+    if differ and len(differ) < len(counts):
+        return tuple(n for n in differ if n in both) or differ
+    return both
+
+
+def game_level(pair: Pair) -> bool:
+    """True if the two readings play every single deal alike (they differ only between deals)."""
+    from comet.fast.api import GAME_LEVEL_FIELDS
+
+    diff = pair.a.differences(pair.b)
+    return bool(diff) and all(f in GAME_LEVEL_FIELDS for f in diff)
+
+
+def fast_plays(pair: Pair) -> bool:
+    from comet.fast.api import unsupported_reason
+
+    return unsupported_reason(pair.a) is None and unsupported_reason(pair.b) is None
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One pair at one player count: the paired deals per policy, the paired games per policy."""
+
+    players: int
+    deals: dict[str, Paired] = field(default_factory=dict)
+    games: dict[str, GamePaired] = field(default_factory=dict)
+    engine: str = "reference"
+
+
+def measure_pair(
+    pair: Pair,
+    players: int,
+    deals: int,
+    games: int,
+    policies: tuple[str, ...],
+    backend: str = "auto",
+    chunk: int = 20_000,
+    on_done: Callable[[int], None] | None = None,
+) -> Measured:
+    """Seeds ``0..deals-1`` paired under every policy (and ``0..games-1`` as whole games for a game-level
+    ruling).  ``backend``: ``fast``, ``reference`` or ``auto`` (fast where it plays both rule sets)."""
+    use_fast = backend == "fast" or (backend == "auto" and fast_plays(pair))
+    if use_fast and not fast_plays(pair):
+        raise ValueError(f"the fast engine does not play {pair.key}")
+    out_deals: dict[str, Paired] = {}
+    out_games: dict[str, GamePaired] = {}
+    for policy in policies:
+        total = Paired()
+        for lo in range(0, deals, chunk):
+            seeds = range(lo, min(deals, lo + chunk))
+            if use_fast:
+                from comet.fast.diverge import paired_measure
+
+                part = paired_measure(pair, players, seeds, policy)
+            else:
+                part = reference_paired(pair, players, seeds, policy)
+            total = total.merge(part)
+            if on_done is not None:
+                on_done(len(seeds))
+        out_deals[policy] = total
+        if games and game_level(pair):
+            g = GamePaired()
+            for lo in range(0, games, 50):
+                seeds = range(lo, min(games, lo + 50))
+                g = g.merge(reference_games(pair, players, seeds, policy))
+                if on_done is not None:
+                    on_done(len(seeds))
+            out_games[policy] = g
+    return Measured(players, out_deals, out_games, "fast" if use_fast else "reference")
