@@ -1,0 +1,154 @@
+"""comet.pettingzoo: PettingZoo's own API and seed tests for every preset, Gymnasium's env checker
+for the single-agent environment, and a differential test against comet.engine.
+
+Skipped without the ``pettingzoo`` extra, unless ``COMET_REQUIRE_EXTRAS`` is set (CI sets it).
+Rules exercised: R-DEAL-ORDER (a seed deals shuffled_deal's cards), R-REC-ACTION-ORDER (the mask is
+the legal actions), R-PLAY-MUST (an illegal id is refused naming its rule), R-END-OUT."""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+if os.environ.get("COMET_REQUIRE_EXTRAS"):
+    import pettingzoo  # noqa: F401
+else:
+    pytest.importorskip("pettingzoo")
+
+from comet import PRESETS, engine
+from comet.frameworks import action_of, legal_ids, seeded_deal, utilities
+from comet.pettingzoo import CometAEC, env, single_agent_env
+from comet.state import DealState
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "Observation is not a NumPy array": a dict, as in PettingZoo's own card games
+        yield
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_api_test_and_seed_test_every_preset(name: str) -> None:
+    """PettingZoo's own checks: the AEC API, and two environments reset with one seed play alike."""
+    api_test(env(preset=name), num_cycles=60)
+    seed_test(lambda: env(preset=name), num_cycles=60)
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("standard", {"players": 5, "comet_lead": "any_rank", "stuck_restart": "may"}),
+        ("red_nines", {"players": 7, "red_nines_many": "cap_four"}),
+        ("commit_cats", {"players": 8, "commit_removed": "any"}),
+    ],
+)
+def test_api_test_other_readings_and_player_counts(name: str, kwargs: dict[str, Any]) -> None:
+    e = env(preset=name, **kwargs)
+    assert len(e.possible_agents) == kwargs["players"]
+    api_test(e, num_cycles=40)
+
+
+def aec_differences(e: CometAEC, seed: int) -> list[str]:
+    """One random deal through the AEC environment and through comet.engine side by side: the mask is
+    the engine's legal actions for the agent to move (and empty for the others), the state after each
+    step is the engine's, and the final rewards are the utilities of the engine's end state."""
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    ref: DealState = seeded_deal(e.table, seed)
+    problems: list[str] = []
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = e.possible_agents.index(agent)
+        mask = [int(i) for i in np.flatnonzero(obs["action_mask"])]
+        if seat != ref.to_move or mask != legal_ids(ref):
+            problems.append(f"step {ref.steps}: seat {seat} mask {mask} vs seat {ref.to_move} {legal_ids(ref)}")
+            break
+        for other in e.possible_agents:
+            if other != agent and e.observe(other)["action_mask"].any():
+                problems.append(f"step {ref.steps}: {other} has a mask while {agent} is to move")
+        a = rng.choice(mask)
+        e.step(a)
+        ref = engine.apply(ref, action_of(a))
+        if e.state != ref:
+            problems.append(f"step {ref.steps}: states differ after {action_of(a)}")
+            break
+    if not ref.terminal or [totals[a] for a in e.possible_agents] != list(utilities(ref)):
+        problems.append(f"rewards {totals} vs {utilities(ref)}")
+    return problems
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_differential_against_the_engine(name: str) -> None:
+    e = env(preset=name)
+    for seed in range(3):
+        assert aec_differences(e, seed) == []
+
+
+def test_differential_catches_a_mask_that_drops_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: the mask loses the highest legal id."""
+    monkeypatch.setattr("comet.pettingzoo.legal_ids", lambda s: legal_ids(s)[:-1] or legal_ids(s))
+    e = env(preset="standard")
+    assert any(aec_differences(e, seed) for seed in range(5))
+
+
+def test_a_seed_deals_the_engines_shuffled_deal() -> None:
+    """reset(seed=S) deals comet.engine.shuffled_deal with seed S (what `comet deal --seed S` deals)."""
+    e = env(preset="old_comet", players=4)
+    e.reset(seed=123)
+    assert e.state == engine.shuffled_deal(e.table.rules, 4, 3, 123)
+
+
+def test_an_illegal_id_names_the_rule_it_breaks() -> None:
+    e = env()
+    e.reset(seed=1)
+    legal = set(legal_ids(e.state))
+    pass_id = 0
+    assert pass_id not in legal  # the first player must lead (R-PLAY-MUST)
+    with pytest.raises(ValueError, match="R-PLAY-MUST"):
+        e.step(pass_id)
+
+
+def test_bad_constructor_arguments_get_a_plain_message() -> None:
+    with pytest.raises(ValueError, match="unknown ruling 'comet_leed'"):
+        env(comet_leed="king")
+    with pytest.raises(ValueError, match="does not apply to the standard game"):
+        env(red_nines_many="cap_four")
+    with pytest.raises(ValueError, match="unknown policy 'clever'"):
+        single_agent_env(opponents="clever")
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.2"):
+        single_agent_env(seat=3)
+
+
+def test_gymnasium_single_agent_env_passes_check_env() -> None:
+    check_env(single_agent_env(preset="opera", players=4, opponents="greedy", illegal_reward=-1.0), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_single_agent_env_plays_whole_deals_against_our_policies(name: str) -> None:
+    """The other seats play our policies; the agent's reward is its utility of the engine's end state."""
+    players = PRESETS[name].variant.default_players
+    g = single_agent_env(preset=name, seat=1, opponents=["greedy", "random", "hoarder", "simple"][: players - 1])
+    for seed in range(2):
+        obs, _ = g.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            assert g.state.to_move == 1
+            choice = int(np.flatnonzero(obs["action_mask"])[-1])
+            obs, reward, done, _, _ = g.step(choice)
+            total += reward
+        assert g.state.terminal and total == utilities(g.state)[1]
+    with pytest.raises(ValueError, match="the deal is over"):
+        g.step(0)
