@@ -316,6 +316,35 @@ IMPACT_NOTE = (
 )
 
 
+def placebo_lines(reports: list[PairReport]) -> list[str]:
+    """The placebo check: each reading that cannot change play or payments, why, and what was measured."""
+    from comet.diverge.effect import verdict
+    from comet.diverge.placebo import placebo_reason
+
+    lines: list[str] = []
+    for r in reports:
+        why = placebo_reason(r.pair)
+        if why is None:
+            continue
+        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {why}.")
+        for m in r.impact:
+            for pol, t in m.deals.items():
+                v = verdict(t)
+                mark = "**EFFECT FOUND: the study is wrong**" if v.matters else v.text
+                lines.append(f"  - {m.players} players, {pol}: {mark}")
+    if not lines:
+        return []
+    return [
+        "## Placebo check",
+        "",
+        "Readings that provably cannot change play or payments; each must show no "
+        "measurable effect (`comet.diverge.placebo`, tests/test_diverge_placebo.py):",
+        "",
+        *lines,
+        "",
+    ]
+
+
 def render(
     pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace, contradictions: Sequence[str] = ()
 ) -> str:
@@ -352,6 +381,7 @@ def render(
         fields.setdefault(r.pair.field, []).append(r)
     if len(reports) > 1:
         lines += summary_table(reports)
+    lines += placebo_lines(reports)
     for f, rs in fields.items():
         rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
         question, where = titles.get(rid, ("", ""))
