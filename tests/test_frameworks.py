@@ -189,3 +189,14 @@ def test_every_ruling_field_is_a_parameter() -> None:
     from comet.ruleset import RULING_FIELDS
 
     assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", *RULING_FIELDS}
+
+
+def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
+    """comet bench's framework rows: steps/s of the engine, then of each installed wrapper with its
+    overhead against the engine stated."""
+    from comet.framework_bench import WRAPPERS, available, framework_rows
+
+    rows = framework_rows("standard", 3, 0.05)
+    assert [r[0] for r in rows] == [what for what, module in WRAPPERS if available(module)]
+    assert rows[0][0] == "engine-steps" and all(rate > 0 for _, rate, _ in rows)
+    assert all("x the engine's time per step" in note for _, _, note in rows[1:])

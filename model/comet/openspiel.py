@@ -220,6 +220,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         d = self.deal
         if d is None:
             return self.clone()  # type: ignore[no-any-return]
+        RESAMPLE_CALLS[0] += 1
         table = self.table
         seat_of = _seats_of_positions(table)
         moves = [(seat, action_of(a)) for seat, a in self.moves()]
@@ -250,7 +251,9 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         return self.clone()  # type: ignore[no-any-return]
 
 
-#: How often ``resample_deal`` gave up and returned the true state (for the bots' reports).
+#: How often ``resample_deal`` was asked for a deal, and how often it gave up and returned the true
+#: state (for the bots' reports: bench/framework_bots.py).
+RESAMPLE_CALLS = [0]
 RESAMPLE_FALLBACKS = [0]
 
 

@@ -346,6 +346,7 @@ def run(args: argparse.Namespace) -> int:
             if name in fast_ok:
                 plan.append(("fast-deals", name, n))
     plan += [("replay-records", "standard", 4), ("oracle-apply", "standard", 4)]
+    plan.append(("framework-steps", "standard", 4))  # issue 22: steps/s through each framework wrapper
     do_verify = not args.quick and not args.no_verify
     rows: list[Row] = []
     problems: list[str] = []
@@ -364,6 +365,10 @@ def run(args: argparse.Namespace) -> int:
                     f", {len(bad)} DISAGREE" if bad else ", all agree"
                 )
                 rows.append(Row(what, name, n, rate, note))
+            elif what == "framework-steps":
+                from comet.framework_bench import framework_rows
+
+                rows += [Row(w, name, n, rate, note) for w, rate, note in framework_rows(name, n, seconds)]
             elif what == "replay-records":
                 records = sample_records(4, 20 if args.quick else 80)
                 rows.append(Row(what, name, n, replay_records(records, seconds), f"{len(records)} records"))
@@ -399,7 +404,7 @@ def run(args: argparse.Namespace) -> int:
             )
     out = Console()
     out.print(table)
-    other = Table(title="replay, oracle, verify")
+    other = Table(title="replay, oracle, framework wrappers, verify")
     for col in ("measure", "figure", "note"):
         other.add_column(col, justify="right" if col == "figure" else "left")
     for r in rows:
@@ -408,6 +413,8 @@ def run(args: argparse.Namespace) -> int:
             other.add_row(f"{r.what} ({r.preset}, {r.players}p)", f"{r.per_s:,.0f} {unit}", r.note)
         elif r.what == "verify-seconds":
             other.add_row("comet verify", f"{r.per_s:,.0f} s", r.note)
+        elif r.what.endswith("-steps"):
+            other.add_row(f"{r.what} ({r.preset}, {r.players}p)", f"{r.per_s:,.0f} steps/s", r.note)
     if not do_verify:
         other.add_row("comet verify", "skipped", "--quick or --no-verify")
     out.print(other)
