@@ -20,6 +20,7 @@ from pathlib import Path
 
 from comet.diverge.store import load as load_witnesses
 from comet.engine import deal_sizes, packs_in_rotation
+from comet.notation import seat_name
 from comet.presets import PRESETS, Preset
 from comet.record import JsonObject
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, applies, field_readings
@@ -294,7 +295,7 @@ def stepper_html(site: Site, data: JsonObject, n: int) -> str:
     hands = record.get("hands") or []
     assert isinstance(hands, list)
     start = "".join(
-        f'<li><span class="seat">Seat {i}</span> <span class="hand">{"".join(card(str(c), wild) for c in h)}</span></li>'
+        f'<li><span class="seat">{esc(seat_name(i))}</span> <span class="hand">{"".join(card(str(c), wild) for c in h)}</span></li>'
         for i, h in enumerate(hands)
         if isinstance(h, list)
     )

@@ -68,6 +68,8 @@
   }
 
   function stepper(root) {
+    if (root.getAttribute("data-ready")) return;
+    root.setAttribute("data-ready", "1");
     var data = JSON.parse(document.getElementById(root.getAttribute("data-data")).textContent);
     var sides = root.querySelector(".sides"), boxes = root.querySelectorAll(".side");
     var total = Math.max.apply(null, data.sides.map(function (s) { return s.steps.length ? s.steps.length - 1 : 0; }));
@@ -132,7 +134,12 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll(".stepper").forEach(stepper);
+    /* a witness is drawn when its box is opened (or is open from the start) */
+    document.querySelectorAll("details.witness").forEach(function (d) {
+      var root = d.querySelector(".stepper");
+      if (d.open) stepper(root);
+      d.addEventListener("toggle", function () { if (d.open) stepper(root); });
+    });
     if (document.getElementById("results")) search();
     window.addEventListener("beforeprint", function () { document.querySelectorAll("details").forEach(function (d) { d.open = true; }); });
   });

@@ -1,0 +1,240 @@
+"""The built rulebook site in a real browser (Chromium from Debian, driven by Playwright for Python).
+
+No console errors on any page; every internal link and anchor the browser's DOM holds resolves (after the
+scripts ran); every ruling page shows its witness deals, and stepping through each to its end shows the
+final chips ``comet replay`` gives for that record under that reading; the search finds a rule by id and
+a seed line by one of its words; axe-core finds no serious or critical accessibility violation;
+screenshots at 360 px and desktop width go to ``test-artifacts/site/``.
+
+Chromium is never downloaded: it is ``/usr/bin/chromium`` (``apt-get install chromium``); axe-core comes
+from npm into a cache folder (``.ci/run``; ``COMET_AXE_JS`` names the file).  Without them the tests skip
+with the reason, except under CI (``CI=true``), where they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from comet.cli import main as comet_main
+from comet.diverge.store import load
+from comet.site.build import build
+from comet.site.witness import record_with
+from site_checks import link_problems, site_files
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path(os.environ.get("COMET_CHROMIUM", "/usr/bin/chromium"))
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+AXE_CANDIDATES = (
+    os.environ.get("COMET_AXE_JS", ""),
+    str(ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"),
+    str(Path.home() / ".cache" / "comet-ci" / "npm" / "node_modules" / "axe-core" / "axe.min.js"),
+)
+STEP_ALL = """() => Array.from(document.querySelectorAll('details.witness')).map(d => {
+  d.open = true; d.dispatchEvent(new Event('toggle')); const b = d.querySelector('[data-go=next]'); let n = 0;
+  while (!b.disabled && n < 10000) { b.click(); n++; }
+  return [d.dataset.key, Array.from(d.querySelectorAll('output.chips')).map(o => o.dataset.chips)]; })"""
+AXE_RUN = "async () => await axe.run(document, {resultTypes: ['violations']})"
+ARTIFACTS = ROOT / "test-artifacts" / "site"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _missing(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("browser-site") / "out"
+    build(ROOT, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright for Python is not installed (pip install playwright)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        b.new_context().set_default_timeout(10_000)
+        yield b
+        b.close()
+
+
+def _url(site: Path, rel: str) -> str:
+    return (site / rel).as_uri()
+
+
+def _watch(page: Any, errors: list[str]) -> None:
+    page.on("console", lambda m: errors.append(f"{page.url}: console.{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+    page.on("requestfailed", lambda r: errors.append(f"{page.url}: request failed: {r.url}"))
+
+
+def test_no_console_error_and_every_link_resolves(site: Path, browser: Any) -> None:
+    """Crawl every page from the home page; links and ids are read from the live DOM."""
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    files = site_files(site)
+    todo, seen = ["index.html"], set()
+    ids: dict[str, set[str]] = {}
+    links: dict[str, list[str]] = {}
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        page.goto(_url(site, rel), wait_until="domcontentloaded")
+        ids[rel] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+        hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+        srcs = page.eval_on_selector_all("[src]", "els => els.map(e => e.getAttribute('src'))")
+        links[rel] = hrefs + srcs
+        for h in hrefs:
+            target = h.split("#")[0].split("?")[0]
+            if target.endswith(".html") and "://" not in target:
+                todo.append(os.path.normpath(os.path.join(os.path.dirname(rel), target)).replace(os.sep, "/"))
+    page.close()
+    assert errors == []
+    html_pages = {f for f in files if f.endswith(".html")}
+    assert html_pages <= seen, f"pages no link reaches: {sorted(html_pages - seen)}"
+    assert link_problems(files, ids, links) == []
+
+
+def _replay_chips(record: dict[str, Any]) -> object:
+    """What ``comet replay`` prints for the record: its chips, or (for an illegal action) the chips of the
+    record cut before it; "refused" when the reading refuses the deal."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(record, f)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = comet_main(["replay", f.name])
+    os.unlink(f.name)
+    if code == 2:
+        return "refused"
+    verdict = json.loads(out.getvalue())
+    if verdict["legal"]:
+        return verdict["chips"]
+    return _replay_chips({**record, "actions": record["actions"][: verdict["error"]["index"]]})
+
+
+def test_stepping_each_witness_to_its_end_shows_the_replayed_chips(site: Path, browser: Any) -> None:
+    """Every ruling page with a stored deal witness: the first stepper is clicked through action by action,
+    the others jump to the end; both sides' final chips equal ``comet replay`` of the record."""
+    entries = load()
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    checked = 0
+    for path in sorted((site / "ruling").glob("*.html")):
+        page.goto(path.as_uri(), wait_until="domcontentloaded")
+        if page.locator("#witness").count():
+            assert page.locator(".witness").count() > 0, f"{path.name} shows no witness"
+        if path.name == "RUL-COMET-LEAD.html":  # one witness by Playwright's own clicks, action by action
+            nxt = page.locator("details.witness").first.locator("button[data-go=next]")
+            while nxt.is_enabled():
+                nxt.click()
+        # every witness of the page: its Next button pressed by the page until it is disabled
+        for key, chips in page.evaluate(STEP_ALL):
+            shown = [json.loads(c) if c != "refused" else c for c in chips]
+            e = entries[key]
+            rec = e["record"]
+            assert isinstance(rec, dict)
+            expected = [_replay_chips(record_with(rec, str(e["field"]), v)) for v in (None, e["b"])]
+            assert shown == expected, f"{path.name} {key}: page {shown}, comet replay {expected}"
+            checked += 1
+    page.close()
+    assert errors == []
+    assert checked >= 50
+
+
+def test_search_finds_a_rule_by_id_and_a_seed_line_by_a_word(site: Path, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(_url(site, "search.html") + "?q=R-PLAY-MUST")
+    first = page.locator("#results li a").first
+    assert first.get_attribute("href") == "rules.html#R-PLAY-MUST"
+    page.fill("#q", "Tausch")  # a word of seed 003 only
+    hrefs = page.locator("#results li a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert any(h.startswith("seeds/000-003.html#s003-L") for h in hrefs), hrefs
+    page.locator("#results li a[href^='seeds/']").first.click()
+    assert "#s003-L" in page.url and "Tausch" in page.locator(":target").inner_text()
+    page.close()
+
+
+def test_axe_reports_a_planted_violation(browser: Any) -> None:
+    """The check can fail: an image without alt text and an unlabelled field are reported as serious or worse."""
+    axe = _axe()
+    page = browser.new_page()
+    page.set_content('<html lang="en"><title>t</title><main><img src="x.png"><input type="text"></main></html>')
+    page.add_script_tag(content=axe)
+    result = page.evaluate(AXE_RUN)
+    page.close()
+    assert {"image-alt", "label"} <= set(_serious(result))
+
+
+def _serious(result: dict[str, Any]) -> list[str]:
+    return [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def _axe() -> str:
+    for c in AXE_CANDIDATES:
+        if c and Path(c).is_file():
+            return Path(c).read_text(encoding="utf-8")
+    _missing("axe-core is not installed (npm install axe-core into a cache folder; COMET_AXE_JS names axe.min.js)")
+    return ""
+
+
+@pytest.mark.parametrize(
+    "rel",
+    ["index.html", "rules.html", "ruling/RUL-COMET-LEAD.html", "preset/old_comet.html", "seeds/000-003.html",
+     "search.html?q=comet"],
+)
+def test_axe_finds_no_serious_violation(site: Path, browser: Any, rel: str) -> None:
+    axe = _axe()
+    page = browser.new_page()
+    page.goto(_url(site, rel.split("?")[0]) + ("?" + rel.split("?")[1] if "?" in rel else ""))
+    page.add_script_tag(content=axe)
+    result = page.evaluate(AXE_RUN)
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    page.close()
+    assert bad == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_screenshots_at_phone_and_desktop_width(site: Path, browser: Any, width: int) -> None:
+    """Written as test artifacts; at 360 px nothing may be wider than the screen."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    for rel in ("index.html", "ruling/RUL-COMET-LEAD.html", "rules.html", "preset/standard.html"):
+        page.goto(_url(site, rel))
+        page.locator(".stepper button[data-go=next]").first.click() if page.locator(".stepper").count() else None
+        name = rel.replace("/", "-").removesuffix(".html")
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"))
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{rel} is {overflow} px wider than a {width} px screen"
+    page.close()
