@@ -90,6 +90,14 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also find, per preset, the rulings whose divergence depends on another ruling's reading",
     )
+    p.add_argument(
+        "--strength",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure the PIMC player's strength over N deals against each other policy (standard game, "
+        "3 players) and report it",
+    )
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write README.md and a PNG per pair into DIR")
     p.set_defaults(run=run)
 
@@ -134,12 +142,12 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
-    if args.deals < 0 or args.games < 0 or args.workers < 1:
+    if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0:
         raise ValueError("--deals and --games must not be negative, --workers at least 1")
     policies = [x.strip() for x in args.policies.split(",") if x.strip()]
     for pol in policies:
-        if pol not in (*POLICY_NAMES, "simple"):
-            raise ValueError(f"unknown policy {pol!r}; choose from {', '.join((*POLICY_NAMES, 'simple'))}")
+        if pol not in (*POLICY_NAMES, "simple", "pimc"):
+            raise ValueError(f"unknown policy {pol!r}; choose from {', '.join((*POLICY_NAMES, 'simple', 'pimc'))}")
     pairs = chosen_pairs(args)
     if args.backend not in ("auto", "reference", "fast"):
         raise ValueError(f"unknown backend {args.backend!r}; choose auto, reference or fast")
@@ -166,8 +174,9 @@ def run(args: argparse.Namespace) -> int:
                     stored[pair.key] = entry(res)
                     save(stored)
             progress.advance(task)
-            if args.backend != "reference" and fast_plays(pair) and args.deals:
-                check_fast(pair, counts[0], policies[0])
+            plain = [pol for pol in policies if pol != "pimc"]
+            if args.backend != "reference" and fast_plays(pair) and args.deals and plain:
+                check_fast(pair, counts[0], plain[0])
             measured = []
             for n in counts:
                 progress.update(task, description=f"{pair.key}: impact at {n} players")
@@ -187,6 +196,16 @@ def run(args: argparse.Namespace) -> int:
         if args.interactions:
             reports = with_interactions(reports, progress, task)
             contradictions = contradiction_lines(sorted({r.pair.preset for r in reports if r.pair.field}))
+    if args.strength:
+        from comet.diverge.pimc import strength, strength_lines
+
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("PIMC strength", total=3)
+            strengths = []
+            for opponent in POLICY_NAMES:
+                strengths.append(strength("standard", 3, args.strength, opponent))
+                progress.advance(task)
+        contradictions = [*strength_lines(strengths, "standard"), *contradictions]
     text = render(pairs, reports, args, contradictions)
     if args.out is None:
         sys.stdout.write(text)

@@ -133,8 +133,12 @@ def make_policy(name: str, seed: int) -> Policy:
     }
     if name == "simple":
         return simple_policy
+    if name == "pimc":
+        from comet.diverge.pimc import Pimc
+
+        return Pimc(seed)
     if name not in fixed:
-        raise ValueError(f"unknown policy {name!r}; choose one of: {', '.join((*POLICY_NAMES, 'simple'))}")
+        raise ValueError(f"unknown policy {name!r}; choose one of: {', '.join((*POLICY_NAMES, 'simple', 'pimc'))}")
     pick = fixed[name]
 
     def choose(state: DealState, legal: Sequence[Action]) -> Action:

@@ -86,7 +86,7 @@ def measure_pair(
         total = Paired()
         for lo in range(0, deals, chunk):
             seeds = range(lo, min(deals, lo + chunk))
-            if use_fast:
+            if use_fast and policy != "pimc":  # the fast engine cannot resume a deal for PIMC's roll-outs
                 from comet.fast.diverge import paired_measure
 
                 part = paired_measure(pair, players, seeds, policy)
