@@ -17,6 +17,7 @@ engine, written once for both (spec/frameworks.md describes it for users):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -63,6 +64,7 @@ def _cards_of(rank: int, code: int) -> tuple[Card, ...]:
     return tuple(sorted(out))
 
 
+@functools.cache  # actions are immutable values, and a deal has few distinct ones
 def action_id(action: Action) -> int:
     """The stable id of ``action`` (spec/frameworks.md, "Action ids"); ValueError if it has none."""
     if action.is_pass:
@@ -81,6 +83,7 @@ def action_id(action: Action) -> int:
     return DECLARED_BASE + (rank - 1) * len(MULTI_CODES) + MULTI_INDEX[code]
 
 
+@functools.cache
 def action_of(ident: int) -> Action:
     """The action with id ``ident`` (the inverse of ``action_id``); ValueError for an id out of range."""
     if not 0 <= ident < NUM_ACTIONS:

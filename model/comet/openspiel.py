@@ -162,7 +162,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             return
         move = action_of(action)
         note = announcement(d)
-        after = engine.apply(d, move)
+        after = engine.apply(d, move)  # checks legality: an illegal id raises IllegalAction naming its rule
         if note:
             self._events.append("(" + note + ")")
         self._events.append(public_line(d, move, after))

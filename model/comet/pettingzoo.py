@@ -17,13 +17,13 @@ canonical ids of ``comet.frameworks``.  Every rule comes from ``comet.engine``; 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
@@ -49,20 +49,22 @@ Observation = dict[str, Any]  # "observation": float32 array, "action_mask": int
 Policy = Callable[[DealState, Sequence[Action]], Action]
 
 
-def _observation_layout(table: Table) -> tuple[list[tuple[str, tuple[int, ...]]], int]:
-    pieces = tensor_pieces(table, private=True, public=True, recall=False)
-    return pieces, sum(int(np.prod(shape)) for _, shape in pieces)
+@functools.cache
+def _observation_layout(table: Table) -> tuple[tuple[tuple[str, tuple[int, ...], int, int], ...], int]:
+    """(name, shape, start, end) of each piece of the flat observation, and its size (once per table)."""
+    pieces = []
+    at = 0
+    for name, shape in tensor_pieces(table, private=True, public=True, recall=False):
+        n = int(np.prod(shape))
+        pieces.append((name, shape, at, at + n))
+        at += n
+    return tuple(pieces), at
 
 
 def _observe(table: Table, state: DealState, seat: int, log: Sequence[tuple[int, Action]]) -> Observation:
     pieces, size = _observation_layout(table)
     flat = np.zeros(size, np.float32)
-    views: dict[str, npt.NDArray[np.float32]] = {}
-    at = 0
-    for name, shape in pieces:
-        n = int(np.prod(shape))
-        views[name] = flat[at : at + n].reshape(shape)
-        at += n
+    views = {name: flat[start:end].reshape(shape) for name, shape, start, end in pieces}
     fill_tensor(views, table, state, seat, (), log)
     mask = np.zeros(NUM_ACTIONS, np.int8)
     if not state.terminal and state.to_move == seat:
