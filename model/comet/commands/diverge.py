@@ -91,6 +91,13 @@ def register(sub: Any) -> None:
         help="also find, per preset, the rulings whose divergence depends on another ruling's reading",
     )
     p.add_argument(
+        "--reference-deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="paired deals per policy and player count for pairs the fast engine does not play (default: --deals)",
+    )
+    p.add_argument(
         "--strength",
         type=int,
         default=0,
@@ -159,7 +166,14 @@ def run(args: argparse.Namespace) -> int:
     stored = load()
     bound = Bound(seconds=args.seconds)
     reports: list[PairReport] = []
-    work = sum(len(counts) * len(policies) * (args.deals + (args.games if game_level(p) else 0)) for p, counts in plan)
+    ref_deals = args.deals if args.reference_deals is None else args.reference_deals
+    if ref_deals < 0:
+        raise ValueError("--reference-deals must not be negative")
+
+    def deals_of(pair: Pair) -> int:
+        return int(args.deals) if args.backend != "reference" and fast_plays(pair) else ref_deals
+
+    work = sum(len(policies) * (len(counts) * deals_of(p) + (args.games if game_level(p) else 0)) for p, counts in plan)
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("diverge", total=work + len(pairs))
@@ -184,8 +198,8 @@ def run(args: argparse.Namespace) -> int:
                     measure_pair(
                         pair,
                         n,
-                        args.deals,
-                        args.games,
+                        deals_of(pair),
+                        args.games if n == games_at(pair, counts) else 0,
                         tuple(policies),
                         args.backend,
                         on_done=lambda k: progress.advance(task, k),
@@ -229,6 +243,14 @@ def counts_of(pair: Pair, players: int | None) -> tuple[int, ...]:
 
 
 SAMPLE = 12
+
+
+def games_at(pair: Pair, counts: tuple[int, ...]) -> int:
+    """The player count whole games are played at: the game's usual count if measured, else the first."""
+    from comet.variants.base import variant_of
+
+    usual = variant_of(pair.a).default_players
+    return usual if usual in counts else counts[0]
 
 
 def check_fast(pair: Pair, players: int, policy: str) -> None:
