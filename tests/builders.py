@@ -66,7 +66,7 @@ def plant_option_hooks(
     """Plant a broken rule option: every registered game family that admits ``option`` gets a copy of it
     with the given hooks replaced (the engine reads options from the variant records, so this is what it runs)."""
     from comet.presets import PRESETS
-    from comet.variants.base import REGISTRY, variant_of
+    from comet.variant import REGISTRY, variant_of
 
     for p in PRESETS.values():
         variant_of(p.rules)  # every game family registered before the registry is read

@@ -4,7 +4,7 @@ Everything is generic over ``comet.presets.PRESETS``: the preset is drawn, the r
 every field of ``Ruleset`` that applies to it (``comet.fuzz.preset_fields``, ``field_choices``),
 player counts come from what the preset's rules accept, deals from ``shuffled_deal``/``explicit_deal`` (through
 ``comet.fuzz.make_deal``, which also builds the hand-shaped extremes).  The invariants are
-those of ``comet.invariants``, shared with ``comet fuzz``.
+those of ``comet.checks``, shared with ``comet fuzz``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import re
 from collections import Counter
 
 from comet import engine
+from comet.checks import DealRecord, check_rejection, check_replay, check_state, check_terminal, check_transition
 from comet.coverage import all_rule_ids
 from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, player_counts, preset_fields, ruleset_from_choices
-from comet.invariants import DealRecord, check_rejection, check_replay, check_state, check_terminal, check_transition
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState
@@ -92,7 +92,7 @@ def arbitrary_actions(draw: st.DrawFn, state: DealState) -> Action:
 
 class DealMachine(RuleBasedStateMachine):
     """One deal, played step by step by Hypothesis among the legal actions (every Comet choice
-    included), with every invariant of ``comet.invariants`` checked after every step."""
+    included), with every invariant of ``comet.checks`` checked after every step."""
 
     def __init__(self) -> None:
         super().__init__()

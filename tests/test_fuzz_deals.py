@@ -9,21 +9,14 @@ R-SETTLE-POINTS, R-SETTLE-CAUGHT and R-SETTLE-COMET-LAST against an independent 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 
 import pytest
 from comet import engine
 from comet.cards import cards_text, rank_of
+from comet.checks import check_of, check_state, payment_bound
 from comet.coverage import all_rule_ids, unclassified_ids
 from comet.fuzz import EXTREMES, check_deal, coverage_sweep, make_deal, pick_policy
-from comet.invariants import (
-    GAME_ECONOMIES,
-    GAME_ENDS,
-    SETTLEMENT_RECOMPUTATIONS,
-    check_state,
-    payment_bound,
-    standard_settlement,
-)
+from comet.games.standard.check import standard_settlement
 from comet.presets import PRESETS, Preset
 from comet.ruleset import Ruleset
 from comet.state import DealState
@@ -91,42 +84,32 @@ def test_seeds_settlement_example_is_recomputed() -> None:
 
 
 def missing_recomputations(presets: dict[str, Preset]) -> list[str]:
-    """One line per preset whose variant lacks an independent settlement recomputation, game
-    economy or end-of-game check (``comet.invariants``)."""
-    tables: dict[str, Mapping[str, object]] = {
-        "SETTLEMENT_RECOMPUTATIONS": SETTLEMENT_RECOMPUTATIONS,
-        "GAME_ECONOMIES": GAME_ECONOMIES,
-        "GAME_ENDS": GAME_ENDS,
-    }
-    out = []
-    for name, p in sorted(presets.items()):
-        absent = [table for table, entries in tables.items() if p.rules.variant not in entries]
-        if absent:
-            out.append(
-                f"preset {name!r} (variant {p.rules.variant!r}) has no entry in comet.invariants."
-                + ", comet.invariants.".join(absent)
-                + ": write an independent recomputation from the seeds for it"
-            )
-    return out
+    """One line per preset whose game family registered no independent recomputation (settlement,
+    step, game economy and end) with the one checker (``comet.checks.register_check``)."""
+    return [
+        f"preset {name!r} (game family {p.rules.variant!r}) registers no recomputation with the one checker: "
+        f"write comet/games/{p.rules.variant}/check.py from the seeds and register it"
+        for name, p in sorted(presets.items())
+        if check_of(p.rules.variant) is None
+    ]
 
 
 def test_every_preset_has_every_recomputation() -> None:
-    """No preset is skipped: each variant has a settlement recomputation, a game economy and an
-    end-of-game check (a future preset without them fails here, by name)."""
+    """No preset is skipped: each game family registers a settlement recomputation, a step check, a game
+    economy and an end-of-game check (a future preset without them fails here, by name)."""
     missing = missing_recomputations(PRESETS)
     assert not missing, "\n".join(missing)
 
 
 def test_a_preset_without_a_recomputation_fails_by_name() -> None:
-    """Planted: a preset of an unknown variant is named with the tables it lacks."""
+    """Planted: a preset of an unknown game family is named, with what to write."""
     from dataclasses import replace
 
     fake = replace(PRESETS["standard"], name="newgame", rules=Ruleset(variant="newgame"))  # type: ignore[arg-type]
     missing = missing_recomputations({"newgame": fake, "standard": PRESETS["standard"]})
     assert missing == [
-        "preset 'newgame' (variant 'newgame') has no entry in comet.invariants.SETTLEMENT_RECOMPUTATIONS, "
-        "comet.invariants.GAME_ECONOMIES, comet.invariants.GAME_ENDS: write an independent recomputation "
-        "from the seeds for it"
+        "preset 'newgame' (game family 'newgame') registers no recomputation with the one checker: "
+        "write comet/games/newgame/check.py from the seeds and register it"
     ]
 
 

@@ -9,9 +9,9 @@ import random
 
 import pytest
 from comet import engine
+from comet.checks import check_rejection
 from comet.errors import IllegalAction
 from comet.fuzz import arbitrary_action, make_deal
-from comet.invariants import check_rejection
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from hypothesis import given, settings

@@ -13,8 +13,8 @@ import pytest
 import z3
 from comet import engine
 from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
+from comet.games.red_nines import rules as red_nines_model
 from comet.presets import PRESETS
-from comet.variants import red_nines as red_nines_model
 from comet_proofs.crosscheck import crosscheck
 from comet_proofs.encoding import Readings, SymState
 from comet_proofs.refine import refine

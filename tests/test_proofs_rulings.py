@@ -18,12 +18,12 @@ from dataclasses import replace
 import pytest
 from builders import position
 from comet import engine
+from comet.games.commit_hoyle.rules import hoyle_packs
+from comet.games.old_comet.rules import old_deck
 from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.ruleset import RULING_FIELDS, applies
 from comet.state import DealState
-from comet.variants.commit_hoyle import hoyle_packs
-from comet.variants.old_comet import old_deck
 from comet_proofs import ENCODINGS, crosscheck, encoding_for, sample_states
 from comet_proofs.crosscheck import check_state, coverage_problems, sampled_fields
 from comet_proofs.encoding import StandardEncoding
@@ -135,6 +135,6 @@ def test_the_nine_of_diamonds_pays_two_whatever_the_comet_value(value: int) -> N
 
 
 def engine_nine() -> int:
-    from comet.variants.commit_common import NINE_OF_DIAMONDS
+    from comet.games.commit_common import NINE_OF_DIAMONDS
 
     return NINE_OF_DIAMONDS

@@ -23,16 +23,16 @@ import z3
 from builders import position
 from comet import engine
 from comet.cli import main
+from comet.games.commit_cats import rules as cats
+from comet.games.commit_hoyle import rules as hoyle
+from comet.games.old_comet import rules as old
+from comet.games.opera import rules as opera_mod
+from comet.games.red_nines import rules as rn
+from comet.games.two_player import rules as tp
 from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import Action, DealState, Payment
-from comet.variants import REGISTRY
-from comet.variants import commit_cats as cats
-from comet.variants import commit_hoyle as hoyle
-from comet.variants import old_comet as old
-from comet.variants import opera as opera_mod
-from comet.variants import red_nines as rn
-from comet.variants import two_player as tp
+from comet.variant import REGISTRY
 from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
 from comet_proofs.encoding import (

@@ -14,7 +14,7 @@ from comet.presets import PRESETS
 from comet.presets import preset as preset_named
 from comet.record import parse_record, replay_record
 from comet.state import DealState, Payment
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 from comet_proofs.bounds import bounds, proved_bounds
 from comet_proofs.traces import scenarios_for, step_ok
 

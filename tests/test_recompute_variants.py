@@ -1,7 +1,7 @@
 """Independent recomputations of every variant's end of deal, play payments and game (issue 3:
 "the settlement equals an independent recomputation from the leftover hands"; issue 4: every
 game is fuzzed).  The figures below are the sources' and the rulings' worked examples, checked
-against ``comet.invariants`` (which recomputes from its own card tables) and against the model.
+against ``comet.checks`` (which recomputes from its own card tables) and against the model.
 
 Rules exercised: R-2P-POINTS, R-2P-DOUBLING, R-2P-COMET-UNPAID, R-2P-GAME, R-OLD-SETTLE,
 R-OLD-POINTS, R-OLD-MANILLE-CAUGHT, R-OLD-KING, R-OLD-LAST-CARD, R-OLD-MANILLE-PLAY,
@@ -21,24 +21,25 @@ import pytest
 from builders import cards, position
 from comet import engine
 from comet import game as game_module
-from comet.coverage import all_rule_ids
-from comet.fuzz import check_deal, check_game, game_length, make_deal, pick_policy, player_counts, random_ruleset
-from comet.invariants import (
-    SETTLEMENT_RECOMPUTATIONS,
+from comet.checks import (
+    GameCheck,
     check_game_economy,
     check_game_economy_end,
+    check_of,
     check_settlement,
     check_transition,
-    commit_cats_recomputed,
-    commit_hoyle_recomputed,
-    old_comet_recomputed,
-    red_nines_recomputed,
-    two_player_recomputed,
 )
+from comet.coverage import all_rule_ids
+from comet.fuzz import check_deal, check_game, game_length, make_deal, pick_policy, player_counts, random_ruleset
+from comet.games.commit_cats.check import commit_cats_recomputed
+from comet.games.commit_hoyle.check import commit_hoyle_recomputed
+from comet.games.old_comet.check import old_comet_recomputed
+from comet.games.red_nines.check import red_nines_recomputed
+from comet.games.two_player.check import two_player_recomputed
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
-from comet.variants import REGISTRY
+from comet.variant import REGISTRY
 
 VARIANT_PRESETS = ("two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines")
 KNOWN = all_rule_ids()
@@ -169,6 +170,13 @@ def test_red_nines_doubling_examples() -> None:
 # ----------------------------------------------------------------- nothing is skipped
 
 
+def registered(name: str) -> GameCheck:
+    """The one checker's recomputation registered by game family ``name``."""
+    check = check_of(name)
+    assert check is not None, f"no recomputation registered for {name}"
+    return check
+
+
 def test_every_variant_is_recomputed_under_random_readings() -> None:
     """Random deals of every variant, under random readings of every ruling (every hand shape),
     are checked step by step and at the end, and none of them is skipped."""
@@ -289,7 +297,7 @@ def test_planted_commit_hoyle_settlement_off_by_one_is_reported(monkeypatch: pyt
 
 def test_planted_king_payment_is_caught_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """R-OLD-KING broken: a King earns 2 chips from each instead of 1 (000:85 "1 chip")."""
-    import comet.variants.old_comet as old
+    import comet.games.old_comet.rules as old
 
     rules = PRESETS["old_comet"].rules
     before = position(["KC 2C", "3C", "4C"], rules=rules, pack=old.old_deck(rules, None)[0], comet_value=10, run=(12,))
@@ -348,7 +356,7 @@ def test_recomputations_do_not_call_the_variant_code(monkeypatch: pytest.MonkeyP
 
         _plant(monkeypatch, name, settlement=boom, points_of_deal=boom, card_points=boom)
     s = finished("red_nines", ["KC", "", "2C", "3C"], 1, "9D", out_wild_as=9)
-    assert SETTLEMENT_RECOMPUTATIONS["red_nines"](s) is not None
+    assert registered("red_nines").settlement(s) is not None
     o = finished("old_comet", ["", "2C", "4C QS 9D"], 0, "5C")
     assert old_comet_recomputed(o).chips == {(1, 0): 2, (2, 0): 33, (2, 1): 10}
     t = finished("two_player", ["", "KC 7S 3C"], 0, "5C")
@@ -358,6 +366,6 @@ def test_recomputations_do_not_call_the_variant_code(monkeypatch: pytest.MonkeyP
 def test_standard_ruleset_is_untouched() -> None:
     """The standard game keeps its own recomputation (R-SETTLE-POINTS), chips only."""
     s = finished("standard", ["", "KC 7S 3C", "4C QS 9D"], 0, "5C")
-    got = SETTLEMENT_RECOMPUTATIONS["standard"](s)
+    got = registered("standard").settlement(s)
     assert got is not None and dict(got.chips) == {(1, 0): 20, (2, 0): 46} and got.points is None
     assert Ruleset().variant == "standard"

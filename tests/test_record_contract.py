@@ -29,7 +29,7 @@ from comet.presets import PRESETS, preset
 from comet.record import CHECK_ORDER, loads_record, record_from_state, replay_record
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 from comet.vectors import candidate_actions, player_counts
 from test_record import ACTIONS, HAND_RECORD
 from test_replay_cli import validator

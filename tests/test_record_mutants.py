@@ -323,7 +323,7 @@ def test_default_deals() -> None:
     assert default_deals(Ruleset(), 3) == 3
     assert default_deals(PRESETS["commit_cats"].rules, 4) == 1000
     red = PRESETS["red_nines"].rules
-    from comet.variants.base import variant_of
+    from comet.variant import variant_of
 
     hook = variant_of(red).default_deals
     assert hook is not None and default_deals(red, 5) == hook(5) == 5

@@ -595,8 +595,8 @@ def test_rul_opera_draw_example_two_players_eighteen_cards() -> None:
 def test_standard_step_check_catches_a_planted_opera_bonus_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     """RUL-OPERA-COMET-BONUS, RUL-COMET-BONUS-LAST (R-COMET-BONUS): the independent step check recomputes the
     Comet's bonus; a planted Opera that forgets to double it is reported with the amounts."""
-    from comet import invariants
-    from comet.variants import opera
+    from comet import checks as invariants
+    from comet.games.opera import rules as opera
 
     hands = ["7C 8C 9D", "7S 3S", "7S 3S"]
     doubled = rules(opera=True, opera_comet_bonus="doubled")
@@ -615,7 +615,7 @@ def test_standard_step_check_catches_a_planted_opera_bonus_bug(monkeypatch: pyte
 def test_settlement_recomputation_catches_a_planted_opera_caught_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     """RUL-OPERA-CAUGHT (R-OPERA-DOUBLE): the independent settlement recomputation follows the reading; a planted
     engine that ignores the cap is reported."""
-    from comet import invariants
+    from comet import checks as invariants
 
     s = _opera_out(["2C", "4C QS 9D", "7S 3S"], ["play 2C"], opera_caught="highest")
     assert invariants.check_settlement(s) == ([], False)

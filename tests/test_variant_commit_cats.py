@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import pytest
 from comet.cards import DIAMONDS, SPADES, card, parse_card
+from comet.checks import check_transition
+from comet.checks.play import check_game, play_checked
 from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import GameState, game_over, new_game, winners
-from comet.invariants import check_transition
 from comet.policy import random_policy
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
-from comet.variants import REGISTRY, variant_named
-from comet.variants.checks import check_game, play_checked
+from comet.variant import REGISTRY, variant_named
 
 CATS = PRESETS["commit_cats"].rules
 COMET = card(9, DIAMONDS)

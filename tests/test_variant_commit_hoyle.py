@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import pytest
 from comet.cards import DIAMONDS, card, parse_card
+from comet.checks import check_settlement, check_transition
+from comet.checks.play import check_game, play_checked
 from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
-from comet.invariants import check_settlement, check_transition
 from comet.policy import random_policy
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
-from comet.variants import REGISTRY, variant_named
-from comet.variants.checks import check_game, play_checked
+from comet.variant import REGISTRY, variant_named
 
 HOYLE = PRESETS["commit_hoyle"].rules
 NINE_D = card(9, DIAMONDS)

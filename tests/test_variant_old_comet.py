@@ -10,14 +10,15 @@ from dataclasses import replace
 import pytest
 from builders import cards, position
 from comet.cards import black_pack, card, full_deck
+from comet.checks import check_settlement, check_transition
 from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, returns, settlement, shuffled_deal
 from comet.errors import RecordError
-from comet.invariants import check_settlement, check_transition, old_comet_recomputed
+from comet.games.old_comet import rules as old
+from comet.games.old_comet.check import old_comet_recomputed
 from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import Action, DealState, Payment
-from comet.variants import REGISTRY
-from comet.variants import old_comet as old
+from comet.variant import REGISTRY
 
 OLD = PRESETS["old_comet"].rules
 DECK = old.old_deck(OLD, None)[0]
@@ -363,8 +364,8 @@ def test_manille_in_the_dead_hand(reading: str, carried: int) -> None:
     economy check recomputes both, and catches a value carried wrongly."""
     import random as rnd
 
+    from comet.checks import check_game_economy
     from comet.game import finish_deal, new_game, next_deal
-    from comet.invariants import check_game_economy
     from comet.policy import random_policy
 
     rules = OLD.with_overrides({"old_escalation": reading})

@@ -8,11 +8,11 @@ import pytest
 from builders import cards, plant_option_hooks
 from comet.engine import apply, explicit_deal, returns, settlement
 from comet.game import play_deal
+from comet.games.opera import rules as opera
 from comet.notation import narrate, parse_action
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset
 from comet.state import DealState
-from comet.variants import opera
 
 OPERA = PRESETS["opera"].rules
 

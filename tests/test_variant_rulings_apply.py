@@ -25,8 +25,7 @@ from comet.presets import PRESETS
 from comet.record import loads_record
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, VariantName, applies, field_readings
 from comet.state import DealState, Payment
-from comet.variants import REGISTRY
-from comet.variants.base import variant_named
+from comet.variant import REGISTRY, variant_named
 from hypothesis import HealthCheck, given, settings
 from spec_checks import Section, applies_to, parse_files, spec_files
 from strategies import rulesets

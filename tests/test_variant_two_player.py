@@ -7,15 +7,15 @@ from dataclasses import replace
 
 import pytest
 from builders import position
+from comet.checks.play import check_game
 from comet.engine import apply, deal_points, deal_sizes, returns, settlement, shuffled_deal
 from comet.errors import RecordError
 from comet.game import GameState, finish_deal, game_over, new_game, winners
+from comet.games.two_player import rules as tp
 from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import DealState
-from comet.variants import REGISTRY
-from comet.variants import two_player as tp
-from comet.variants.checks import check_game
+from comet.variant import REGISTRY
 
 TWO = PRESETS["two_player"].rules
 
@@ -137,8 +137,8 @@ def test_a_comet_bonus_leaking_into_two_player_is_caught(monkeypatch: pytest.Mon
 
 def test_random_two_player_deals_keep_cards_and_score_non_negative() -> None:
     """R-2P-DEAL R-2P-POINTS: random play from many seeds; cards kept, scores >= 0."""
+    from comet.checks.play import play_checked
     from comet.policy import random_policy
-    from comet.variants.checks import play_checked
 
     for seed in range(20):
         final, _, problems = play_checked(shuffled_deal(TWO, 2, seed % 2, seed), random_policy(random.Random(seed)))

@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 
 import pytest
 from comet.cards import Pack, card, full_deck
+from comet.checks.play import check_game, play_checked
 from comet.engine import (
     apply,
     check_players,
@@ -23,8 +24,7 @@ from comet.policy import random_policy, simple_policy
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
-from comet.variants import REGISTRY, Variant, variant_named, variant_of
-from comet.variants.checks import check_game, play_checked
+from comet.variant import REGISTRY, Variant, variant_named, variant_of
 
 HOOKS = [f.name for f in fields(Variant) if f.type.startswith("Callable")]
 
@@ -175,5 +175,4 @@ def test_checks_catch_negative_deal_points(monkeypatch: pytest.MonkeyPatch) -> N
         Variant(name="two_player", scoring="points", points_of_deal=lambda s: (-1,) + (0,) * (s.players - 1)),
     )
     _, _, problems = play_checked(shuffled_deal(Ruleset(variant="two_player"), 3, 2, 5), simple_policy)
-    assert problems and "non-negative" in problems[0]
-    assert "(-1, 0, 0)" in problems[0]
+    assert any("non-negative" in p and "(-1, 0, 0)" in p for p in problems), problems

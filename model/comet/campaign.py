@@ -218,7 +218,7 @@ def study_unit(unit: StudyUnit) -> StudyTally:
 
     from comet.fast import FLAG_DRAWN, FLAG_OPERA, FLAG_OUT_ON_WILD, play_deals
     from comet.fast.diverge import policy_named
-    from comet.variants.base import variant_of
+    from comet.variant import variant_of
 
     n = unit.players
     seeds = np.arange(unit.start, unit.stop, dtype=np.int64)

@@ -33,7 +33,7 @@ from comet.cards import DIAMONDS, KING, card, rank_of
 from comet.engine import legal_actions, settlement
 from comet.state import PASS, Action, DealState
 from comet.trace import IMPLEMENTATIONS
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 # Every id the classifiers below can emit.
 CLASSIFIED: frozenset[str] = frozenset(

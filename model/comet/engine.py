@@ -19,7 +19,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment, one_card
 from comet.trace import rule
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 # --------------------------------------------------------------------- packs and deal
 

@@ -32,7 +32,7 @@ from comet.errors import RecordError
 from comet.presets import PRESETS, preset
 from comet.ruleset import RULING_FIELDS, Ruleset, coerce_field, field_readings
 from comet.state import PASS, Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 # --------------------------------------------------------------------- the canonical action encoding
 

@@ -2,7 +2,7 @@
 
 ``run_campaign`` plays random legal actions (``comet.policy.random_policy``) under random
 rulesets, for every preset asked for, and checks after every step the invariants of
-``comet.invariants`` (the same functions the Hypothesis state machines in ``tests/`` call).
+``comet.checks`` (the same functions the Hypothesis state machines in ``tests/`` call).
 It also offers arbitrary, mostly illegal actions to the engine and checks each is rejected
 with a known rule id.  Coverage per rule id comes from ``comet.coverage``.
 
@@ -28,10 +28,7 @@ from dataclasses import dataclass
 from comet import engine
 from comet import game as game_module
 from comet.cards import KING, Card, Pack, rank_of
-from comet.coverage import CallCounter, all_rule_ids, classified_ids, deal_rules, game_rules, transition_rules
-from comet.errors import IllegalAction, RecordError
-from comet.game import GameState
-from comet.invariants import (
+from comet.checks import (
     DealRecord,
     check_game_economy,
     check_game_economy_end,
@@ -43,11 +40,14 @@ from comet.invariants import (
     check_terminal,
     check_transition,
 )
+from comet.coverage import CallCounter, all_rule_ids, classified_ids, deal_rules, game_rules, transition_rules
+from comet.errors import IllegalAction, RecordError
+from comet.game import GameState
 from comet.policy import Policy, random_policy, simple_policy
 from comet.presets import PRESETS, preset
 from comet.ruleset import Ruleset, applies, field_readings
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 INT_RANGE = (0, 120)
 MAX_FAILURES_PER_PRESET = 5

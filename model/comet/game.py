@@ -24,7 +24,7 @@ from comet.policy import Policy, simple_policy
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 COMET_STEP = 2
 MAX_EXTRA_ROUNDS = 3

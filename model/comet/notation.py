@@ -8,7 +8,7 @@ from comet.cards import KING, card_text, parse_card, parse_rank, rank_of, spoken
 from comet.engine import apply, deal_points, returns, settlement
 from comet.errors import RecordError
 from comet.state import PASS, Action, DealState, one_card
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil", "Frida", "Gustav", "Hanna")
 

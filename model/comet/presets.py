@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from comet.errors import RecordError
 from comet.ruleset import Ruleset
-from comet.variants.base import Scoring, Variant, variant_of
+from comet.variant import Scoring, Variant, variant_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,7 @@ class Preset:
 
     @property
     def variant(self) -> Variant:
-        """The game family's data and hooks (``comet.variants``)."""
+        """The game family's data and hooks (``comet.games.<name>``)."""
         return variant_of(self.rules)
 
     @property

@@ -42,7 +42,7 @@ from comet.record import (
 )
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
 from comet.state import PASS, Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 FORMAT_VERSION = 1
 #: Rulings that only matter between deals (a deal record cannot express them); ``comet game`` covers them.

@@ -33,7 +33,7 @@ import z3
 from comet import engine
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, encoding_for
 from comet_proofs.proofs import solve_alone

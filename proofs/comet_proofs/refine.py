@@ -21,7 +21,7 @@ from comet import engine
 from comet.presets import preset as preset_named
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 from comet_proofs.abstraction import describe_action, describe_deal_state
 from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for

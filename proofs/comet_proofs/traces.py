@@ -26,7 +26,7 @@ from comet.presets import preset as preset_named
 from comet.record import JsonObject, record_from_state
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 from comet_proofs.catalogue import comet_caught, restart
 from comet_proofs.concrete import concretise

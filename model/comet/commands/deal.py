@@ -10,7 +10,7 @@ from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
 from comet.game import play_deal
 from comet.notation import narrate
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 def register(sub: Any) -> None:

@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
 
 def counts_of(pair: Pair, players: int | None) -> tuple[int, ...]:
     """The player counts a pair is measured at: ``--players`` if given (checked), else where it applies."""
-    from comet.variants.base import variant_of
+    from comet.variant import variant_of
 
     if players is None:
         return player_counts(pair)
@@ -247,7 +247,7 @@ SAMPLE = 12
 
 def games_at(pair: Pair, counts: tuple[int, ...]) -> int:
     """The player count whole games are played at: the game's usual count if measured, else the first."""
-    from comet.variants.base import variant_of
+    from comet.variant import variant_of
 
     usual = variant_of(pair.a).default_players
     return usual if usual in counts else counts[0]
@@ -310,7 +310,7 @@ def summary_table(reports: list[PairReport]) -> list[str]:
     """One row per reading pair and player count: the witness and the headline player's verdict."""
     from comet.diverge.effect import verdict
     from comet.diverge.impact_report import headline_policy, unit_of
-    from comet.variants.base import variant_of
+    from comet.variant import variant_of
 
     head = "| ruling | preset | B reading | players | witness | verdict (headline player) |"
     lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]

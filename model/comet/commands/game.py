@@ -9,7 +9,7 @@ from comet.commands.common import add_rules_options, rules_from_args
 from comet.game import GameState, default_deals, play_game, winners
 from comet.notation import seat_name
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 def register(sub: Any) -> None:

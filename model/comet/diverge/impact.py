@@ -30,7 +30,7 @@ from comet.engine import deal_points, returns, shuffled_deal, step_bound
 from comet.errors import RecordError
 from comet.game import play_deal, play_game, winners
 from comet.ruleset import Ruleset
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy, option_key
 from comet.engine import apply, deal_points, legal_actions, returns, shuffled_deal, step_bound
 from comet.ruleset import Ruleset
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 SAME, PAY, OPTIONS, PLAY, DEALT = 0, 1, 2, 3, 4
 CLASSES = ("same", "pay", "options", "play", "dealt")

@@ -24,7 +24,7 @@ from comet.diverge.policies import greedy_choice, rank_key
 from comet.engine import _replace, apply, deal_points, legal_actions, packs_in_rotation, returns
 from comet.policy import Policy
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 SAMPLES = 6
 

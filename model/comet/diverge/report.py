@@ -12,7 +12,7 @@ from comet.diverge.narrate import narrate_witness
 from comet.diverge.pairs import Pair, value_text
 from comet.diverge.study import Measured
 from comet.diverge.witness import Search, cards_that_matter
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from comet.diverge.pairs import Pair
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.errors import RecordError
 from comet.ruleset import Ruleset
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 def setup_of(rules: Ruleset, players: int) -> object:

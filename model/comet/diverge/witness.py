@@ -44,7 +44,7 @@ from comet.errors import RecordError
 from comet.game import GameState, play_game, winners
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 DEAL_MODES = ("shuffled", "wild", "sets", "straights")
 PLAYOUT_POLICIES = ("simple", "hoarder", "greedy", "random")

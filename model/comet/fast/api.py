@@ -37,7 +37,7 @@ from comet.presets import PRESETS
 from comet.record import DealRecord
 from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.state import PASS, Action
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 PolicyName = Literal["random", "greedy", "hoarder", "simple"]
 #: The reference policies, reproduced exactly: ``random``/``greedy``/``hoarder`` are

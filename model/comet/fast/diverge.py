@@ -24,7 +24,7 @@ from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, DealArrays, P
 from comet.diverge.pairs import Pair
 from comet.fast.api import FLAG_CAPPED, FLAG_DRAWN, GAME_LEVEL_FIELDS, POLICIES, PolicyName, play_deals
 from comet.ruleset import Ruleset
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 def policy_named(name: str) -> PolicyName:

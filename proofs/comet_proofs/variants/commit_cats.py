@@ -20,7 +20,7 @@ import dataclasses
 import z3
 from comet.cards import KING, card
 from comet.state import DealState
-from comet.variants.commit_cats import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
+from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
 
 from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState
 from comet_proofs.variants.commit_common import (

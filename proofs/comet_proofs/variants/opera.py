@@ -2,7 +2,7 @@
 
 Three extra fields (0/1 each): ``first_turn`` (no pass has been made yet, i.e. ``DealState.turn == 0``;
 only the first player moves then), ``dealer_could`` (the dealer could have played out the hand dealt in
-one turn; the answer to ``comet.variants.opera.dealer_could_go_out``) and ``drawn``.
+one turn; the answer to ``comet.games.opera.rules.dealer_could_go_out``) and ``drawn``.
 
 The dealer's search is not encoded: ``dealer_could`` is a free Boolean of the initial deal, fixed until
 the first pass (after which it no longer matters and is 0), so every proof covers both answers.  The
@@ -55,7 +55,7 @@ class OperaEncoding(StandardEncoding):
     )
 
     def abstract(self, state: DealState) -> AbstractState:
-        from comet.variants.opera import dealer_could_go_out
+        from comet.games.opera.rules import dealer_could_go_out
 
         if state.rules.variant != "standard" or not state.rules.opera:
             raise ValueError("the Opera encoding covers the standard game with opera=true")

@@ -1,4 +1,4 @@
-"""The fast kernel of Commit as 000:86 describes it (``comet.variants.commit_hoyle``): chips, runs in
+"""The fast kernel of Commit as 000:86 describes it (``comet.games.commit_hoyle.rules``): chips, runs in
 suit, the 9♦ instead of "without".
 
 State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none), its suit, the branch card

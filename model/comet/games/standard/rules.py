@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from comet.variants.base import Variant, register
-from comet.variants.opera import OPERA
+from comet.games.opera.rules import OPERA
+from comet.variant import Variant, register
 
 STANDARD = register(Variant(name="standard", options=(OPERA,)))

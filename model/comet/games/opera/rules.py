@@ -14,7 +14,7 @@ from dataclasses import replace
 from comet.engine import apply, going_out_multiplier, legal_actions
 from comet.state import DealState, Payment
 from comet.trace import rule
-from comet.variants.base import Option
+from comet.variant import Option
 
 
 def first_seat(state: DealState) -> int:

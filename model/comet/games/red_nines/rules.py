@@ -19,11 +19,11 @@ from comet.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUITS, Card,
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
+from comet.games.commit_common import may_pass_new_run
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
-from comet.variants.base import Variant, register
-from comet.variants.commit_common import may_pass_new_run
+from comet.variant import Variant, register
 
 RED_NINES = (card(9, DIAMONDS), card(9, HEARTS))
 # The suits added for a fifth, sixth, ... player: red and black kept equal, or one more red

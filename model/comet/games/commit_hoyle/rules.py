@@ -18,11 +18,7 @@ from dataclasses import replace
 from comet.cards import DIAMONDS, KING, Card, Pack, card, rank_of, suit_of
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
-from comet.ruleset import Ruleset
-from comet.state import PASS, Action, DealState, Payment
-from comet.trace import rule
-from comet.variants.base import Variant, register
-from comet.variants.commit_common import (
+from comet.games.commit_common import (
     NINE_OF_DIAMONDS,
     at_new_run,
     continuations,
@@ -30,6 +26,10 @@ from comet.variants.commit_common import (
     suited_end_turn,
     suited_why_illegal,
 )
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState, Payment
+from comet.trace import rule
+from comet.variant import Variant, register
 
 SEVEN_OF_DIAMONDS = card(7, DIAMONDS)
 # 000:86 "the 9♦ 2 counters", "whoever is caught with the 9♦ pays 2 to each": a fixed value.  Commit

@@ -19,11 +19,7 @@ from comet.cards import CLUBS, HEARTS, KING, SPADES, Card, Pack, card, card_text
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
-from comet.ruleset import Ruleset
-from comet.state import PASS, Action, DealState, Payment
-from comet.trace import rule
-from comet.variants.base import Variant, register
-from comet.variants.commit_common import (
+from comet.games.commit_common import (
     at_new_run,
     continuations,
     deck_without_8d,
@@ -31,6 +27,10 @@ from comet.variants.commit_common import (
     suited_end_turn,
     suited_why_illegal,
 )
+from comet.ruleset import Ruleset
+from comet.state import PASS, Action, DealState, Payment
+from comet.trace import rule
+from comet.variant import Variant, register
 
 TARGET = 100
 # 002:33-41: cards per player and how many sevens and eights go besides the 8♦.

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from comet.cards import ACE, DIAMONDS, KING, Card, Pack, card, full_deck, rank_of
 from comet.engine import DEAL_TABLE, going_out_multiplier
+from comet.games.opera.rules import OPERA, is_opera, opera_multiplier
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variants.base import Variant, register
-from comet.variants.opera import OPERA, is_opera, opera_multiplier
+from comet.variant import Variant, register
 
 MANILLE = card(9, DIAMONDS)
 MANILLE_BONUS = 10

@@ -5,7 +5,7 @@ standard engine's behaviour": the engine then calls its own module-level
 function, so the standard game runs exactly the code it always ran (and tests
 can still monkeypatch ``comet.engine`` functions).  The registry maps the
 ``Ruleset.variant`` name to its ``Variant``; the module
-``comet.variants.<name>`` is imported on first use and registers itself.
+the package ``comet.games.<name>`` is imported on first use and registers itself.
 """
 
 from __future__ import annotations
@@ -126,24 +126,24 @@ REGISTRY: dict[str, Variant] = {}
 
 
 def register(v: Variant) -> Variant:
-    """Add ``v`` to the registry (called at import time by each ``comet.variants.<name>`` module)."""
+    """Add ``v`` to the registry (called at import time by each ``comet.games.<name>.rules`` module)."""
     REGISTRY[v.name] = v
     return v
 
 
 def variant_named(name: str) -> Variant:
-    """The variant called ``name``, importing ``comet.variants.<name>`` on first use."""
+    """The variant called ``name``, importing ``comet.games.<name>`` on first use."""
     v = REGISTRY.get(name)
     if v is None:
         try:
-            importlib.import_module(f"comet.variants.{name}")
+            importlib.import_module(f"comet.games.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"comet.variants.{name}":
+            if e.name != f"comet.games.{name}":
                 raise
             raise ValueError(f"variant {name!r} is not implemented yet") from None
         v = REGISTRY.get(name)
         if v is None:
-            raise ValueError(f"module comet.variants.{name} did not register a variant")
+            raise ValueError(f"package comet.games.{name} did not register a variant")
     return v
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from comet.engine import DEAL_TABLE, standard_settlement
 from comet.game import GameState
+from comet.games.opera.rules import OPERA
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variants.base import Variant, register
-from comet.variants.opera import OPERA
+from comet.variant import Variant, register
 
 TARGET = 121
 

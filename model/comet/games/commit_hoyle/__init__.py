@@ -1,0 +1,9 @@
+"""The commit hoyle game family, all of it in this folder.
+
+- ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
+- ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
+"""
+
+from comet.games.commit_hoyle import check, rules
+
+__all__ = ["check", "rules"]
