@@ -19,8 +19,8 @@ import dataclasses
 
 import z3
 from comet.cards import KING, card
-from comet.state import DealState
 from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
+from comet.state import DealState
 
 from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState
 from comet_proofs.variants.commit_common import (
