@@ -234,7 +234,7 @@ def build_rules(site: Site) -> None:
                 chapter = sec.chapter
                 cid = "ch-" + github_slug(chapter)
                 toc.append(f'<li><a href="#{cid}">{esc(chapter)}</a></li>')
-                parts.append(f'<h2 id="{cid}">{esc(chapter)}</h2>')
+                parts.append(f'<h2 id="{cid}">{esc(chapter)}</h2>{chapter_intro(site, f, chapter, "")}')
             parts.append(
                 f'<section class="rule" id="{esc(sec.id)}" aria-labelledby="h-{esc(sec.id)}">'
                 f'<h3 id="h-{esc(sec.id)}"><span class="rid">{esc(sec.id)}</span> {esc(sec.title)}</h3>'
@@ -249,6 +249,12 @@ def build_rules(site: Site) -> None:
             + "".join(parts)
         )
         site.write(rel, page(f.title, body, "", rel))
+
+
+def chapter_intro(site: Site, f: SpecFile, chapter: str, prefix: str) -> str:
+    """The text a ``## `` chapter has before its first rule or ruling (empty if none)."""
+    lines = dict(f.chapters).get(chapter, ())
+    return site.md("\n".join(lines), prefix) if any(x.strip() for x in lines) else ""
 
 
 def field_switch(site: Site, name: str, prefix: str) -> str:
@@ -299,6 +305,10 @@ def stepper_html(site: Site, data: JsonObject, n: int) -> str:
         for i, h in enumerate(hands)
         if isinstance(h, list)
     )
+    dead = record.get("dead") or []
+    if isinstance(dead, list) and dead:
+        start += f'<li><span class="seat">dead hand</span> <span class="hand">{"".join(card(str(c), wild) for c in dead)}</span></li>'
+
     return f"""<div class="stepper" id="{wid}" data-data="{wid}-data">
 <p class="about"><strong>{esc(data["preset"])}</strong>: A is <code>{esc(field_name)} = {esc(a)}</code> (the preset's
 default), B is <code>{esc(field_name)} = {esc(b)}</code>. Where they part: {esc(data["detail"])}.
@@ -357,7 +367,7 @@ def build_rulings(site: Site) -> None:
                     listing.append(f'<ul class="rulings">{"".join(items)}</ul>')
                     items = []
                 chapter = sec.chapter
-                listing.append(f"<h3>{esc(chapter)}</h3>")
+                listing.append(f"<h3>{esc(chapter)}</h3>{chapter_intro(site, f, chapter, '')}")
             url = site.where[sec.id]
             items.append(f'<li><a href="{url}"><span class="rid">{esc(sec.id)}</span></a> {esc(sec.title)}</li>')
             n = build_ruling(site, sec, n)
@@ -482,9 +492,13 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
         sv = std.variant
         for fl in dataclasses.fields(v):
             a, b = getattr(sv, fl.name), getattr(v, fl.name)
-            if callable(a) or callable(b) or fl.name in ("name",):
+            if fl.name == "name":
+                continue
+            if callable(a) or callable(b):
                 if (a is None) != (b is None) or (a is not None and a is not b):
-                    data_diff.append(f"<li>its own <code>{esc(fl.name)}</code> rule</li>")
+                    data_diff.append(
+                        f"<li>its own <code>{esc(fl.name)}</code> (a hook of the game family replaces the standard one)</li>"
+                    )
                 continue
             if a != b:
                 data_diff.append(f"<li><code>{esc(fl.name)}</code>: {esc(_fmt(b))} (standard: {esc(_fmt(a))})</li>")
@@ -503,7 +517,8 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
         ruling_rows.append(
             "<tr" + (DIFFERS_CLASS if differs else "") + f"><td><code>{esc(name)}</code></td><td>{link}</td>"
             f"<td><code>{esc(_val(mine))}</code></td><td>{'' if other is None else '<code>' + esc(_val(other)) + '</code>'}"
-            f"{' (differs)' if differs else ''}</td></tr>"
+            f"{' (differs)' if differs and other is not None else ''}"
+            f"{'not in the standard game' if differs and other is None else ''}</td></tr>"
         )
     cites = []
     for s in pr.sources:

@@ -73,6 +73,9 @@ class SpecFile:
     title: str
     intro: tuple[str, ...]  # the Markdown before the first ``## `` heading (without the title)
     sections: tuple[Section, ...]
+    chapters: tuple[
+        tuple[str, tuple[str, ...]], ...
+    ] = ()  # each ``## `` heading with the text before its first section
 
 
 def read_spec_file(path: Path) -> SpecFile:
@@ -82,6 +85,7 @@ def read_spec_file(path: Path) -> SpecFile:
     sections: list[Section] = []
     chapter = ""
     cur: tuple[str, str, str] | None = None
+    chapters: dict[str, list[str]] = {}
     body: list[str] = []
     started = False
     for line in lines[1:] + ["## "]:
@@ -96,12 +100,18 @@ def read_spec_file(path: Path) -> SpecFile:
                 cur = (m.group(1), m.group(2).strip(), chapter)
             else:
                 chapter = line[3:].strip()
+                chapters.setdefault(chapter, [])
             continue
         if not started:
             intro.append(line)
         elif cur is not None:
             body.append(line)
-    return SpecFile(path.name, title, tuple(intro), tuple(sections))
+        else:
+            chapters[chapter].append(line)
+    chapters.pop("", None)
+    return SpecFile(
+        path.name, title, tuple(intro), tuple(sections), tuple((c, tuple(x)) for c, x in chapters.items() if c)
+    )
 
 
 def read_spec(spec: Path, names: tuple[str, ...]) -> list[SpecFile]:
