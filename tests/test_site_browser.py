@@ -182,6 +182,24 @@ def test_search_finds_a_rule_by_id_and_a_seed_line_by_a_word(site: Path, browser
     page.close()
 
 
+def test_the_stepper_answers_the_keyboard_and_print_hides_the_controls(site: Path, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(_url(site, "ruling/RUL-COMET-RANK.html"))
+    stepper = page.locator("details.witness").first.locator(".stepper")
+    stepper.locator("button[data-go=next]").focus()
+    page.keyboard.press("Enter")
+    assert stepper.get_attribute("data-step") == "1"
+    page.keyboard.press("ArrowRight")
+    assert stepper.get_attribute("data-step") == "2"
+    page.keyboard.press("ArrowLeft")
+    assert stepper.get_attribute("data-step") == "1"
+    page.emulate_media(media="print")
+    assert not stepper.locator(".controls").is_visible()
+    assert not page.locator("header.top").is_visible()
+    assert stepper.locator("ol.actions").is_visible()
+    page.close()
+
+
 def test_axe_reports_a_planted_violation(browser: Any) -> None:
     """The check can fail: an image without alt text and an unlabelled field are reported as serious or worse."""
     axe = _axe()

@@ -331,6 +331,26 @@ default), B is <code>{esc(field_name)} = {esc(b)}</code>. Where they part: {esc(
 </div>"""
 
 
+def game_witness_html(e: JsonObject, name: str, title: str) -> str:
+    """A witness that is a whole seeded game (the readings never differ within a deal in the bound)."""
+    g = e.get("game")
+    how = ""
+    if isinstance(g, dict):
+        cmd = (
+            f"comet game --preset {e.get('preset')} --players {g.get('players')} --deals {g.get('deals')} "
+            f"--seed {g.get('seed')} --ruling {name}={_val(e.get('b'))}"
+        )
+        how = (
+            f" Play it again: <code>{esc(cmd)}</code> against the same command without <code>--ruling</code>."
+            if g.get("policy") == "simple"
+            else f" (Played by the {esc(g.get('policy'))} policy, game seed {esc(g.get('seed'))}.)"
+        )
+    return (
+        f'<div class="witness game" data-key="{esc(e["key"])}"><h4>{esc(title)}</h4><p>The readings part ways '
+        f"only over a whole game: {esc(e.get('detail', ''))} (found in: {esc(e.get('origin', ''))}).{how}</p></div>"
+    )
+
+
 def impact_html(site: Site, imp: Impact, prefix: str) -> str:
     folder = imp.report or "main"
     plots = []
@@ -418,13 +438,7 @@ def build_ruling(site: Site, sec: Section, n: int) -> int:
                         f"<summary>{esc(title)}</summary>{stepper_html(site, data, n)}</details>"
                     )
                 elif e.get("found"):
-                    g = e.get("game")
-                    parts.append(
-                        f'<div class="witness game" data-key="{esc(e["key"])}"><h4>{esc(title)}</h4><p>The readings part '
-                        f"ways only over a whole game: {esc(e.get('detail', ''))} (found in: {esc(e.get('origin', ''))}; "
-                        f"replay it with <code>comet game --preset {esc(e.get('preset'))} --ruling "
-                        f"{esc(f)}={esc(_val(e.get('b')))}</code>{'' if not isinstance(g, dict) else ', seed ' + esc(g.get('seed'))}).</p></div>"
-                    )
+                    parts.append(game_witness_html(e, f, title))
                 else:
                     notes = e.get("notes") or []
                     assert isinstance(notes, list)

@@ -78,12 +78,19 @@
     var labels = ["A (default): " + data.field + " = " + data.a, "B: " + data.field + " = " + data.b];
     sides.hidden = false;
     function show() {
+      var had = root.contains(document.activeElement);
       boxes.forEach(function (b, n) { renderSide(b, data.sides[n], k, data, labels[n]); });
       items.forEach(function (li, n) { li.classList.toggle("current", n + 1 === k); });
       root.querySelector(".status").textContent = "Step " + k + " of " + total + (k === data.diff_step ? " (first difference)" : "");
       root.querySelector("[data-go=first]").disabled = root.querySelector("[data-go=prev]").disabled = k === 0;
       root.querySelector("[data-go=next]").disabled = root.querySelector("[data-go=last]").disabled = k >= total;
       root.setAttribute("data-step", String(k));
+      /* a button that just became disabled loses the focus: hand it to one that still works */
+      var f = document.activeElement;
+      if (had && (!root.contains(f) || f.disabled)) {
+        var other = root.querySelector(k === 0 ? "[data-go=next]" : "[data-go=prev]");
+        if (other && !other.disabled) other.focus();
+      }
     }
     root.querySelectorAll("button[data-go]").forEach(function (b) {
       b.addEventListener("click", function () {
