@@ -13,7 +13,7 @@ from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.report import PairReport, field_section
 from comet.diverge.store import entry, load, save, search_of
-from comet.diverge.study import fast_plays, game_level, measure_pair, player_counts
+from comet.diverge.study import Job, Measured, fast_plays, game_level, job_work, player_counts, run_job
 from comet.diverge.witness import Bound, search
 from comet.presets import PRESETS, preset
 from comet.ruleset import APPLIES_TO, RULING_FIELDS
@@ -72,7 +72,27 @@ def register(sub: Any) -> None:
         metavar="N",
         help="players in the impact study (default: every player count the ruling applies to)",
     )
-    p.add_argument("--workers", type=int, default=1, metavar="W", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="W",
+        help="processes for the impact study, one preset and player count each (the same figures for any W)",
+    )
+    p.add_argument(
+        "--pimc-deals",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure the PIMC player (the headline) over N paired deals, at the game's usual player count",
+    )
+    p.add_argument(
+        "--pimc-preset",
+        action="append",
+        default=[],
+        metavar="P",
+        help="presets whose pairs the PIMC player measures (repeatable; default standard)",
+    )
     p.add_argument(
         "--seconds", type=float, default=8.0, metavar="S", help="witness search budget per pair and phase (default 8)"
     )
@@ -149,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
-    if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0:
+    if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0 or args.pimc_deals < 0:
         raise ValueError("--deals and --games must not be negative, --workers at least 1")
     policies = [x.strip() for x in args.policies.split(",") if x.strip()]
     for pol in policies:
@@ -173,10 +193,35 @@ def run(args: argparse.Namespace) -> int:
     def deals_of(pair: Pair) -> int:
         return int(args.deals) if args.backend != "reference" and fast_plays(pair) else ref_deals
 
-    work = sum(len(policies) * (len(counts) * deals_of(p) + (args.games if game_level(p) else 0)) for p, counts in plan)
+    pimc_presets = set(args.pimc_preset or ["standard"])
+
+    def pimc_extra(pair: Pair, n: int, counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+        if args.pimc_deals and pair.preset in pimc_presets and n == games_at(pair, counts) and not game_level(pair):
+            return (("pimc", int(args.pimc_deals)),)
+        return ()
+
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, (pair, counts) in enumerate(plan):
+        for n in counts:
+            groups.setdefault((pair.preset, n), []).append(i)
+    jobs = [
+        Job(
+            tuple((i, plan[i][0]) for i in idx),
+            n,
+            tuple(0 if game_level(plan[i][0]) else deals_of(plan[i][0]) for i in idx),
+            tuple(args.games if game_level(plan[i][0]) and n == games_at(*plan[i]) else 0 for i in idx),
+            tuple(policies),
+            args.backend,
+            tuple(pimc_extra(plan[i][0], n, plan[i][1]) for i in idx),
+        )
+        for (_, n), idx in groups.items()
+    ]
+    jobs.sort(key=job_work, reverse=True)  # the longest first, so the workers finish together
     console = Console(stderr=True)
+    measured: dict[int, list[Measured]] = {i: [] for i in range(len(plan))}
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("diverge", total=work + len(pairs))
+        task = progress.add_task("diverge: witnesses", total=len(pairs))
+        searches = []
         for pair, counts in plan:
             progress.update(task, description=f"{pair.key}: witness")
             found = stored.get(pair.key)
@@ -187,25 +232,29 @@ def run(args: argparse.Namespace) -> int:
                 if args.update and pair.field:
                     stored[pair.key] = entry(res)
                     save(stored)
-            progress.advance(task)
+            searches.append(res)
             plain = [pol for pol in policies if pol != "pimc"]
             if args.backend != "reference" and fast_plays(pair) and args.deals and plain:
                 check_fast(pair, counts[0], plain[0])
-            measured = []
-            for n in counts:
-                progress.update(task, description=f"{pair.key}: impact at {n} players")
-                measured.append(
-                    measure_pair(
-                        pair,
-                        n,
-                        deals_of(pair),
-                        args.games if n == games_at(pair, counts) else 0,
-                        tuple(policies),
-                        args.backend,
-                        on_done=lambda k: progress.advance(task, k),
-                    )
-                )
-            reports.append(PairReport(pair, res, measured))
+            progress.advance(task)
+        task = progress.add_task("diverge: impact", total=sum(job_work(j) for j in jobs))
+        if args.workers > 1:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=args.workers) as pool:
+                futures = {pool.submit(run_job, job): job for job in jobs}
+                for fut in as_completed(futures):
+                    for i, m in fut.result():
+                        measured[i].append(m)
+                    progress.advance(task, job_work(futures[fut]))
+        else:
+            for job in jobs:
+                progress.update(task, description=f"impact: {job.pairs[0][1].preset}, {job.players} players")
+                for i, m in run_job(job):
+                    measured[i].append(m)
+                progress.advance(task, job_work(job))
+        for i, (pair, _) in enumerate(plan):
+            reports.append(PairReport(pair, searches[i], sorted(measured[i], key=lambda m: m.players)))
         contradictions: list[str] = []
         if args.interactions:
             reports = with_interactions(reports, progress, task)
@@ -328,6 +377,13 @@ def summary_table(reports: list[PairReport]) -> list[str]:
         unit = unit_of(variant_of(p.a).scoring != "chips")
         for m in r.impact or []:
             if not m.deals:
+                from comet.diverge.impact_report import game_verdict
+
+                for pol, g in list(m.games.items())[:1]:
+                    lines.append(
+                        f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}, whole games: "
+                        f"{game_verdict(g)} |"
+                    )
                 continue
             pol = headline_policy(list(m.deals))
             v = verdict(m.deals[pol], unit)

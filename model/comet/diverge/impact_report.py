@@ -110,10 +110,24 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
     for m in measured:
         pols = list(m.deals)
         if not pols:
+            if m.games:
+                lines += [
+                    f"**Impact at {m.players} players** (whole games, `reference` engine): the readings differ only "
+                    "between deals, so every single deal is played alike under both.",
+                    "",
+                    *[f"- {p}: {game_verdict(g)}." for p, g in m.games.items()],
+                    "",
+                    *game_table(m.games),
+                    "",
+                ]
             continue
         head = headline_policy(pols)
-        n = next(iter(m.deals.values())).deals
-        lines += [f"**Impact at {m.players} players** ({n:,} paired deals per player, `{m.engine}` engine):", ""]
+        sizes = sorted({t.deals for t in m.deals.values()})
+        n = " or ".join(f"{x:,}" for x in sizes)
+        engine = f"`{m.engine}` engine" + (
+            ", `pimc` on the reference engine" if "pimc" in pols and m.engine != "reference" else ""
+        )
+        lines += [f"**Impact at {m.players} players** ({n} paired deals per player, {engine}):", ""]
         lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit).text}.**")
         lines += [f"- {p}: {verdict(t, unit).text}." for p, t in m.deals.items() if p != head]
         for p, g in m.games.items():

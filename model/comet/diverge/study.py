@@ -74,29 +74,34 @@ def measure_pair(
     backend: str = "auto",
     chunk: int = 20_000,
     on_done: Callable[[int], None] | None = None,
+    extra: tuple[tuple[str, int], ...] = (),
 ) -> Measured:
-    """Seeds ``0..deals-1`` paired under every policy (and ``0..games-1`` as whole games for a game-level
-    ruling).  ``backend``: ``fast``, ``reference`` or ``auto`` (fast where it plays both rule sets)."""
+    """Seeds ``0..deals-1`` paired under every policy (``extra``: more policies, each with its own number
+    of deals), and ``0..games-1`` as whole games for a game-level ruling (whose single deals are played
+    alike, so they are not measured deal by deal).  ``backend``: ``fast``, ``reference`` or ``auto`` (fast
+    where it plays both rule sets; the PIMC player always on the reference engine)."""
     use_fast = backend == "fast" or (backend == "auto" and fast_plays(pair))
     if use_fast and not fast_plays(pair):
         raise ValueError(f"the fast engine does not play {pair.key}")
     out_deals: dict[str, Paired] = {}
     out_games: dict[str, GamePaired] = {}
-    for policy in policies:
-        total = Paired()
-        for lo in range(0, deals, chunk):
-            seeds = range(lo, min(deals, lo + chunk))
-            if use_fast and policy != "pimc":  # the fast engine cannot resume a deal for PIMC's roll-outs
-                from comet.fast.diverge import paired_measure
+    whole = game_level(pair)
+    for policy, n in (*((p, deals) for p in policies), *extra):
+        if not whole:
+            total = Paired()
+            for lo in range(0, n, chunk):
+                seeds = range(lo, min(n, lo + chunk))
+                if use_fast and policy != "pimc":  # the fast engine cannot resume a deal for PIMC's roll-outs
+                    from comet.fast.diverge import paired_measure
 
-                part = paired_measure(pair, players, seeds, policy)
-            else:
-                part = reference_paired(pair, players, seeds, policy)
-            total = total.merge(part)
-            if on_done is not None:
-                on_done(len(seeds))
-        out_deals[policy] = total
-        if games and game_level(pair):
+                    part = paired_measure(pair, players, seeds, policy)
+                else:
+                    part = reference_paired(pair, players, seeds, policy)
+                total = total.merge(part)
+                if on_done is not None:
+                    on_done(len(seeds))
+            out_deals[policy] = total
+        if games and whole and policy != "pimc":
             g = GamePaired()
             for lo in range(0, games, 50):
                 seeds = range(lo, min(games, lo + 50))
@@ -105,3 +110,32 @@ def measure_pair(
                     on_done(len(seeds))
             out_games[policy] = g
     return Measured(players, out_deals, out_games, "fast" if use_fast else "reference")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """The pairs of one preset at one player count, measured in one process (so the default side, shared
+    by every pair of the preset, is played once per chunk of seeds)."""
+
+    pairs: tuple[tuple[int, Pair], ...]
+    players: int
+    deals: tuple[int, ...]  # per pair
+    games: tuple[int, ...]  # per pair
+    policies: tuple[str, ...]
+    backend: str
+    extra: tuple[tuple[tuple[str, int], ...], ...]  # per pair
+
+
+def run_job(job: Job) -> list[tuple[int, Measured]]:
+    out = []
+    for (i, pair), deals, games, extra in zip(job.pairs, job.deals, job.games, job.extra, strict=True):
+        out.append((i, measure_pair(pair, job.players, deals, games, job.policies, job.backend, extra=extra)))
+    return out
+
+
+def job_work(job: Job) -> int:
+    """Deals and games a job plays (for a progress bar)."""
+    return sum(
+        d * len(job.policies) + g * len(job.policies) + sum(n for _, n in e)
+        for d, g, e in zip(job.deals, job.games, job.extra, strict=True)
+    )

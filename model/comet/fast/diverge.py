@@ -140,13 +140,46 @@ def register() -> None:
 
 #: seeds per kernel call when every action is recorded (the records take (seeds x step bound) integers)
 TRACE_CHUNK = 4000
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def _traced(
-    rules: Ruleset, players: int, seeds: I64, policy: str
-) -> tuple[DealArrays, I64, I64, I64, NDArray[np.int8]]:
-    """One recording kernel call: the per-deal arrays by position, and the actions, legal-option counts,
-    steps and cards dealt of every deal."""
+def _powers(width: int, m: np.uint64) -> NDArray[np.uint64]:
+    out = np.empty(width, dtype=np.uint64)
+    x = np.uint64(1)
+    with np.errstate(over="ignore"):
+        for i in range(width):
+            x = x * m
+            out[i] = x
+    return out
+
+
+def _hashes(x: I64, steps: I64) -> NDArray[np.uint64]:
+    """Two 64-bit polynomial hashes per row of ``x[:, :steps]`` (the rows' sequences; beyond ``steps``
+    nothing counts), one of the values and one of their squares, with different multipliers."""
+    width = x.shape[1]
+    valid = np.arange(width)[None, :] < steps[:, None]
+    v = np.where(valid, x + 1, 0).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        h1 = (v * _powers(width, _M1)[None, :]).sum(axis=1, dtype=np.uint64)
+        h2 = ((v * v + v) * _powers(width, _M2)[None, :]).sum(axis=1, dtype=np.uint64)
+    return np.stack([h1, h2], axis=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Traced:
+    """One reading's deals of a seed chunk, as much as the paired classes need: the per-deal results, and
+    hashes of the actions, of the legal-option counts and of the cards dealt."""
+
+    arrays: DealArrays
+    steps: I64
+    acts: NDArray[np.uint64]
+    counts: NDArray[np.uint64]
+    cards: NDArray[np.uint64]
+
+
+def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
+    """One recording kernel call, reduced to ``_Traced``."""
     from comet.fast import kernel as k
     from comet.fast.api import _dealer_array, _run, _setup
 
@@ -160,27 +193,39 @@ def _traced(
     drawn = (flags & k.FLAG_DRAWN) != 0
     stuck = ((flags & k.FLAG_CAPPED) != 0) | ((winner < 0) & ~drawn)
     arrays = DealArrays(pos, by_pos, steps, drawn.astype(np.int64), stuck.astype(np.int64))
-    return arrays, acts, legal, steps, cards
+    flat = cards.reshape(seeds.size, -1).astype(np.int64)
+    full = np.full(seeds.size, flat.shape[1], dtype=np.int64)
+    return _Traced(arrays, steps, _hashes(acts, steps), _hashes(legal, steps), _hashes(flat, full))
+
+
+_SIDES: dict[tuple[Ruleset, int, str, bytes], _Traced] = {}
+_KEEP_SIDES = 512  # every pair of a preset shares its side A: kept per chunk (a few integers per deal)
+
+
+def _side_of(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
+    key = (deal_level(rules), players, policy, seeds.tobytes())
+    got = _SIDES.get(key)
+    if got is None:
+        got = _traced(rules, players, seeds, policy)
+        if len(_SIDES) >= _KEEP_SIDES:
+            del _SIDES[next(iter(_SIDES))]
+        _SIDES[key] = got
+    return got
 
 
 def paired_measure(pair: Pair, players: int, seeds: Sequence[int] | I64, policy: str) -> Paired:
-    """``comet.diverge.measure.reference_paired`` over ``seeds``, played by the fast engine in batch."""
+    """``comet.diverge.measure.reference_paired`` over ``seeds``, played by the fast engine in batch (the
+    sequences of actions, of legal-option counts and the cards dealt compared by two 64-bit hashes each)."""
     arr = np.asarray(seeds, dtype=np.int64)
     total = Paired()
     for lo in range(0, arr.size, TRACE_CHUNK):
         chunk = arr[lo : lo + TRACE_CHUNK]
-        a, act_a, leg_a, st_a, cards_a = _traced(pair.a, players, chunk, policy)
-        if deal_level(pair.a) == deal_level(pair.b):
-            b, act_b, leg_b, st_b, cards_b = a, act_a, leg_a, st_a, cards_a
-        else:
-            b, act_b, leg_b, st_b, cards_b = _traced(pair.b, players, chunk, policy)
-        width = min(act_a.shape[1], act_b.shape[1])
-        both = np.minimum(st_a, st_b)
-        valid = np.arange(width)[None, :] < both[:, None]
-        dealt = (cards_a != cards_b).reshape(chunk.size, -1).any(axis=1)
-        play = ((act_a[:, :width] != act_b[:, :width]) & valid).any(axis=1) | (st_a != st_b)
-        options = ((leg_a[:, :width] != leg_b[:, :width]) & valid).any(axis=1)
-        pay = (a.chips != b.chips).any(axis=1) | (a.winner != b.winner)
+        a = _side_of(pair.a, players, chunk, policy)
+        b = _side_of(pair.b, players, chunk, policy)
+        dealt = (a.cards != b.cards).any(axis=1)
+        play = (a.acts != b.acts).any(axis=1) | (a.steps != b.steps)
+        options = (a.counts != b.counts).any(axis=1)
+        pay = (a.arrays.chips != b.arrays.chips).any(axis=1) | (a.arrays.winner != b.arrays.winner)
         classes = np.select([dealt, play, options, pay], [DEALT, PLAY, OPTIONS, PAY], SAME).astype(np.int64)
-        total = total.merge(reduce_deals(a, b, classes))
+        total = total.merge(reduce_deals(a.arrays, b.arrays, classes))
     return total
