@@ -93,8 +93,9 @@ def _watch(page: Any, errors: list[str]) -> None:
 
 
 def test_no_console_error_and_every_link_resolves(site: Path, browser: Any) -> None:
-    """Crawl every page from the home page; links and ids are read from the live DOM."""
-    page = browser.new_page()
+    """Crawl every page from the home page, on a 360 px wide screen; links and ids are read from the live
+    DOM, and no page may be wider than the screen."""
+    page = browser.new_page(viewport={"width": 360, "height": 800})
     errors: list[str] = []
     _watch(page, errors)
     files = site_files(site)
@@ -111,6 +112,9 @@ def test_no_console_error_and_every_link_resolves(site: Path, browser: Any) -> N
         hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
         srcs = page.eval_on_selector_all("[src]", "els => els.map(e => e.getAttribute('src'))")
         links[rel] = hrefs + srcs
+        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if wide > 1:
+            errors.append(f"{rel} is {wide} px wider than a 360 px screen")
         for h in hrefs:
             target = h.split("#")[0].split("?")[0]
             if target.endswith(".html") and "://" not in target:

@@ -63,7 +63,19 @@
     box.appendChild(el("table", {}, [el("caption", {}, ["Hands and chips after this step"]),
       el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, ["player"]), el("th", { scope: "col" }, ["hand"]), el("th", { scope: "col" }, ["chips"])])]), tb]));
     box.appendChild(el("p", {}, ["Chips: ", el("output", { "class": "chips", "data-chips": JSON.stringify(st.chips) }, [st.chips.join(" / ")])]));
-    if (st.legal.length && !st.error) box.appendChild(el("p", { "class": "legal" }, ["Legal now (" + st.legal.length + "): " + st.legal.join(", ")]));
+    if (st.legal.length && !st.error) {
+      /* the other reading's list at the same step, to mark what only this reading allows (both lists
+         were computed by the model at build time) */
+      var other = data.sides[1 - data.sides.indexOf(side)], os = other.steps[Math.min(k, other.steps.length - 1)];
+      var theirs = os && !os.error && k < other.steps.length ? os.legal : null;
+      var p = el("p", { "class": "legal" }, ["Legal now (" + st.legal.length + "): "]);
+      st.legal.forEach(function (a, n) {
+        if (n) p.appendChild(document.createTextNode(", "));
+        if (theirs && theirs.indexOf(a) < 0) p.appendChild(el("strong", { "class": "only", title: "legal only under this reading" }, [a + " (only here)"]));
+        else p.appendChild(document.createTextNode(a));
+      });
+      box.appendChild(p);
+    }
     box.classList.toggle("diff", k === data.diff_step);
   }
 
