@@ -2,7 +2,7 @@
 format), a differential test against comet.engine, what a seat may know, and OpenSpiel's stock
 MCTS and ISMCTS bots playing whole deals of every preset.
 
-Skipped without the ``openspiel`` extra, unless ``COMET_REQUIRE_EXTRAS`` is set (CI sets it, so a
+Skipped without the ``openspiel`` extra, unless ``COMET_REQUIRE_EXTRAS`` or ``CI`` is set (.ci/run sets both, so a
 missing wheel fails there instead of skipping).  Rules exercised: R-DEAL-ORDER (chance deals the
 cards), R-REC-ACTION-ORDER (legal actions), R-DEAD-HAND (the dead hand stays hidden), R-END-OUT."""
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-if os.environ.get("COMET_REQUIRE_EXTRAS"):
+if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
     import pyspiel
 else:
     pyspiel = pytest.importorskip("pyspiel")

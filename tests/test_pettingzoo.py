@@ -1,7 +1,7 @@
 """comet.pettingzoo: PettingZoo's own API and seed tests for every preset, Gymnasium's env checker
 for the single-agent environment, and a differential test against comet.engine.
 
-Skipped without the ``pettingzoo`` extra, unless ``COMET_REQUIRE_EXTRAS`` is set (CI sets it).
+Skipped without the ``pettingzoo`` extra, unless ``COMET_REQUIRE_EXTRAS`` or ``CI`` is set (.ci/run sets both).
 Rules exercised: R-DEAL-ORDER (a seed deals shuffled_deal's cards), R-REC-ACTION-ORDER (the mask is
 the legal actions), R-PLAY-MUST (an illegal id is refused naming its rule), R-END-OUT."""
 
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-if os.environ.get("COMET_REQUIRE_EXTRAS"):
+if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
     import pettingzoo  # noqa: F401
 else:
     pytest.importorskip("pettingzoo")
