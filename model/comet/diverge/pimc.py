@@ -59,7 +59,8 @@ def determinize(state: DealState, seat: int, rng: random.Random) -> DealState:
 def rollout(state: DealState, seed: int) -> DealState:
     s = state
     while not s.terminal:
-        s = apply(s, greedy_choice(seed, s, legal_actions(s)))
+        legal = legal_actions(s)
+        s = apply(s, greedy_choice(seed, s, legal), legal=legal)
     return s
 
 

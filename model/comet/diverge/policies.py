@@ -67,15 +67,6 @@ def rank_key(seed: int, seat: int, action: Action) -> int:
     return (priority(seed, seat, key) << 34) | key
 
 
-def _run_length(hand: Sequence[int], rank: int) -> int:
-    """How many consecutive ranks from ``rank`` up the hand holds (naturally)."""
-    ranks = {rank_of(c) for c in hand}
-    n = 0
-    while rank + n in ranks:
-        n += 1
-    return n
-
-
 def random_choice(seed: int, state: DealState, legal: Sequence[Action]) -> Action:
     """The option of highest priority."""
     return max(legal, key=lambda a: rank_key(seed, state.to_move, a))
@@ -87,14 +78,27 @@ def greedy_choice(seed: int, state: DealState, legal: Sequence[Action]) -> Actio
     plays = [a for a in legal if not a.is_pass]
     if not plays:
         return legal[0]
-    hand = [c for c in state.hands[state.to_move] if c not in state.wild]
-    natural = [a for a in plays if not any(c in state.wild for c in a.cards)] or plays
+    wild = state.wild
+    hand = [c for c in state.hands[state.to_move] if c not in wild]
+    natural = [a for a in plays if not any(c in wild for c in a.cards)] or plays
+    if len(natural) == 1:
+        return natural[0]
+    ranks = {rank_of(c) for c in hand}
+
+    def score(a: Action) -> tuple[int, int, int]:
+        r = a.rank
+        n = 0
+        while r + n in ranks:
+            n += 1
+        return (len(a.cards), n, r)
+
+    scored = [(score(a), a) for a in natural]
+    top = max(sc for sc, _ in scored)
+    tied = [a for sc, a in scored if sc == top]
+    if len(tied) == 1:
+        return tied[0]
     seat = state.to_move
-
-    def score(a: Action) -> tuple[int, int, int, int]:
-        return (len(a.cards), _run_length(hand, a.rank), a.rank, rank_key(seed, seat, a))
-
-    return max(natural, key=score)
+    return max(tied, key=lambda a: rank_key(seed, seat, a))
 
 
 def hoarder_choice(seed: int, state: DealState, legal: Sequence[Action]) -> Action:
