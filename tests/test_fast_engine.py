@@ -41,7 +41,7 @@ SUPPORTED = supported_presets()
 
 
 def test_every_preset_is_supported() -> None:
-    assert set(SUPPORTED) == set(PRESETS) - {"commit_cats", "red_nines"}
+    assert set(SUPPORTED) == set(PRESETS)
 
 
 def test_a_game_without_a_fast_kernel_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

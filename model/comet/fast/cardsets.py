@@ -18,8 +18,6 @@ The configuration ``cfg`` starts with the ``G_*`` entries below; a game's own re
 
 from __future__ import annotations
 
-import numpy as np
-
 from comet.fast.kernel import (
     FLAG_CAPPED,
     I8,
@@ -28,10 +26,9 @@ from comet.fast.kernel import (
     POLICY_GREEDY,
     POLICY_HOARDER,
     POLICY_RANDOM,
-    _bit_length,
-    _draw,
     hot,
     jit,
+    mix32,
     seed_lanes,
     shuffle,
 )
@@ -55,6 +52,8 @@ ONE = 1
 GROUP = 2
 MAX_ACTS = 256
 KING = 13
+M32 = 0xFFFFFFFF
+KEY_DIGITS = 5  # comet.diverge.policies.KEY_DIGITS
 
 
 @hot
@@ -169,6 +168,22 @@ def sort_actions(acts: I64, n: int) -> None:
 
 
 @hot
+def add_wilds(cfg: I64, cnt: I8, seat: int, rank: int, acts: I64, n: int) -> int:
+    """Append the wild cards ``seat`` holds, standing for ``rank`` (lower card id first)."""
+    w1 = cfg[G_WILD1]
+    w2 = cfg[G_WILD2]
+    if w2 >= 0 and w2 < w1:
+        w1, w2 = w2, w1
+    if w1 >= 0 and cnt[seat, w1] > 0:
+        acts[n] = one(w1, rank)
+        n += 1
+    if w2 >= 0 and w2 != w1 and cnt[seat, w2] > 0:
+        acts[n] = one(w2, rank)
+        n += 1
+    return n
+
+
+@hot
 def remove(cnt: I8, seat: int, a: int) -> int:
     """Take the action's cards out of ``seat``'s hand; return how many."""
     kind = a >> 20
@@ -187,9 +202,31 @@ def remove(cnt: I8, seat: int, a: int) -> int:
 
 # --------------------------------------------------------------------- policies
 #
-# The reference policies over these actions, reproduced exactly: ``random`` is
-# ``comet.diverge.policies.make_policy("random", seed)``, ``greedy``/``hoarder`` are
-# ``greedy_policy``/``hoarder_policy`` there, ``simple`` is ``comet.policy.simple_policy``.
+# The reference policies over these actions, reproduced exactly: ``random``, ``greedy`` and ``hoarder``
+# are ``comet.diverge.policies.make_policy(name, seed)`` (coupled play: a choice by chance is the option
+# of highest priority, a hash of the deal's seed, the seat and the option), ``simple`` is
+# ``comet.policy.simple_policy``.
+
+
+@hot
+def option_key(a: int) -> int:
+    """``comet.diverge.policies.option_key``: the sorted cards as base-64 digits (card + 1, padded to
+    five), then the rank the wild card stands for; a pass is 0."""
+    k = n_cards(a)
+    return digits(a, max(k, KEY_DIGITS), False) * 16 + as_rank(a)
+
+
+@hot
+def rank_key(seed: int, seat: int, a: int) -> int:
+    """``comet.diverge.policies.rank_key``: the option's priority for ``seat`` in the deal of ``seed``,
+    then the option itself."""
+    key = option_key(a)
+    h = mix32(seed & M32)
+    h = mix32(h ^ ((seed >> 32) & M32))
+    h = mix32(h ^ seat)
+    h = mix32(h ^ (key & M32))
+    h = mix32(h ^ (key >> 32))
+    return ((h >> 4) << 34) | key
 
 
 @hot
@@ -210,15 +247,15 @@ def run_length(cfg: I64, cnt: I8, seat: int, rank: int) -> int:
 
 
 @hot
-def simple_choice(acts: I64, n: int, need: int, skip: I64) -> int:
-    """``simple_policy`` over the actions of ``acts[:n]`` not marked in ``skip``: the most cards and
-    the lowest first card among those without ``as_rank``; else the one standing for the rank needed
-    (a 9 on a lead), else the first standing for a rank; else pass."""
+def simple_choice(acts: I64, n: int, need: int) -> int:
+    """``simple_policy``: the most cards and the lowest first card among the plays without ``as_rank``;
+    else the one standing for the rank needed (a 9 on a lead), else the first standing for a rank;
+    else pass."""
     best = -1
     best_score = -1
     for i in range(n):
         a = acts[i]
-        if skip[i] or a == PASS or as_rank(a):
+        if a == PASS or as_rank(a):
             continue
         score = n_cards(a) * 64 + (63 - first_card(a))
         if score > best_score:
@@ -229,7 +266,7 @@ def simple_choice(acts: I64, n: int, need: int, skip: I64) -> int:
     first = -1
     for i in range(n):
         a = acts[i]
-        if skip[i] or not as_rank(a):
+        if not as_rank(a):
             continue
         r = as_rank(a)
         if r == need or (need == 0 and r == 9):
@@ -242,17 +279,18 @@ def simple_choice(acts: I64, n: int, need: int, skip: I64) -> int:
 
 
 @hot
-def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int, skip: I64, pmt: I64, ppos: I64) -> int:
+def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int, seed: int) -> int:
     """The policy's action among ``acts[:n]`` (canonical order); ``need`` is ``DealState.need``."""
     policy = cfg[G_POLICY]
     if policy == POLICY_RANDOM:
-        shift = 32 - _bit_length(n)
-        r = _draw(pmt, ppos) >> shift
-        while r >= n:
-            r = _draw(pmt, ppos) >> shift
-        return int(acts[r])
-    for i in range(n):
-        skip[i] = 0
+        best = acts[0]
+        best_key = -1
+        for i in range(n):
+            rk = rank_key(seed, seat, acts[i])
+            if rk > best_key:
+                best_key = rk
+                best = acts[i]
+        return int(best)
     if policy == POLICY_HOARDER:
         first_wild = -1
         first_nine = -1
@@ -260,7 +298,6 @@ def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int
         for i in range(n):
             a = acts[i]
             if has_wild(cfg, a):
-                skip[i] = 1
                 if first_wild < 0:
                     first_wild = a
                 if first_nine < 0 and play_rank(a) == 9:
@@ -273,11 +310,25 @@ def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int
                 held_wild += cnt[seat, c]
         if first_wild >= 0 and (held_wild == size[seat] or others == 0):
             return first_nine if first_nine >= 0 else first_wild
-        return simple_choice(acts, n, need, skip)
+        # the natural play of most cards, ties by priority; else pass
+        best = PASS
+        best_cards = -1
+        best_key = -1
+        for i in range(n):
+            a = acts[i]
+            if a == PASS or has_wild(cfg, a):
+                continue
+            k = n_cards(a)
+            rk = rank_key(seed, seat, a)
+            if k > best_cards or (k == best_cards and rk > best_key):
+                best_cards = k
+                best_key = rk
+                best = a
+        return int(best)
     if policy != POLICY_GREEDY:
-        return simple_choice(acts, n, need, skip)
+        return simple_choice(acts, n, need)
     # greedy: among the plays (those without a wild card if there are any) the most cards, then the
-    # longest run held from the play's rank, the higher rank, the lower cards; a pass if nothing else
+    # longest run held from the play's rank, the higher rank, the priority; a pass if nothing else
     naturals = 0
     plays = 0
     for i in range(n):
@@ -290,15 +341,17 @@ def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int
         return int(acts[0])
     best = -1
     best_score = -1
+    best_key = -1
     for i in range(n):
         a = acts[i]
         if a == PASS or (naturals and has_wild(cfg, a)):
             continue
-        k = n_cards(a)
         r = play_rank(a)
-        score = ((k * 16 + run_length(cfg, cnt, seat, r)) * 16 + r) * (1 << 48) + digits(a, k, True)
-        if score > best_score:
+        score = (n_cards(a) * 16 + run_length(cfg, cnt, seat, r)) * 16 + r
+        rk = rank_key(seed, seat, a)
+        if score > best_score or (score == best_score and rk > best_key):
             best_score = score
+            best_key = rk
             best = a
     return int(best)
 
@@ -344,17 +397,14 @@ def start(
     lane_seeds: I64,
     order: I64,
     pos: I64,
-    pmt: I64,
-    ppos: I64,
     cnt: I8,
     size: I64,
     dead: I64,
     given: I8,
     rec_cards: I8,
-) -> int:
-    """Deal deal ``d`` (from its seed, or the explicit cards of ``given``), set the random policy's
-    generator up as the reference's ``make_policy("random", seed)`` (in ``mts[:, lane]``), record the
-    cards if recording; return the lane."""
+) -> None:
+    """Deal deal ``d`` (from its seed, or the explicit cards of ``given``) and record the cards if
+    recording."""
     players = cfg[G_PLAYERS]
     lane = d % LANES
     if lane == 0:
@@ -374,20 +424,9 @@ def start(
         deal(cfg, pack, order, column, pos, dealers[d], cnt, dead)
         for p in range(players):
             size[p] = cfg[G_HAND]
-    if cfg[G_POLICY] == POLICY_RANDOM:
-        # the same stream again from its start (see comet.fast.kernel.play_batch)
-        if given.shape[0] == 0 and pos[1] != 0:
-            one_seed = np.zeros(1, np.int64)
-            one_seed[0] = seeds[d]
-            seed_lanes(pmt, base, one_seed)
-            for i in range(624):
-                column[i] = pmt[i, 0]
-        ppos[0] = 0
-        ppos[1] = 0
     if rec_cards.shape[0] > 0:
         for p in range(players):
             for c in range(56):
                 rec_cards[d, p, c] = cnt[p, c]
         for c in range(56):
             rec_cards[d, players, c] = dead[c]
-    return lane

@@ -193,16 +193,12 @@ def play_batch(
     size = np.zeros(players, np.int64)
     dead = np.zeros(60, np.int64)
     acts = np.zeros(MAX_ACTS, np.int64)
-    skip = np.zeros(MAX_ACTS, np.int64)
-    pmt = np.zeros((624, 1), np.int64)
-    ppos = np.zeros(2, np.int64)
     chips = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
-        lane = start(
-            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, pmt, ppos, cnt, size, dead[:56],
+        start(
+            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead[:56],
             given, rec_cards,
         )
-        column = mts[:, lane]
         chips[:] = 0
         to_move = (dealers[d] + 1) % players
         top = 0
@@ -220,7 +216,7 @@ def play_batch(
                 break
             n = legal(cfg, cnt, size, to_move, top, suit, branch, played, last, last_card, acts)
             need = top + 1 if top else 0
-            a = choose(cfg, cnt, size, to_move, need, acts, n, skip, column, ppos)
+            a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n

@@ -1,0 +1,248 @@
+"""The fast kernel of Commit as CatsAtCards (002:32-45) describes it (``comet.variants.commit_cats``):
+points, the whole reduced deck dealt, a new run from the lowest card, the Comet replacing the card
+the run needs.
+
+State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none), its suit, the branch card
+(the card the Comet replaced, 0: none), whose move it is, whether they played this turn, the last seat
+to play, and the points scored in play so far.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from comet.fast.cardsets import (
+    CFG_SIZE,
+    FLAG_CAPPED,
+    G_GAME,
+    G_MAX_STEPS,
+    G_MUTANT,
+    G_PLAYERS,
+    KING,
+    LANES,
+    MAX_ACTS,
+    PASS,
+    add_wilds,
+    choose,
+    hot,
+    is_wild,
+    jit,
+    one,
+    remove,
+    sort_actions,
+    start,
+)
+from comet.fast.kernel import FLAG_OUT_ON_WILD, I8, I64
+from comet.ruleset import Ruleset
+from comet.trace import rule
+
+FIELDS: tuple[str, ...] = (
+    "deal_order",
+    "commit_removed",
+    "commit_lowest",
+    "commit_comet",
+    "commit_comet_king",
+    "cats_new_run",
+)
+GAME_LEVEL: tuple[str, ...] = ("commit_tie",)
+
+K_LOWEST_SUIT = G_GAME  # RUL-COMMIT-C-LOWEST rank_then_suit
+K_COMET_STOP = G_GAME + 1  # RUL-COMMIT-C-COMET stop
+K_COMET_AND_KING = G_GAME + 2  # RUL-COMMIT-C-COMET-KING comet_and_king
+K_NEW_RUN_MAY = G_GAME + 3  # RUL-CATS-NEW-RUN may
+assert K_NEW_RUN_MAY < CFG_SIZE
+
+
+def configure(rules: Ruleset, cfg: I64) -> None:
+    cfg[K_LOWEST_SUIT] = rules.commit_lowest == "rank_then_suit"
+    cfg[K_COMET_STOP] = rules.commit_comet == "stop"
+    cfg[K_COMET_AND_KING] = rules.commit_comet_king == "comet_and_king"
+    cfg[K_NEW_RUN_MAY] = rules.cats_new_run == "may"
+
+
+@hot
+@rule("R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT", "R-COMMIT-C-COMET", "R-CATS-NEW-RUN")
+def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played: int, last: int, acts: I64) -> int:
+    """A new run starts with the lowest natural card (any of the lowest rank, or the lowest of it by
+    suit: RUL-COMMIT-C-LOWEST), or from a hand of only the Comet with the Comet as a 9; it may be passed
+    on under RUL-CATS-NEW-RUN may.  A run goes on with the next card of its suit or the branch card, or
+    the Comet standing for the rank needed; a pass only without a natural card that goes.  Canonical order."""
+    n = 0
+    if top == 0 and branch == 0:
+        if cfg[K_NEW_RUN_MAY] and (played or seat == last):
+            acts[0] = PASS
+            n = 1
+        low = -1
+        for c in range(4, 56):
+            if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                low = c
+                break
+        if low < 0:
+            return add_wilds(cfg, cnt, seat, 9, acts, n)
+        if cfg[K_LOWEST_SUIT]:
+            acts[n] = one(low, 0)
+            return n + 1
+        r = low >> 2
+        for c in range(low, r * 4 + 4):
+            if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                acts[n] = one(c, 0)
+                n += 1
+        return n
+    nxt = top * 4 + 4 + suit if (suit >= 0 and top < KING) else 0
+    lo = nxt
+    hi = branch
+    if lo > hi:
+        lo, hi = hi, lo
+    if lo > 0 and cnt[seat, lo] > 0 and not is_wild(cfg, lo):
+        acts[n] = one(lo, 0)
+        n += 1
+    if hi > 0 and hi != lo and cnt[seat, hi] > 0 and not is_wild(cfg, hi):
+        acts[n] = one(hi, 0)
+        n += 1
+    matching = n > 0
+    if top:
+        n = add_wilds(cfg, cnt, seat, top + 1, acts, n)
+    if not matching:
+        acts[n] = PASS
+        n += 1
+    sort_actions(acts, n)
+    return n
+
+
+@jit
+@rule("R-COMMIT-C-OUT", "R-COMMIT-C-CAUGHT")
+def settle(cfg: I64, cnt: I8, winner: int, scores: I64) -> None:
+    """The first player out scores 1, plus 2 per natural King and 1 per other card left in the other
+    hands; for each Comet a player is caught with, every other player scores 1."""
+    players = cfg[G_PLAYERS]
+    for seat in range(players):
+        if seat == winner:
+            continue
+        for c in range(4, 56):
+            k = cnt[seat, c]
+            if k == 0:
+                continue
+            if is_wild(cfg, c):
+                scores[winner] += k
+                for other in range(players):
+                    if other != seat:
+                        scores[other] += k
+            else:
+                scores[winner] += k * (2 if (c >> 2) == KING else 1)
+    if cfg[G_MUTANT] != 1:  # planted bug (tests only): the winner's own point is lost
+        scores[winner] += 1
+
+
+@jit
+@rule("R-COMMIT-C-SUIT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET", "R-TURN-END", "R-END-OUT")
+def play_batch(
+    cfg: I64,
+    pack: I64,
+    packnat: I64,
+    packcnt: I64,
+    base: I64,
+    seeds: I64,
+    dealers: I64,
+    winner_out: I64,
+    chips_out: I64,
+    points_out: I64,
+    steps_out: I64,
+    flags_out: I64,
+    rec_actions: I64,
+    rec_legal: I64,
+    rec_cards: I8,
+    given: I8,
+) -> None:
+    """One whole deal per seed (see ``comet.fast.kernel.play_batch`` for the arguments).  A natural
+    card goes on the run (the branch card keeps the run where it is); the Comet scores 2 and stands for
+    the card needed, which stays a second way on (RUL-COMMIT-C-COMET stop: it ends the run); a King
+    scores 1 and ends the run (the Comet as a King: 2, or 3 under RUL-COMMIT-C-COMET-KING)."""
+    players = cfg[G_PLAYERS]
+    record = rec_actions.shape[0] > 0
+    cap = cfg[G_MAX_STEPS]
+    mts = np.zeros((624, LANES), np.int64)
+    lane_seeds = np.zeros(LANES, np.int64)
+    order = np.zeros(pack.shape[0], np.int64)
+    pos = np.zeros(2, np.int64)
+    cnt = np.zeros((players, 56), np.int8)
+    size = np.zeros(players, np.int64)
+    dead = np.zeros(56, np.int64)
+    acts = np.zeros(MAX_ACTS, np.int64)
+    scores = np.zeros(players, np.int64)
+    for d in range(seeds.shape[0]):
+        start(
+            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead, given,
+            rec_cards,
+        )
+        scores[:] = 0
+        to_move = (dealers[d] + 1) % players
+        top = 0
+        suit = -1
+        branch = 0
+        played = 0
+        last = -1
+        steps = 0
+        winner = -1
+        flags = 0
+        while winner < 0:
+            if steps >= cap:
+                flags |= FLAG_CAPPED
+                break
+            n = legal(cfg, cnt, to_move, top, suit, branch, played, last, acts)
+            need = top + 1 if top else 0
+            a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
+            if record:
+                rec_actions[d, steps] = a
+                rec_legal[d, steps] = n
+            steps += 1
+            if a == PASS:
+                nxt = to_move + 1 if to_move + 1 < players else 0
+                if nxt == last:
+                    top = 0
+                if top == 0:
+                    suit = -1
+                    branch = 0
+                to_move = nxt
+                played = 0
+                continue
+            seat = to_move
+            c = (a >> 4) & 255
+            remove(cnt, seat, a)
+            size[seat] -= 1
+            wild = is_wild(cfg, c)
+            rank = (a & 15) if wild else (c >> 2)
+            if wild:
+                scores[seat] += 2
+                new_branch = rank * 4 + suit if (top and rank < KING) else 0
+                top = rank if top else 0
+                branch = new_branch
+                if cfg[K_COMET_STOP]:
+                    top = 0
+                    branch = 0
+            elif branch == c and top and rank == top:
+                branch = 0
+            else:
+                top = rank
+                suit = c & 3
+                branch = 0
+            if rank == KING:
+                if not wild or cfg[K_COMET_AND_KING]:
+                    scores[seat] += 1
+                top = 0
+                branch = 0
+            if top == 0:
+                suit = -1
+            played = 1
+            last = seat
+            if size[seat] == 0:
+                winner = seat
+                if wild:
+                    flags |= FLAG_OUT_ON_WILD
+        if winner >= 0:
+            settle(cfg, cnt, winner, scores)
+        winner_out[d] = winner
+        for p in range(players):
+            chips_out[d, p] = 0
+            points_out[d, p] = scores[p]
+        steps_out[d] = steps
+        flags_out[d] = flags

@@ -1,0 +1,270 @@
+"""The fast kernel of Red Nines (002:46-89; ``comet.variants.red_nines``): penalty points, runs of any
+suit from the Ace to the King, the red nines wild, several cards of one rank on the first play.
+
+State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none; 13 a King left standing under
+RUL-RED9-KING suit_king), the suit of the run's first card, whose move it is, whether they played this
+turn, the last seat to play, and whether any card has been played in the hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from comet.fast.cardsets import (
+    CFG_SIZE,
+    FLAG_CAPPED,
+    G_GAME,
+    G_MAX_STEPS,
+    G_MUTANT,
+    G_PLAYERS,
+    KING,
+    LANES,
+    MAX_ACTS,
+    PASS,
+    add_wilds,
+    as_rank,
+    choose,
+    first_card,
+    group,
+    hot,
+    is_wild,
+    jit,
+    n_cards,
+    one,
+    play_rank,
+    remove,
+    sort_actions,
+    start,
+)
+from comet.fast.kernel import FLAG_OUT_ON_WILD, I8, I64
+from comet.ruleset import Ruleset
+from comet.trace import rule
+
+FIELDS: tuple[str, ...] = (
+    "deal_order",
+    "red_nines_many",
+    "red_nines_lead",
+    "red_nines_first",
+    "red_nines_out",
+    "cats_new_run",
+    "red_nines_continue",
+    "red_nines_wild_stop",
+    "red_nines_king",
+    "red_nines_suits",
+)
+GAME_LEVEL: tuple[str, ...] = ()
+
+R_CAP_FOUR = G_GAME  # RUL-RED9-MANY cap_four
+R_LEAD_LAST = G_GAME + 1  # RUL-RED9-LEAD last_resort
+R_FIRST_ALL = G_GAME + 2  # RUL-RED9-FIRST-PLAY all
+R_OUT_LIKE_COMET = G_GAME + 3  # RUL-RED9-OUT like_comet
+R_NEW_RUN_MAY = G_GAME + 4  # RUL-CATS-NEW-RUN may
+R_CONTINUE_MAY = G_GAME + 5  # RUL-RED9-CONTINUE may
+R_WILD_STOP = G_GAME + 6  # RUL-RED9-NINE-STOP stop
+R_SUIT_KING = G_GAME + 7  # RUL-RED9-KING suit_king
+assert R_SUIT_KING < CFG_SIZE
+
+
+def configure(rules: Ruleset, cfg: I64) -> None:
+    cfg[R_CAP_FOUR] = rules.red_nines_many == "cap_four"
+    cfg[R_LEAD_LAST] = rules.red_nines_lead == "last_resort"
+    cfg[R_FIRST_ALL] = rules.red_nines_first == "all"
+    cfg[R_OUT_LIKE_COMET] = rules.red_nines_out == "like_comet"
+    cfg[R_NEW_RUN_MAY] = rules.cats_new_run == "may"
+    cfg[R_CONTINUE_MAY] = rules.red_nines_continue == "may"
+    cfg[R_WILD_STOP] = rules.red_nines_wild_stop == "stop"
+    cfg[R_SUIT_KING] = rules.red_nines_king == "suit_king"
+
+
+@hot
+@rule("R-RED9-FIRST-PLAY")
+def opening_groups(cfg: I64, cnt: I8, seat: int, acts: I64, n: int) -> int:
+    """Append the groups the first play of the hand may be: two or more natural cards of one rank,
+    every such choice (RUL-RED9-FIRST-PLAY any_number) or all of them (all)."""
+    for r in range(1, KING + 1):
+        k0 = 0 if is_wild(cfg, r * 4) else int(cnt[seat, r * 4])
+        k1 = 0 if is_wild(cfg, r * 4 + 1) else int(cnt[seat, r * 4 + 1])
+        k2 = 0 if is_wild(cfg, r * 4 + 2) else int(cnt[seat, r * 4 + 2])
+        k3 = 0 if is_wild(cfg, r * 4 + 3) else int(cnt[seat, r * 4 + 3])
+        if k0 + k1 + k2 + k3 < 2:
+            continue
+        if cfg[R_FIRST_ALL]:
+            acts[n] = group(k0 | (k1 << 2) | (k2 << 4) | (k3 << 6), r)
+            n += 1
+            continue
+        for j0 in range(k0 + 1):
+            for j1 in range(k1 + 1):
+                for j2 in range(k2 + 1):
+                    for j3 in range(k3 + 1):
+                        if j0 + j1 + j2 + j3 >= 2:
+                            acts[n] = group(j0 | (j1 << 2) | (j2 << 4) | (j3 << 6), r)
+                            n += 1
+    return n
+
+
+@hot
+@rule("R-RED9-RUN", "R-RED9-WILD", "R-CATS-NEW-RUN")
+def legal(cfg: I64, cnt: I8, seat: int, top: int, begun: int, played: int, last: int, acts: I64) -> int:
+    """Any natural card leads (the first lead of the hand also a group of one rank), a red nine as
+    any rank (RUL-RED9-LEAD last_resort: only from a hand without natural cards); the new run may be
+    passed on under RUL-CATS-NEW-RUN may.  A run goes on with the next rank in any suit, which a
+    player holding it must play (RUL-RED9-CONTINUE may: or pass), or a red nine standing for it;
+    nothing follows a King left standing.  Canonical order."""
+    n = 0
+    if top == 0:
+        for c in range(4, 56):
+            if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                acts[n] = one(c, 0)
+                n += 1
+        singles = n
+        if not begun:
+            n = opening_groups(cfg, cnt, seat, acts, n)
+        if not cfg[R_LEAD_LAST] or singles == 0:
+            for r in range(1, KING + 1):
+                n = add_wilds(cfg, cnt, seat, r, acts, n)
+        if n == 0 or (cfg[R_NEW_RUN_MAY] and (played or seat == last)):
+            acts[n] = PASS
+            n += 1
+    else:
+        need = top + 1
+        if need <= KING:
+            for c in range(need * 4, need * 4 + 4):
+                if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                    acts[n] = one(c, 0)
+                    n += 1
+        matching = n > 0
+        if need <= KING:
+            n = add_wilds(cfg, cnt, seat, need, acts, n)
+        if not matching or cfg[R_CONTINUE_MAY]:
+            acts[n] = PASS
+            n += 1
+    sort_actions(acts, n)
+    return n
+
+
+@jit
+@rule("R-RED9-SCORE", "R-RED9-DOUBLE")
+def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> None:
+    """0 for the first player out; the others score their cards (Ace 20, others their rank) times 2
+    for each red nine held (RUL-RED9-MANY cap_four: at most 4), times 2 more if the winner went out on
+    a red nine (RUL-RED9-OUT like_comet: 4 if it stood for a 9)."""
+    players = cfg[G_PLAYERS]
+    for seat in range(players):
+        if seat == winner:
+            continue
+        pts = 0
+        held = 0
+        for c in range(4, 56):
+            k = cnt[seat, c]
+            if k == 0:
+                continue
+            r = c >> 2
+            pts += k * (20 if r == 1 else r)
+            if is_wild(cfg, c):
+                held += k
+        if cfg[G_MUTANT] == 1:  # planted bug (tests only): a red nine held doubles nothing
+            held = 0
+        mult = 1 << held
+        if cfg[R_CAP_FOUR] and held > 2:
+            mult = 4
+        if out_wild_as:
+            mult *= 4 if (cfg[R_OUT_LIKE_COMET] and out_wild_as == 9) else 2
+        points[seat] = pts * mult
+
+
+@jit
+@rule("R-RED9-RUN", "R-RED9-WILD", "R-TURN-END", "R-END-OUT")
+def play_batch(
+    cfg: I64,
+    pack: I64,
+    packnat: I64,
+    packcnt: I64,
+    base: I64,
+    seeds: I64,
+    dealers: I64,
+    winner_out: I64,
+    chips_out: I64,
+    points_out: I64,
+    steps_out: I64,
+    flags_out: I64,
+    rec_actions: I64,
+    rec_legal: I64,
+    rec_cards: I8,
+    given: I8,
+) -> None:
+    """One whole deal per seed (see ``comet.fast.kernel.play_batch`` for the arguments).  The cards
+    go on the run with their rank (a red nine with the rank it stands for); a King ends the run (under
+    RUL-RED9-KING suit_king only the King of the suit of the run's first card, or a red nine standing
+    for it); a red nine ends it under RUL-RED9-NINE-STOP stop."""
+    players = cfg[G_PLAYERS]
+    record = rec_actions.shape[0] > 0
+    cap = cfg[G_MAX_STEPS]
+    mts = np.zeros((624, LANES), np.int64)
+    lane_seeds = np.zeros(LANES, np.int64)
+    order = np.zeros(pack.shape[0], np.int64)
+    pos = np.zeros(2, np.int64)
+    cnt = np.zeros((players, 56), np.int8)
+    size = np.zeros(players, np.int64)
+    dead = np.zeros(56, np.int64)
+    acts = np.zeros(MAX_ACTS, np.int64)
+    points = np.zeros(players, np.int64)
+    for d in range(seeds.shape[0]):
+        start(
+            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead, given, rec_cards,
+        )
+        points[:] = 0
+        to_move = (dealers[d] + 1) % players
+        top = 0
+        suit = -1
+        begun = 0
+        played = 0
+        last = -1
+        steps = 0
+        winner = -1
+        out_wild_as = 0
+        flags = 0
+        while winner < 0:
+            if steps >= cap:
+                flags |= FLAG_CAPPED
+                break
+            n = legal(cfg, cnt, to_move, top, begun, played, last, acts)
+            need = top + 1 if top else 0
+            a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
+            if record:
+                rec_actions[d, steps] = a
+                rec_legal[d, steps] = n
+            steps += 1
+            if a == PASS:
+                nxt = to_move + 1 if to_move + 1 < players else 0
+                if nxt == last:
+                    top = 0
+                to_move = nxt
+                played = 0
+                continue
+            seat = to_move
+            remove(cnt, seat, a)
+            size[seat] -= n_cards(a)
+            rank = play_rank(a)
+            wild_as = as_rank(a)
+            first = first_card(a)
+            if cfg[R_SUIT_KING] and top == 0:
+                suit = first & 3  # the run's suit: that of its first card
+            king_ends = not cfg[R_SUIT_KING] or wild_as > 0 or (first & 3) == suit
+            stop = (rank == KING and king_ends) or (wild_as > 0 and cfg[R_WILD_STOP] == 1)
+            top = 0 if stop else rank
+            begun = 1
+            played = 1
+            last = seat
+            if size[seat] == 0:
+                winner = seat
+                out_wild_as = wild_as
+                if wild_as:
+                    flags |= FLAG_OUT_ON_WILD
+        if winner >= 0:
+            settle(cfg, cnt, winner, out_wild_as, points)
+        winner_out[d] = winner
+        for p in range(players):
+            chips_out[d, p] = 0
+            points_out[d, p] = points[p]
+        steps_out[d] = steps
+        flags_out[d] = flags
