@@ -61,7 +61,7 @@ def configure(rules: Ruleset, cfg: I64) -> None:
 
 
 @hot
-@rule("R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT", "R-COMMIT-C-COMET", "R-CATS-NEW-RUN")
+@rule("R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT", "R-COMMIT-C-COMET")
 def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played: int, last: int, acts: I64) -> int:
     """A new run starts with the lowest natural card (any of the lowest rank, or the lowest of it by
     suit: RUL-COMMIT-C-LOWEST), or from a hand of only the Comet with the Comet as a 9; it may be passed

@@ -103,7 +103,7 @@ def opening_groups(cfg: I64, cnt: I8, seat: int, acts: I64, n: int) -> int:
 
 
 @hot
-@rule("R-RED9-RUN", "R-RED9-WILD", "R-CATS-NEW-RUN")
+@rule("R-RED9-RUN", "R-RED9-WILD")
 def legal(cfg: I64, cnt: I8, seat: int, top: int, begun: int, played: int, last: int, acts: I64) -> int:
     """Any natural card leads (the first lead of the hand also a group of one rank), a red nine as
     any rank (RUL-RED9-LEAD last_resort: only from a hand without natural cards); the new run may be
