@@ -7,7 +7,9 @@ their own budgets with the profile use ``strategies.budget``.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -25,3 +27,13 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rulebook site (``comet site``), built once per test session for test_site*.py."""
+    from comet.site.build import build
+
+    out = tmp_path_factory.mktemp("site") / "out"
+    build(Path(__file__).resolve().parent.parent, out)
+    return out

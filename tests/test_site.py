@@ -14,7 +14,6 @@ import pytest
 from comet.cli import main
 from comet.diverge.store import load
 from comet.record import parse_record, replay_record
-from comet.site.build import build
 from comet.site.sources import RULE_FILES, RULING_FILES, read_spec
 from comet.site.witness import record_with, side
 from site_checks import link_problems, scan, site_files
@@ -22,11 +21,9 @@ from site_checks import link_problems, scan, site_files
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "out"
-    build(ROOT, out)
-    return out
+@pytest.fixture
+def site(built_site: Path) -> Path:
+    return built_site  # built once per session (conftest.py)
 
 
 def test_every_rule_and_ruling_reaches_the_site(site: Path) -> None:

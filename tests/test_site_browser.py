@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 from comet.cli import main as comet_main
 from comet.diverge.store import load
-from comet.site.build import build
 from comet.site.witness import record_with
 from site_checks import link_problems, site_files
 
@@ -60,11 +59,9 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser-site") / "out"
-    build(ROOT, out)
-    return out
+@pytest.fixture
+def site(built_site: Path) -> Path:
+    return built_site  # built once per session (conftest.py)
 
 
 @pytest.fixture(scope="module")
