@@ -279,6 +279,21 @@ def test_resampled_deals_agree_with_what_the_seat_knows() -> None:
             assert r.dealt_to(p) == s.dealt_to(p)
 
 
+def test_a_bare_stock_ismcts_bot_uses_the_resampling_hook() -> None:
+    """ISMCTSBot built with no resampler calls state.resample_from_infostate, which redeals."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load_game("standard")
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, None), 20.0, 4)
+    end = play_against_random(game, bot, seat=1, seed=3)
+    assert end.is_terminal()
+    s = random_state(game, random.Random(4), stop=0.98)
+    if not s.is_terminal():
+        p = s.current_player()
+        r = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert r.information_state_string(p) == s.information_state_string(p)
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_stock_bots_play_whole_deals_of_every_preset(name: str) -> None:
     """OpenSpiel's MCTSBot and ISMCTSBot play seat 0 of a whole deal against random players."""

@@ -210,6 +210,11 @@ class CometState(pyspiel.State):  # type: ignore[misc]
                 out.append((item.player, item.action))
         return out
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CometState:
+        """OpenSpiel's resampling hook (what the stock ``ISMCTSBot`` calls): ``resample_deal`` driven
+        by the framework's sampler (a callable giving floats in [0, 1))."""
+        return self.resample_deal(player_id, random.Random(int(probability_sampler() * 2**53)))
+
     def resample_deal(self, player: int, rng: random.Random, tries: int = 500) -> CometState:
         """A state ``player`` cannot tell from this one, for ISMCTS (``ismcts_bot``): the cards
         ``player`` has not seen are redealt at random to the other hands and the dead hand (the
@@ -426,7 +431,8 @@ def mcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) 
 
 def ismcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) -> pyspiel.Bot:
     """OpenSpiel's stock information-set MCTS bot, searching deals redealt from what its seat knows
-    (``CometState.resample_deal``), so it never sees a hidden card."""
+    (``CometState.resample_deal``), so it never sees a hidden card.  (A bare ``ISMCTSBot`` works too:
+    it calls ``resample_from_infostate``; this one draws its redeals from ``seed``.)"""
     from open_spiel.python.algorithms import ismcts, mcts
 
     rs = np.random.RandomState(seed)
