@@ -14,6 +14,7 @@ import pytest
 from comet.cli import main
 from comet.diverge.store import load
 from comet.record import parse_record, replay_record
+from comet.site.divergence import read_reports
 from comet.site.sources import RULE_FILES, RULING_FILES, read_spec
 from comet.site.witness import record_with, side
 from site_checks import link_problems, scan, site_files
@@ -30,7 +31,9 @@ def test_every_rule_and_ruling_reaches_the_site(site: Path) -> None:
     rules = [s for f in read_spec(ROOT / "spec", RULE_FILES) for s in f.sections]
     rulings = [s for f in read_spec(ROOT / "spec", RULING_FILES) for s in f.sections]
     assert len(rules) > 50 and len(rulings) > 50
-    text = (site / "rules.html").read_text(encoding="utf-8") + (site / "rules-variants.html").read_text(encoding="utf-8")
+    text = (site / "rules.html").read_text(encoding="utf-8") + (site / "rules-variants.html").read_text(
+        encoding="utf-8"
+    )
     for r in rules:
         assert f'id="{r.id}"' in text, r.id
     for r in rulings:
@@ -50,8 +53,16 @@ def test_a_rule_quotes_its_seed_lines_in_context(site: Path) -> None:
 
 def test_a_ruling_page_holds_sources_readings_witness_and_impact(site: Path) -> None:
     page = (site / "ruling" / "RUL-COMET-LEAD.html").read_text(encoding="utf-8")
-    for part in ('class="sources"', "German rendering", "Readings.", "Default and why.", 'id="switch"',
-                 'class="stepper"', 'id="impact"', "<img "):
+    for part in (
+        'class="sources"',
+        "German rendering",
+        "Readings.",
+        "Default and why.",
+        'id="switch"',
+        'class="stepper"',
+        'id="impact"',
+        "<img ",
+    ):
         assert part in page, part
     img = re.search(r'<img src="\.\./(plots/[^"]+)" alt="([^"]+)"', page)
     assert img and (site / img.group(1)).exists() and img.group(2)
@@ -119,3 +130,27 @@ def test_a_folder_that_is_not_a_site_is_refused(tmp_path: Path, capsys: pytest.C
     assert main(["site", str(tmp_path)]) == 2
     assert "not empty and holds no site" in capsys.readouterr().err
     assert (tmp_path / "notes.txt").exists()
+
+
+def _impact_paragraphs(divergence: Path) -> int:
+    return sum(
+        1
+        for p in divergence.rglob("README.md")
+        for line in p.read_text(encoding="utf-8").splitlines()
+        if line.startswith("**Impact**")
+    )
+
+
+def test_every_impact_section_of_the_divergence_reports_is_read() -> None:
+    """The reports are read by structure: each **Impact** paragraph must be found under its pair heading,
+    so a change of the report's layout shows here instead of silently emptying the ruling pages."""
+    divergence = ROOT / "spec" / "divergence"
+    impacts = read_reports(divergence)
+    assert len(impacts) == _impact_paragraphs(divergence) > 0
+    assert all(i.ruling.startswith("RUL-") for i in impacts) and any(i.plots for i in impacts)
+
+
+def test_the_impact_reader_notices_a_changed_heading(tmp_path: Path) -> None:
+    text = (ROOT / "spec" / "divergence" / "README.md").read_text(encoding="utf-8")
+    (tmp_path / "README.md").write_text(text.replace(" (A) against ", " versus ", 1), encoding="utf-8")
+    assert len(read_reports(tmp_path)) == _impact_paragraphs(tmp_path) - 1
