@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from comet.cli import main
-from comet.diverge.impact import chunks, figures, impact, paired_deals
+from comet.diverge.effect import verdict
+from comet.diverge.measure import SAME, reference_paired
 from comet.diverge.narrate import MARK, narrate_witness
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
+from comet.diverge.study import Job, measure_pair, run_job
 from comet.diverge.witness import Bound, search
 from comet.presets import preset
 from comet.record import JsonObject
@@ -45,18 +47,17 @@ def test_identical_rule_sets_have_no_witness() -> None:
 
 def test_impact_is_the_same_for_any_chunking() -> None:
     pair = pairs_for("comet_bonus_last", ["standard"])[0]
-    whole = paired_deals(pair, 3, range(0, 12), "hoarder")
-    parts = [paired_deals(pair, 3, r, "hoarder") for r in chunks(12, 5)]
-    merged = parts[0].merge(parts[1]).merge(parts[2])
-    assert merged == whole
-    assert impact(pair, 12, 0, ["hoarder"], players=3, chunk=5)["hoarder"] == whole
+    whole = measure_pair(pair, 3, 12, 0, ("hoarder",), "reference", chunk=12)
+    assert measure_pair(pair, 3, 12, 0, ("hoarder",), "reference", chunk=5) == whole
+    parts = [reference_paired(pair, 3, r, "hoarder") for r in (range(0, 5), range(5, 10), range(10, 12))]
+    assert parts[0].merge(parts[1]).merge(parts[2]) == whole.deals["hoarder"]
 
 
 def test_impact_of_identical_rules_is_zero() -> None:
     base = preset("standard").rules
-    t = paired_deals(Pair("standard", "", base, base), 3, range(6), "random")
-    f = figures(t)
-    assert f["chips_changed"] == 0 and f["winner_changed"] == 0 and f["diff_max"] == 0
+    t = reference_paired(Pair("standard", "", base, base), 3, range(6), "random")
+    assert t.classes[SAME] == 6 and t.changed == 0 and t.transfer_max == 0
+    assert verdict(t).text.startswith("no effect: 0 of 6 deals change")
 
 
 def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
@@ -128,29 +129,38 @@ def test_opera_draw_matters_only_with_the_opera() -> None:
 
 
 def test_impact_same_numbers_on_two_processes() -> None:
-    """The reduction is order-independent: two worker processes give the one-process tally."""
-    pair = pairs_for("comet_bonus_last", ["standard"])[0]
-    one = impact(pair, 8, 1, ["hoarder"], players=3, chunk=3)
-    two = impact(pair, 8, 1, ["hoarder"], players=3, chunk=3, workers=2)
-    assert one == two
+    """The reduction is order-independent: jobs run on two worker processes give the one-process sums."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pairs = pairs_for("comet_lead", ["standard"])
+    jobs = [
+        Job(tuple(enumerate(pairs)), n, (30,) * len(pairs), (0,) * len(pairs), ("random",), "auto", ((),) * len(pairs))
+        for n in (3, 4)
+    ]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        assert list(pool.map(run_job, jobs)) == [run_job(j) for j in jobs]
 
 
-def test_a_planted_wrong_backend_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fast backend is checked against the reference engine: a planted one that loses the dealer's chips
-    is reported on the seeds where it differs, and the command refuses it in one line."""
+def test_a_planted_wrong_fast_engine_is_caught(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fast engine's paired sums are checked against the reference engine's before a study: a planted
+    one that loses the dealer's chips is refused in one line, no traceback."""
     import dataclasses
 
-    from comet.diverge import impact as impact_mod
+    import comet.fast.diverge as fd
+    from comet.diverge.measure import Paired
 
-    def broken(rules: object, players: int, seed: int, policy: str) -> impact_mod.DealResult:
-        r = impact_mod.reference_deal(rules, players, seed, policy)  # type: ignore[arg-type]
-        return dataclasses.replace(r, chips=(*r.chips[:-1], 0))
+    real = fd.paired_measure
 
-    monkeypatch.setitem(impact_mod.BACKENDS, "broken", broken)
-    rules = preset("standard").rules
-    assert impact_mod.check_backend("broken", rules, 3, range(5), "random")
-    assert impact_mod.check_backend("reference", rules, 3, range(5), "random") == []
-    assert main(["diverge", "comet_lead", "--preset", "standard", "--backend", "broken", "--deals", "1"]) == 2
+    def broken(pair: Pair, players: int, seeds: range, policy: str) -> Paired:
+        t = real(pair, players, seeds, policy)
+        return dataclasses.replace(t, chips_d=(*t.chips_d[:-1], 0))
+
+    monkeypatch.setattr(fd, "paired_measure", broken)
+    assert main(["diverge", "comet_lead", "--preset", "standard", "--deals", "20", "--games", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "disagrees with the reference engine" in err and "Traceback" not in err
 
 
 def test_free_nine_contradiction_found_when_the_comet_leads_as_any_rank(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,5 +1,5 @@
 """The divergence report: per ruling (field), per preset and reading pair, the question, sources, the
-witness narrated side by side, the paired impact table and a plot (``plot.py``)."""
+witness narrated side by side, and the paired impact per player count (``impact_report.py``)."""
 
 from __future__ import annotations
 

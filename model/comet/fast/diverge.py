@@ -1,14 +1,12 @@
-"""The fast engine as a backend of the divergence impact study (``comet.diverge.impact``).
+"""The fast engine in the divergence impact study (``comet.diverge.measure``, ``comet.diverge.study``).
 
-``deal_results(rules, players, seeds, policy)`` plays the seeds in one kernel call and returns the
-study's ``DealResult`` per seed, exactly as ``comet.diverge.impact.reference_deal`` would (same
-deal, same policy choices: see ``comet.fast.kernel``); ``register()`` adds the single-seed form to
-``comet.diverge.impact.BACKENDS`` as ``"fast"``, so ``check_backend("fast", ...)`` can compare the two.
-
-``paired_tally(pair, players, seeds, policy)`` is the batch form the impact study uses for large N: one
-kernel call per rule set for the whole seed chunk, reduced to the study's ``Tally`` with NumPy integer
-sums (no floating point), so any chunking of the seeds gives the same merged tally.  ``register()``
-adds it to ``comet.diverge.impact.BATCH_BACKENDS`` as ``"fast"`` too.
+``paired_measure(pair, players, seeds, policy)`` plays the seeds under both rule sets in recording kernel
+calls (chunks of ``TRACE_CHUNK`` seeds) and returns the study's ``Paired`` sums, equal to
+``comet.diverge.measure.reference_paired`` on the same seeds (same deals, same coupled-play choices: see
+``comet.fast.kernel``).  The sequences of actions, of legal-option counts and the cards dealt are compared
+through two 64-bit hashes each; one reading's side of a chunk is kept (``_SIDES``), so the default side,
+shared by every pair of a preset, is played once per chunk.  Integer sums only, so any chunking gives the
+same result.
 """
 
 from __future__ import annotations
@@ -19,12 +17,13 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from comet.diverge.impact import BACKENDS, BATCH_BACKENDS, DealResult, Side, Tally
 from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, DealArrays, Paired, reduce_deals
 from comet.diverge.pairs import Pair
-from comet.fast.api import FLAG_CAPPED, FLAG_DRAWN, GAME_LEVEL_FIELDS, POLICIES, PolicyName, play_deals
+from comet.fast.api import GAME_LEVEL_FIELDS, POLICIES, PolicyName
 from comet.ruleset import Ruleset
 from comet.variant import variant_of
+
+I64 = NDArray[np.int64]
 
 
 def policy_named(name: str) -> PolicyName:
@@ -35,105 +34,10 @@ def policy_named(name: str) -> PolicyName:
     raise ValueError(f"the fast engine has no policy {name!r}; choose one of: {', '.join(POLICIES)}")
 
 
-def deal_results(rules: Ruleset, players: int, seeds: Sequence[int], policy: str) -> list[DealResult]:
-    """The impact study's result of each seeded deal (dealer ``seed % players``), played by the fast engine."""
-    out = play_deals(rules, players, list(seeds), policy_named(policy))
-    chips_game = variant_of(rules).scoring == "chips"
-    results = []
-    for i in range(len(out)):
-        o = out.outcome(i)
-        order = [(o.dealer + 1 + k) % players for k in range(players)]
-        scores = o.chips if chips_game else o.points
-        drawn = bool(o.flags & FLAG_DRAWN)
-        stuck = bool(o.flags & FLAG_CAPPED) or (o.winner < 0 and not drawn)
-        pos = order.index(o.winner) if o.winner >= 0 else -1
-        results.append(DealResult(pos, drawn, stuck, o.actions, tuple(scores[s] for s in order)))
-    return results
-
-
-def fast_deal(rules: Ruleset, players: int, seed: int, policy: str) -> DealResult:
-    """One seeded deal (the ``Backend`` signature of ``comet.diverge.impact``)."""
-    return deal_results(rules, players, [seed], policy)[0]
-
-
-I64 = NDArray[np.int64]
-
-
-def _by_position(rules: Ruleset, players: int, seeds: I64, policy: str) -> tuple[I64, I64, I64, I64, I64]:
-    """One kernel call: per deal the winner's position (-1: none), drawn, stuck, length, and the chips
-    (points in a points game) by position (first player first, dealer last), as ``reference_deal``."""
-    out = play_deals(rules, players, seeds, policy_named(policy))
-    scores = out.chips if variant_of(rules).scoring == "chips" else out.points
-    idx = (out.dealers[:, None] + 1 + np.arange(players, dtype=np.int64)[None, :]) % players
-    chips = np.take_along_axis(scores, idx, axis=1)
-    pos = np.where(out.winner >= 0, (out.winner - out.dealers - 1) % players, -1)
-    drawn = (out.flags & FLAG_DRAWN) != 0
-    stuck = ((out.flags & FLAG_CAPPED) != 0) | ((out.winner < 0) & ~drawn)
-    return pos, drawn.astype(np.int64), stuck.astype(np.int64), out.actions, chips
-
-
-def _side(pos: I64, drawn: I64, stuck: I64, length: I64, chips: I64, players: int) -> Side:
-    wins = np.bincount(pos[pos >= 0], minlength=players)
-    return Side(
-        tuple(int(x) for x in wins),
-        int(drawn.sum()),
-        int(stuck.sum()),
-        int(length.sum()),
-        int(chips[:, 0].sum()),
-        int((chips[:, 0] * chips[:, 0]).sum()),
-        int(chips[:, -1].sum()),
-        tuple(int(x) for x in chips.sum(axis=0)),
-    )
-
-
 def deal_level(rules: Ruleset) -> Ruleset:
     """``rules`` with the game-level rulings at their defaults: what the kernel actually plays."""
     defaults = Ruleset()
     return dataclasses.replace(rules, **{f: getattr(defaults, f) for f in GAME_LEVEL_FIELDS})
-
-
-_PLAYED: dict[tuple[Ruleset, int, str, int], tuple[I64, I64, I64, I64, I64]] = {}
-_KEEP = 64  # chunks kept: every pair of a preset shares its default side A, played once per chunk
-
-
-def _played(rules: Ruleset, players: int, seeds: I64, policy: str) -> tuple[I64, I64, I64, I64, I64]:
-    key = (deal_level(rules), players, policy, hash(seeds.tobytes()))
-    got = _PLAYED.get(key)
-    if got is None:
-        got = _by_position(rules, players, seeds, policy)
-        if len(_PLAYED) >= _KEEP:
-            del _PLAYED[next(iter(_PLAYED))]
-        _PLAYED[key] = got
-    return got
-
-
-def paired_tally(pair: Pair, players: int, seeds: Sequence[int], policy: str) -> Tally:
-    """The paired tally of ``comet.diverge.impact.paired_deals`` over ``seeds``, played in batch."""
-    arr = np.asarray(list(seeds), dtype=np.int64)
-    if arr.size == 0:
-        return Tally()
-    ra = _played(pair.a, players, arr, policy)
-    # a pair that differs only in game-level rulings plays the very same deals: play them once
-    rb = ra if deal_level(pair.a) == deal_level(pair.b) else _by_position(pair.b, players, arr, policy)
-    d = np.abs(ra[4] - rb[4]).sum(axis=1) // 2
-    values, counts = np.unique(d, return_counts=True)
-    return Tally(
-        deals=int(arr.size),
-        winner_changed=int((ra[0] != rb[0]).sum()),
-        chips_changed=int((ra[4] != rb[4]).any(axis=1).sum()),
-        diff=int(d.sum()),
-        diff2=int((d * d).sum()),
-        diff_max=int(d.max()),
-        a=_side(*ra, players),
-        b=_side(*rb, players),
-        hist=tuple((int(v), int(c)) for v, c in zip(values, counts, strict=True)),
-    )
-
-
-def register() -> None:
-    """Make the fast engine available to the impact study as backend ``"fast"`` (per seed and in batch)."""
-    BACKENDS["fast"] = fast_deal
-    BATCH_BACKENDS["fast"] = paired_tally
 
 
 # --------------------------------------------------------------------- paired measurement (issue 17)
