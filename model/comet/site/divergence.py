@@ -2,7 +2,8 @@
 
 ``comet diverge --out DIR`` writes ``DIR/README.md``: one ``## RUL-ID: `field` `` section per ruling
 field, and under it one ``### preset: `field = a` (A) against `field = b` (B)`` section per reading pair,
-holding the witness, a ``**Impact**`` paragraph with its table and the plot (``![...](file.png)``).
+holding the witness, then the impact: one or more paragraphs starting ``**Impact`` (one per player count
+in the newer reports), each with its tables and plots (``![...](file.png)``).
 Every such report found (the main one and the larger studies in sub-folders) is read; whatever they
 hold at build time is what the site shows.
 """
@@ -57,7 +58,8 @@ def read_report(path: Path, root: Path) -> list[Impact]:
     def close() -> None:
         if pair is None:
             return
-        start = next((i for i, x in enumerate(body) if x.startswith("**Impact**")), None)
+        # "**Impact** over N paired deals …" or, per player count, "**Impact at 3 players** (…)"
+        start = next((i for i, x in enumerate(body) if x.startswith("**Impact")), None)
         if start is None:
             return
         md = body[start:]
