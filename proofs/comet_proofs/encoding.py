@@ -501,6 +501,11 @@ class StandardEncoding:
 
         return self.with_reading_fields(abstract(state), state.rules)
 
+    def abstract_dealt(self, state: DealState) -> AbstractState:
+        """The abstract state of a freshly dealt deal, for the check that it is an initial state
+        (``comet_proofs.dealt``); ``abstract`` unless a field ``Init`` leaves free is costly to compute."""
+        return self.abstract(state)
+
     # ------------------------------------------------------------ derived quantities
 
     def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
@@ -678,13 +683,32 @@ class StandardEncoding:
         return z3.And(s.comet >= COMET_DEAD, s.comet < s.players)
 
     def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
-        """(cards each, cards dead) of a fresh deal (RUL-DEAL-SIZES)."""
-        table_size, table_dead = DEAL_TABLE[players]
-        even_size = self.pack_size // players
-        even_dead = self.pack_size - even_size * players
-        size = z3.If(rd["deal_sizes"], even_size, table_size)
-        dead_size = z3.If(rd["deal_sizes"], even_dead, table_dead)
-        return size, dead_size
+        """(cards each, cards dead) of a fresh deal: the model's deal rule (``comet.engine.deal_sizes``) under
+        each reading of the quantified rulings that change it (``model_deal_sizes``), as an If-chain over
+        their Booleans.  So the proofs start from what the model deals; that the model deals what the
+        sources say is checked against ``stated_deal`` (``comet_proofs.dealt``)."""
+        cases = model_deal_sizes(self, players)
+        size: z3.ArithRef = z3.IntVal(cases[-1][1][0])
+        dead: z3.ArithRef = z3.IntVal(cases[-1][1][1])
+        for combo, (each, rest) in reversed(cases[:-1]):
+            cond = z3.And([rd.flag(f, v) if on else z3.Not(rd.flag(f, v)) for (f, v), on in combo])
+            size, dead = z3.If(cond, each, size), z3.If(cond, rest, dead)
+        return size, dead
+
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
+        """(cards each, cards dead) as the sources state them (R-DEAL-SIZES: 002's table, or RUL-DEAL-SIZES =
+        even: the pack split evenly): an independent statement the model's deal rule is checked against."""
+        if rules.deal_sizes == "even":
+            return self.pack_size // players, self.pack_size % players
+        return DEAL_TABLE[players]
+
+    def stated_game_end(
+        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
+    ) -> bool:
+        """Does the game end after ``played`` deals at ``totals`` (``agreed``: the deals agreed beforehand)?
+        The sources' statement (R-GAME-DEALS, 000:70: an agreed number of deals), which the model's
+        ``game.game_over`` is checked against (``comet_proofs.dealt``)."""
+        return played >= agreed
 
     # ------------------------------------------------------------ legal actions
 
@@ -991,6 +1015,62 @@ class StandardEncoding:
 
 
 ENCODINGS: dict[str, type[StandardEncoding]] = {"standard": StandardEncoding}
+
+Combo = tuple[tuple[tuple[str, object], bool], ...]
+
+
+def deal_fields(enc: StandardEncoding, players: int) -> tuple[str, ...]:
+    """The quantified ruling fields of ``enc`` whose readings change what the model deals to ``players``
+    (``engine.deal_sizes`` over the packs in rotation), each reading tried from the preset's rules."""
+    from comet.presets import preset as preset_named
+
+    base = preset_named(enc.name).rules
+    out: list[str] = []
+    for field in dict.fromkeys(f for f, _ in enc.rulings):
+        seen = {dealt_sizes(base.with_overrides({field: r}), players) for r in field_readings(field) or ()}
+        if len(seen) > 1:
+            out.append(field)
+    return tuple(out)
+
+
+def dealt_sizes(rules: Ruleset, players: int) -> tuple[int, int]:
+    """``engine.deal_sizes`` for the packs in rotation (ValueError if they differ between packs)."""
+    from comet.engine import deal_sizes, packs_in_rotation
+
+    found = {deal_sizes(rules, players, len(p.cards)) for p in packs_in_rotation(rules, players)}
+    if len(found) != 1:
+        raise ValueError(f"{rules.variant}: the packs in rotation are dealt differently: {sorted(found)}")
+    return found.pop()
+
+
+def reading_combos(enc: StandardEncoding, fields: Sequence[str]) -> list[tuple[Combo, Ruleset]]:
+    """Every reading combination of ``fields`` (quantified by ``enc``) as (the values of their Booleans, the
+    preset's rules with those readings)."""
+    import itertools
+
+    from comet.presets import preset as preset_named
+
+    base = preset_named(enc.name).rules
+    per_field: list[list[tuple[Combo, object]]] = []
+    for field in fields:
+        flags = [(f, v) for f, v in enc.rulings if f == field]
+        options: list[tuple[Combo, object]] = []
+        for reading in field_readings(field) or ():
+            options.append((tuple(((f, v), v == reading) for f, v in flags), reading))
+        per_field.append(options)
+    out: list[tuple[Combo, Ruleset]] = []
+    for choice in itertools.product(*per_field):
+        combo = tuple(pair for flags, _ in choice for pair in flags)
+        rules = base.with_overrides({f: reading for f, (_, reading) in zip(fields, choice, strict=True)})
+        out.append((combo, rules))
+    return out
+
+
+def model_deal_sizes(enc: StandardEncoding, players: int) -> tuple[tuple[Combo, tuple[int, int]], ...]:
+    """(reading combination of the deal's rulings, the model's (cards each, cards dead)) for every such
+    combination; one entry with no combination when no quantified ruling changes the deal.  Not cached:
+    a test that plants a change in the model's deal rule must see it."""
+    return tuple((combo, dealt_sizes(rules, players)) for combo, rules in reading_combos(enc, deal_fields(enc, players)))
 
 
 def encoding_for(preset: str) -> StandardEncoding:

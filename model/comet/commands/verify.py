@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from comet.presets import PRESETS, preset
 
 if TYPE_CHECKING:
+    from comet_proofs.dealt import DealtResult
     from comet_proofs.refine import RefineResult
 
 
@@ -145,13 +146,14 @@ def summarize(name: str, rs: list[Any]) -> ProofSummary:
 
 def run_pooled(
     names: list[str], console: Any, args: argparse.Namespace
-) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any]]:
+) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any], dict[str, DealtResult]]:
     """The proofs, the refinement check and the bounds together in one pool of ``args.jobs`` processes, so
     that neither core waits for the other between phases: the refinement checks (a few seconds each) go out
     first, then the obligations slowest first, then the bounds (short) fill the end."""
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     from comet_proofs.bounds import bounds, typical_players
+    from comet_proofs.dealt import check_dealt
     from comet_proofs.parallel import collect, submit
     from comet_proofs.refine import refine
     from rich.progress import Progress
@@ -164,11 +166,13 @@ def run_pooled(
     done: dict[Any, Any] = {}
     refined: dict[str, RefineResult] = {}
     bound_rows: dict[str, list[Any]] = {}
+    dealt: dict[str, DealtResult] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, Progress(console=console, transient=True) as bar:
         what: dict[Future[Any], tuple[str, Any]] = {}
         if not args.no_refine:
             what.update({pool.submit(refine, name): ("refine", name) for name in names})
         what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
+        what.update({pool.submit(check_dealt, name): ("dealt", name) for name in runnable})
         if not args.no_bounds:
             for name in names:
                 fut = pool.submit(bounds, name, players=(typical_players(name),), deals=100)
@@ -183,6 +187,9 @@ def run_pooled(
             elif kind == "refine":
                 refined[key] = result
                 text = f"refinement check: {key} done"
+            elif kind == "dealt":
+                dealt[key] = result
+                text = f"starting points of {key} checked"
             else:
                 bound_rows[key] = result
                 text = f"bounds of {key} done"
@@ -191,7 +198,13 @@ def run_pooled(
     for name, rs in (collect(runnable, done) if runnable else {}).items():
         proofs[name] = summarize(name, rs)
     ordered = {name: proofs[name] for name in names if name in proofs}
-    return ordered, {n: refined[n] for n in names if n in refined}, [b for n in names for b in bound_rows.get(n, [])]
+    bounds_out = [b for n in names for b in bound_rows.get(n, [])]
+    return (
+        ordered,
+        {n: refined[n] for n in names if n in refined},
+        bounds_out,
+        {n: dealt[n] for n in names if n in dealt},
+    )
 
 
 def summary_json(
@@ -259,11 +272,13 @@ def run(args: argparse.Namespace) -> int:
     console = Console() if sys.stdout.isatty() else Console(width=200)
     proofs: dict[str, ProofSummary] = {}
     bound_rows: list[Any] | None = None
+    dealt: dict[str, DealtResult] = {}
     if args.jobs > 1:
-        proofs, refined, bound_rows = run_pooled(names, console, args)
+        proofs, refined, bound_rows, dealt = run_pooled(names, console, args)
     else:
         if not args.no_proofs:
             proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
+            dealt = dealt_presets([n for n in names if proofs[n].total], console)
         refined = {} if args.no_refine else refine_presets(names, console)
     report = None
     if not args.no_fuzz:
@@ -307,6 +322,7 @@ def run(args: argparse.Namespace) -> int:
             "" if fz is None else (f"[red]{len(fz.failures)}[/red]" if fz.failures else "[green]0[/green]"),
         )
     console.print(table)
+    failed = print_dealt(console, dealt) or failed
     failed = print_refine(console, refined) or failed
     if not args.no_bounds:
         failed = print_bounds(console, names, bound_rows) or failed
@@ -336,6 +352,48 @@ def second_cell(pr: ProofSummary) -> str:
     if pr.disagrees:
         return f"[red]{pr.disagrees} DISAGREE[/red]"
     return f"{pr.agrees}/{checked} agree" if checked else "-"
+
+
+# ---------------------------------------------------------------- the proofs' starting points (issue 23)
+
+
+def dealt_presets(names: list[str], console: Any) -> dict[str, DealtResult]:
+    """``comet_proofs.dealt.check_dealt`` for each preset in this process (``--jobs 1``)."""
+    from comet_proofs.dealt import check_dealt
+    from rich.progress import Progress
+
+    out: dict[str, DealtResult] = {}
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("starting points", total=len(names))
+        for name in names:
+            bar.update(task, description=f"starting points of {name}")
+            out[name] = check_dealt(name)
+            bar.advance(task)
+    return out
+
+
+def print_dealt(console: Any, results: dict[str, DealtResult]) -> bool:
+    """One row per preset: fresh deals replayed as initial states, reading combinations of Init covered,
+    scripted games checked against the stated game end; every problem in full.  True if any failed."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    if not results:
+        return False
+    table = Table(
+        title="starting points (non-vacuity): fresh deals of the model are initial states under every reading "
+        "of Init, deal sizes and game ends as the sources state them"
+    )
+    for col in ("preset", "fresh deals", "readings of Init", "scripted games", "seconds", "result"):
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    for name, r in results.items():
+        verdict = "[green]ok[/green]" if r.ok else f"[red]{len(r.problems)} problems[/red]"
+        table.add_row(name, str(r.deals), str(r.combinations), str(r.games), f"{r.seconds:.1f}", verdict)
+    console.print(table)
+    for r in results.values():
+        for problem in r.problems:
+            console.print(f"[red]starting point problem[/red] {escape(problem)}", highlight=False)
+    return not all(r.ok for r in results.values())
 
 
 # ---------------------------------------------------------------- the directed refinement check (issue 8, P1)

@@ -20,6 +20,7 @@ import dataclasses
 import z3
 from comet.cards import KING, card
 from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
+from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState
@@ -124,9 +125,18 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
 
     # ------------------------------------------------------------ initial deals
 
-    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
-        """R-COMMIT-C-DEAL: 002's table, the whole reduced deck, no dead hand."""
-        return z3.IntVal(CATS_TABLE[players][0]), z3.IntVal(0)
+    def stated_game_end(
+        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
+    ) -> bool:
+        """R-COMMIT-C-GAME (002:45 "The first player to accumulate 100 total points"); RUL-COMMIT-C-TARGET:
+        tied leaders share, or play on until one leads alone."""
+        best = max(totals)
+        alone = totals.count(best) == 1
+        return (best >= 100 and (rules.commit_tie == "share" or alone)) or played >= agreed
+
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
+        """R-COMMIT-C-DEAL (002:32-41): 002's table, the whole reduced deck, no dead hand."""
+        return {2: 25, 3: 17, 4: 12, 5: 10, 6: 8, 7: 7, 8: 6}[players], 0
 
     def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
         n = s.players

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import z3
 from comet.cards import DIAMONDS, KING, card
+from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at, scaled
@@ -68,11 +69,12 @@ class CommitHoyleEncoding(SuitedEncoding):
             s.x(STAKE) >= 0,
         )
 
-    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
-        """R-COMMIT-H-DEAL: as many each as go round evenly (RUL-COMMIT-H-FIVE: 9 or 10 for five)."""
-        each = len(DECK51) // players
-        size = z3.If(rd["commit_five"], 9, each) if players == 5 else z3.IntVal(each)
-        return size, len(DECK51) - size * players
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
+        """R-COMMIT-H-DEAL (000:86): as many each as go round evenly, 9 each with five (RUL-COMMIT-H-FIVE:
+        or 10); the rest face down."""
+        each = 51 // players
+        size = (9 if rules.commit_five == "nine" else each) if players == 5 else each
+        return size, 51 - size * players
 
     def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
         n = s.players

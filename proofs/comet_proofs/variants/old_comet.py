@@ -17,6 +17,7 @@ earning one chip (RUL-OLD-KING-QUARTET), and every play that ends a run earning 
 from __future__ import annotations
 
 import z3
+from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
 
 from comet_proofs.abstraction import counts_abstract
@@ -75,9 +76,9 @@ class OldCometEncoding(StandardEncoding):
             raise ValueError("a drawn deal does not occur without Opera")
         return self.with_reading_fields(counts_abstract(state, self.ranks), state.rules)
 
-    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
         """R-OLD-DEAL, RUL-OLD-DEAL-SIZES: the standard table's hand sizes, or all 52 evenly; the rest dead."""
-        size = z3.If(rd["old_deal_sizes"], DECK // players, DEAL_TABLE[players][0])
+        size = DECK // players if rules.old_deal_sizes == "even" else DEAL_TABLE[players][0]
         return size, DECK - size * players
 
     def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:

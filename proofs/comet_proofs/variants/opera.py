@@ -64,6 +64,14 @@ class OperaEncoding(StandardEncoding):
         extra = ((FIRST, int(first)), (COULD, int(could)), (DRAWN, int(state.drawn)))
         return self.with_reading_fields(counts_abstract(state, self.ranks, extra), state.rules)
 
+    def abstract_dealt(self, state: DealState) -> AbstractState:
+        """A fresh deal with "the dealer could go out" taken as 0: ``initial`` leaves that flag free, and the
+        model's search for it (``dealer_could_go_out``) takes seconds on an 18-card hand."""
+        if state.rules.variant != "standard" or not state.rules.opera or state.turn or state.steps:
+            raise ValueError("abstract_dealt takes a freshly dealt Opera deal")
+        extra = ((FIRST, 1), (COULD, 0), (DRAWN, 0))
+        return self.with_reading_fields(counts_abstract(state, self.ranks, extra), state.rules)
+
     def terminal(self, s: SymState) -> z3.BoolRef:
         return z3.Or(s.winner >= 0, s.x(DRAWN) == 1)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import z3
 from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
+from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
@@ -176,12 +177,23 @@ class RedNinesEncoding(NewRunPassOn):
         cards = self.cards_in_hands(s) + z3.Sum(*s.played) + s.x(WILD_PLAYED)
         return cards + (cards + 1) * (2 * s.players)
 
+    def stated_game_end(
+        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
+    ) -> bool:
+        """R-RED9-GAME (002:86-87 "a number of hands equal to the number of players")."""
+        return played >= players
+
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
+        """R-RED9-DEAL (002:48 "the entire deck"): a 13-card suit per player, all dealt, 13 each."""
+        return HAND, 0
+
     def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
         """R-RED9-DEAL: the whole pack dealt, 13 each, nothing played."""
         n = s.players
         parts = [x >= 0 for h in s.hands for x in h] + [x == 0 for x in s.dead] + [x == 0 for x in s.played]
         parts += [self.wilds(s, p) >= 0 for p in range(n)] + [s.x(WILD_PLAYED) == 0]
-        parts += [self.hand_size(s, p) == HAND for p in range(n)] + [x == 0 for x in s.chips]
+        size, _ = self.deal_size(n, rd)
+        parts += [self.hand_size(s, p) == size for p in range(n)] + [x == 0 for x in s.chips]
         parts += [
             s.comet == NO_COMET,
             s.need == 0,

@@ -7,11 +7,11 @@ no chips move at all, and a finished deal scores the winner what the loser would
 from __future__ import annotations
 
 import z3
+from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
 from comet_proofs.encoding import (
-    DEAL_TABLE,
     ENCODINGS,
     PLAY_RULINGS,
     AbstractState,
@@ -49,9 +49,16 @@ class TwoPlayerEncoding(StandardEncoding):
             raise ValueError("a drawn deal does not occur without Opera")
         return self.with_reading_fields(counts_abstract(state, self.ranks), state.rules)
 
-    def deal_size(self, players: int, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
-        size, dead = DEAL_TABLE[2]
-        return z3.IntVal(size), z3.IntVal(dead)
+    def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
+        """R-2P-DEAL (000:84 "18 cards each", 002:13): 18 each, the other 12 dead."""
+        return 18, 12
+
+    def stated_game_end(
+        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
+    ) -> bool:
+        """R-2P-GAME (000:84 "the first to 121 wins"); RUL-2P-END: at once, or once both dealt equally."""
+        reached = max(totals) >= 121
+        return (reached and (rules.two_player_end == "first_to_target" or played % 2 == 0)) or played >= agreed
 
     def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
         """R-2P-COMET-UNPAID: playing the Comet earns nothing."""
