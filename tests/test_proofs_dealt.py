@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 import z3
 from comet.cli import main
-from comet.variants.base import REGISTRY
+from comet.variant import REGISTRY
 from comet_proofs.dealt import check_dealt
 from comet_proofs.encoding import ENCODINGS, Readings, StandardEncoding, SymState, model_deal_sizes
 from comet_proofs.variants.two_player import TwoPlayerEncoding
