@@ -246,8 +246,12 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
         ),
         "play 9D as K",
     ),
-    # R-COMMIT-C-LEAD: a hand of only the Comet goes out with it at a new run
-    ("commit_cats", cats_position(["9D", "2C 3C", "4C"], 0, (), to_move=0), "play 9D as 9"),
+    # R-COMMIT-C-LEAD, RUL-COMMIT-C-COMET-LEAD = last_resort: a hand of only the Comet goes out with it as a 9
+    (
+        "commit_cats",
+        cats_position(["9D", "2C 3C", "4C"], 0, (), CATS.with_overrides({"commit_comet_lead": "last_resort"}), to_move=0),
+        "play 9D as 9",
+    ),
     # R-COMMIT-C-LEAD: the lowest card leads, the Ace low (either Ace under RUL-COMMIT-C-LOWEST = rank)
     ("commit_cats", cats_position(["AH AS 3C", "2C", "4C"], 0, (), to_move=0), "play AS"),
     # R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT: going out against a King and the Comet held

@@ -69,11 +69,11 @@ def test_explicit_deal_with_any_sevens() -> None:
 def test_new_run_starts_with_lowest_card() -> None:
     """R-COMMIT-C-LEAD: 'He plays the lowest card from his hand of any suit'; Ace low; ties by RUL-COMMIT-C-LOWEST."""
     s = position(["AH AS 3C 9D", "2C", "4C"])
-    assert legal_actions(s) == (Action(cards("AH")), Action(cards("AS")))
+    assert legal_actions(s) == (Action(cards("AH")), Action(cards("AS")), Action((COMET,), 13))
     with pytest.raises(IllegalAction) as e:
         apply(s, Action(cards("3C")))
     assert e.value.rule == "R-COMMIT-C-LEAD"
-    strict = replace(s, rules=replace(CATS, commit_lowest="rank_then_suit"))
+    strict = replace(s, rules=replace(CATS, commit_lowest="rank_then_suit", commit_comet_lead="last_resort"))
     assert legal_actions(strict) == (Action(cards("AH")),)
     only_comet = position(["9D", "2C", "4C"])
     after = apply(only_comet, legal_actions(only_comet)[0])
@@ -228,3 +228,32 @@ def test_new_run_after_a_stopping_comet_may_be_passed_on() -> None:
     rules = CATS.with_overrides({"commit_comet": "stop", "cats_new_run": "may"})
     after = apply(position(["9D 3C 2D", "3S", "4C"], run=(4, 5), suit=3, rules=rules), Action((COMET,), 6))
     assert after.run == () and set(legal_actions(after)) == {Action(cards("2D")), PASS}
+
+
+@pytest.mark.parametrize("reading", ["king", "last_resort"])
+def test_comet_may_lead_as_a_king(reading: str) -> None:
+    """RUL-COMMIT-C-COMET-LEAD (R-COMMIT-C-LEAD, R-COMMIT-C-COMET): 002:43 'never required to play the Comet
+    even if the Comet is his lowest card'.  king: Anna may lead the Comet as the K (2 points, the run ends,
+    she leads again); last_resort: she must lead the 2C, and a lone Comet goes out as a 9."""
+    rules = CATS.with_overrides({"commit_comet_lead": reading})
+    s = position(["2C 9D", "3S", "4C"], rules=rules)
+    as_king = Action((COMET,), 13)
+    if reading == "last_resort":
+        assert legal_actions(s) == (Action(cards("2C")),)
+        with pytest.raises(IllegalAction) as e:
+            apply(s, as_king)
+        assert e.value.rule == "R-COMMIT-C-COMET" and "last_resort" in e.value.message
+        lone = position(["9D", "3S", "4C"], rules=rules)
+        assert legal_actions(lone) == (Action((COMET,), 9),)
+        assert apply(lone, Action((COMET,), 9)).out_wild_as == 9
+        return
+    assert legal_actions(s) == (Action(cards("2C")), as_king)
+    with pytest.raises(IllegalAction) as e:
+        apply(s, Action((COMET,), 9))
+    assert "stands for the King" in e.value.message
+    after = apply(s, as_king)
+    assert after.scores == (2, 0, 0) and after.run == () and after.to_move == 0
+    assert legal_actions(after) == (Action(cards("2C")),)
+    assert check_transition(s, as_king, after) == []
+    lone = apply(position(["9D", "3S", "4C"], rules=rules), as_king)
+    assert lone.winner == 0 and lone.out_wild_as == 13

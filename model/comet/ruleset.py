@@ -109,6 +109,9 @@ class Ruleset:
     commit_tie: Literal["share", "play_on"] = "share"
     # RUL-COMMIT-C-COMET-KING: 002's Comet standing for a King: its 2 points, or the King's 1 as well?
     commit_comet_king: Literal["comet_only", "comet_and_king"] = "comet_only"
+    # RUL-COMMIT-C-COMET-LEAD: may 002's Comet start a run (standing for the King), or only from a hand of
+    # nothing else (as a 9)?
+    commit_comet_lead: Literal["king", "last_resort"] = "king"
     # RUL-RED9-MANY: red nines held: x2 for each, or x2 for one and x4 for two or more.
     red_nines_many: Literal["double_each", "cap_four"] = "double_each"
     # RUL-RED9-LEAD: may a red nine lead (as any rank), or only when the hand holds nothing else?
@@ -232,6 +235,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_comet": ("RUL-COMMIT-C-COMET", ("commit_cats",)),
     "commit_tie": ("RUL-COMMIT-C-TARGET", ("commit_cats",)),
     "commit_comet_king": ("RUL-COMMIT-C-COMET-KING", ("commit_cats",)),
+    "commit_comet_lead": ("RUL-COMMIT-C-COMET-LEAD", ("commit_cats",)),
     "red_nines_many": ("RUL-RED9-MANY", ("red_nines",)),
     "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
     "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),

@@ -552,9 +552,15 @@ CATS_CLASSES: tuple[BehaviourClass, ...] = (
         readings=((), (("commit_comet_king", "comet_and_king"),)),
     ),
     BehaviourClass(
-        "Commit 002: a hand of only the 9D goes out as a 9",
+        "Commit 002: a hand of only the 9D goes out as a 9 (RUL-COMMIT-C-COMET-LEAD = last_resort)",
         ("commit_cats",),
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need == 0, won(t))),
+        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need == 0, a.rank == 9, won(t))),
+        readings=((("commit_comet_lead", "last_resort"),),),
+    ),
+    BehaviourClass(
+        "Commit 002: the Comet leads as the King and its player leads again (RUL-COMMIT-C-COMET-LEAD)",
+        ("commit_cats",),
+        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need == 0, a.rank == KING, z3.Not(out(e, t)))),
     ),
     BehaviourClass(
         "Commit 002: going out on the Comet during a run",

@@ -3,8 +3,9 @@
 The deck is the 51 cards less some sevens and eights, which lie at ``REMOVED`` for the whole deal
 (RUL-COMMIT-C-REMOVED: the fixed black ones, or any of the right number); the whole rest is dealt, so
 nothing is ever ``DEAD``.  A new run starts with one of the mover's lowest natural cards
-(RUL-COMMIT-C-LOWEST: any of the lowest rank, or the lowest rank then suit); a hand of only the 9D
-goes out with it as a 9.  A run goes on with the next card of its suit or the branch card; a player
+(RUL-COMMIT-C-LOWEST: any of the lowest rank, or the lowest rank then suit), or the 9D standing for
+the King (RUL-COMMIT-C-COMET-LEAD; last_resort: only a hand of nothing else, which goes out with it as
+a 9).  A run goes on with the next card of its suit or the branch card; a player
 holding neither passes ("without").  The 9D is wild (action ``(COMET, rank)``): during a run it stands
 for the card needed, scores 2 and opens the replaced card as the branch (RUL-COMMIT-C-COMET = stop: it
 ends the run instead).  A King ends the run and scores 1 (the 9D as a King: RUL-COMMIT-C-COMET-KING).
@@ -60,6 +61,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_comet", "stop"),
         ("commit_comet_king", "comet_and_king"),
         ("cats_new_run", "may"),
+        ("commit_comet_lead", "last_resort"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
@@ -182,7 +184,12 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         no_naturals = z3.And([self.loc(s, k) != s.to_move for k in NATURALS])
         lead = z3.Or(
             z3.And(natural, self.lowest(s, a.rank, rd)),
-            z3.And(a.kind == COMET, a.rank == 9, holds_comet, no_naturals),
+            # RUL-COMMIT-C-COMET-LEAD: the Comet leads as the King (last_resort: as a 9, from a hand of nothing else)
+            z3.And(
+                a.kind == COMET,
+                holds_comet,
+                z3.If(rd["commit_comet_lead"], z3.And(a.rank == 9, no_naturals), a.rank == KING),
+            ),
             z3.And(a.kind == PASS, a.rank == 0, self.may_pass_new_run(s, rd)),
         )
         cont = z3.Or(

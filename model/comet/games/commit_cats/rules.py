@@ -2,8 +2,9 @@
 
 One 52-card deck without the 8♦, further sevens and eights taken out so that it
 divides evenly (002's table, RUL-COMMIT-C-REMOVED); no dead hand.  A new run
-starts with the player's lowest card (RUL-COMMIT-C-LOWEST) and goes up in its
-suit; a King ends it (1 point).  The 9♦ (the Comet) replaces the card the run
+starts with the player's lowest card (RUL-COMMIT-C-LOWEST), or with the Comet
+standing for the King (RUL-COMMIT-C-COMET-LEAD), and goes up in its suit; a King
+ends it (1 point).  The 9♦ (the Comet) replaces the card the run
 needs (2 points); then the run goes on with the replaced card or the one after
 it (RUL-COMMIT-C-COMET).  The first player out scores 1, 2 per King and 1 per
 other card left in the other hands; whoever is caught with the Comet gives every
@@ -91,15 +92,20 @@ def lowest_cards(state: DealState, hand: tuple[Card, ...]) -> tuple[Card, ...]:
 
 @rule("R-COMMIT-C-SUIT", "R-COMMIT-C-COMET")
 def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
-    """A new run starts with the lowest card (the Comet never has to, but a hand of only the Comet
-    goes out with it); a run goes on in its suit, the Comet replacing the card needed."""
+    """A new run starts with the lowest card or, "never required" (002:43), the Comet standing for the
+    King (RUL-COMMIT-C-COMET-LEAD = last_resort: only from a hand of nothing else, as a 9); a run goes
+    on in its suit, the Comet replacing the card needed."""
     if state.terminal:
         return ()
     hand = state.hands[state.to_move]
     wilds = sorted({c for c in hand if c in state.wild})
     if at_new_run(state):
         low = lowest_cards(state, hand)
-        leads = [Action((c,)) for c in low] if low else [Action((w,), 9) for w in wilds]
+        leads = [Action((c,)) for c in low]
+        if state.rules.commit_comet_lead == "king":
+            leads += [Action((w,), KING) for w in wilds]  # RUL-COMMIT-C-COMET-LEAD: led, it stands for the King
+        elif not low:
+            leads += [Action((w,), 9) for w in wilds]  # last_resort: a hand of only the Comet goes out with it
         if may_pass_new_run(state):
             leads.append(PASS)  # RUL-CATS-NEW-RUN = may
         return tuple(sorted(leads))
@@ -118,9 +124,13 @@ def cats_why_illegal(state: DealState, action: Action) -> IllegalAction:
     if lead and action.cards[0] in state.hands[state.to_move]:
         return IllegalAction("R-COMMIT-C-LEAD", "a new run starts with the player's lowest card", str(action))
     if action.as_rank or (action.cards and action.cards[0] in state.wild):
-        return IllegalAction(
-            "R-COMMIT-C-COMET", "the Comet replaces the card the run needs (it may not start a run)", str(action)
-        )
+        if not at_new_run(state):
+            why = "the Comet replaces the card the run needs"
+        elif state.rules.commit_comet_lead == "king":
+            why = "a Comet that starts a run stands for the King (RUL-COMMIT-C-COMET-LEAD)"
+        else:
+            why = "the Comet starts a run only from a hand of nothing else (RUL-COMMIT-C-COMET-LEAD = last_resort)"
+        return IllegalAction("R-COMMIT-C-COMET", why, str(action))
     return suited_why_illegal(state, action, "R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT")
 
 
