@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from comet.cards import DIAMONDS, SPADES, card, parse_card
-from comet.checks import check_transition
+from comet.checks import check_settlement, check_transition
 from comet.checks.play import check_game, play_checked
 from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
 from comet.errors import IllegalAction, RecordError
@@ -257,3 +257,47 @@ def test_comet_may_lead_as_a_king(reading: str) -> None:
     assert check_transition(s, as_king, after) == []
     lone = apply(position(["9D", "3S", "4C"], rules=rules), as_king)
     assert lone.winner == 0 and lone.out_wild_as == 13
+
+
+@pytest.mark.parametrize("reading", ["open", "player_only"])
+def test_replaced_card_after_the_comet(reading: str) -> None:
+    """RUL-COMMIT-C-REPLACED (R-COMMIT-C-COMET): 002:44 'the player may either play the card the Comet was
+    set to replace or may play the next card'.  Run 4S 5S; Anna plays the Comet for the 6S and holds neither
+    the 6S nor the 7S; Ben holds the 6S.  open: Ben must play it; player_only: it lapsed with Anna's turn,
+    and Ben (no 7S) passes."""
+    rules = CATS.with_overrides({"commit_comet_branch": reading})
+    s = position(["9D 2C", "6S 3C", "4C"], run=(4, 5), suit=SPADES, rules=rules)
+    after = apply(apply(s, Action((COMET,), 6)), PASS)
+    assert after.to_move == 1 and after.run == (4, 5, 6)
+    if reading == "open":
+        assert after.branch == parse_card("6S") and legal_actions(after) == (Action(cards("6S")),)
+    else:
+        assert after.branch == 0 and legal_actions(after) == (PASS,)
+    assert check_transition(apply(s, Action((COMET,), 6)), PASS, after) == []
+
+
+@pytest.mark.parametrize(("reading", "won"), [("plain", 1 + 3 + 2), ("doubled", 1 + 2 * (3 + 2))])
+def test_going_out_on_the_comet(reading: str, won: int) -> None:
+    """RUL-COMMIT-C-COMET-OUT (R-COMMIT-C-OUT): Anna goes out on the Comet for the 6S; Ben holds K♠ 3♣
+    (2 + 1), Carla 4♣ 5♣ (1 + 1): plain she scores 1 + 5, doubled 1 + 2 x 5 (and 2 for the Comet in play)."""
+    rules = CATS.with_overrides({"commit_comet_out": reading})
+    s = position(["9D", "KS 3C", "4C 5C"], run=(4, 5), suit=SPADES, rules=rules)
+    final = apply(s, Action((COMET,), 6))
+    assert final.winner == 0 and final.out_wild_as == 6
+    assert deal_points(final)[0] == 2 + won
+    assert check_transition(s, Action((COMET,), 6), final) == [] and check_settlement(final) == ([], False)
+
+
+def test_doubled_going_out_planted_bug_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: cats_points ignoring RUL-COMMIT-C-COMET-OUT = doubled is reported by the independent
+    recomputation."""
+    from comet.games.commit_cats import rules as cats_rules
+
+    monkeypatch.setattr(cats_rules, "out_on_comet_multiplier", lambda state: 1)
+    rules = CATS.with_overrides({"commit_comet_out": "doubled"})
+    s = position(["9D", "KS 3C", "4C 5C"], run=(4, 5), suit=SPADES, rules=rules)
+    final = apply(s, Action((COMET,), 6))
+    problems, skipped = check_settlement(final)
+    assert not skipped and problems == [
+        "deal points (8, 0, 0) differ from the recomputation from the leftover hands (13, 0, 0)"
+    ]

@@ -112,6 +112,13 @@ class Ruleset:
     # RUL-COMMIT-C-COMET-LEAD: may 002's Comet start a run (standing for the King), or only from a hand of
     # nothing else (as a 9)?
     commit_comet_lead: Literal["king", "last_resort"] = "king"
+    # RUL-COMMIT-C-REPLACED: after 002's Comet the replaced card stays open to whoever plays next on the run,
+    # or only to the Comet's player in the same turn?
+    commit_comet_branch: Literal["open", "player_only"] = "open"
+    # RUL-COMMIT-C-COMET-OUT: going out on 002's Comet: plain points, or doubled (x4 as a 9) as in the standard game?
+    commit_comet_out: Literal["plain", "doubled"] = "plain"
+    # RUL-OLD-OPERA-BONUS: Old Comet with Opera: is the manille's own 10 doubled when it is the Opera's last card?
+    old_opera_bonus: Literal["plain", "doubled"] = "plain"
     # RUL-RED9-MANY: red nines held: x2 for each, or x2 for one and x4 for two or more.
     red_nines_many: Literal["double_each", "cap_four"] = "double_each"
     # RUL-RED9-LEAD: may a red nine lead (as any rank), or only when the hand holds nothing else?
@@ -204,7 +211,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "comet_requires_missing": ("RUL-COMET-HOLDING", _STANDARD_PLAY),
     "comet_bonus_last": ("RUL-COMET-BONUS-LAST", ("standard",)),
     "escalation": ("RUL-ESCALATION-PACKS", ("standard",)),
-    "comet_reset": ("RUL-ESCALATION-RESET", ("standard",)),
+    "comet_reset": ("RUL-ESCALATION-RESET", ("standard", "old_comet")),
     "insolvency": ("RUL-INSOLVENCY", _CHIP_GAMES),
     "starting_chips": ("RUL-STARTING-CHIPS", _CHIP_GAMES),
     "deal_count": ("RUL-GAME-LENGTH", _FIXED_LENGTH),
@@ -236,6 +243,9 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_tie": ("RUL-COMMIT-C-TARGET", ("commit_cats",)),
     "commit_comet_king": ("RUL-COMMIT-C-COMET-KING", ("commit_cats",)),
     "commit_comet_lead": ("RUL-COMMIT-C-COMET-LEAD", ("commit_cats",)),
+    "commit_comet_branch": ("RUL-COMMIT-C-REPLACED", ("commit_cats",)),
+    "commit_comet_out": ("RUL-COMMIT-C-COMET-OUT", ("commit_cats",)),
+    "old_opera_bonus": ("RUL-OLD-OPERA-BONUS", ("old_comet",)),
     "red_nines_many": ("RUL-RED9-MANY", ("red_nines",)),
     "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
     "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),

@@ -62,6 +62,8 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_comet_king", "comet_and_king"),
         ("cats_new_run", "may"),
         ("commit_comet_lead", "last_resort"),
+        ("commit_comet_branch", "player_only"),
+        ("commit_comet_out", "doubled"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
@@ -235,7 +237,11 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return z3.And(parts)
 
     def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
-        """``suited_end_turn``: the turn passes left; back at the run's last player the run (its suit
+        """See ``pass_effect_rd``: the Commit pass depends on a ruling (RUL-COMMIT-C-REPLACED)."""
+        raise NotImplementedError("the Commit pass depends on a ruling: see transition")
+
+    def pass_effect_rd(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """``cats_end_turn``: the turn passes left; back at the run's last player the run (its suit
         and branch) ends (R-STOP-STUCK)."""
         n = s.players
         nxt = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
@@ -246,7 +252,8 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         parts += [
             s2.need == need,
             s2.x(SUIT) == z3.If(need == 0, -1, s.x(SUIT)),
-            s2.x(BRANCH) == z3.If(need == 0, 0, s.x(BRANCH)),
+            # RUL-COMMIT-C-REPLACED = player_only: the replaced card lapses with its player's turn
+            s2.x(BRANCH) == z3.If(z3.Or(need == 0, rd["commit_comet_branch"]), 0, s.x(BRANCH)),
             s2.to_move == nxt,
             s2.last_player == s.last_player,
             z3.Not(s2.turn_played),
@@ -258,7 +265,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return z3.And(parts)
 
     def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        effect = z3.If(a.kind == PASS, self.pass_effect(s, s2), self.play_effect(s, a, s2, rd))
+        effect = z3.If(a.kind == PASS, self.pass_effect_rd(s, s2, rd), self.play_effect(s, a, s2, rd))
         return z3.And(self.legal(s, a, rd), effect)
 
     def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
@@ -294,9 +301,13 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         n = s.players
         left = [self.hand_size(s, q) + z3.Sum(*[z3.If(self.loc(s, k) == q, 1, 0) for k in KINGS]) for q in range(n)]
         caught = self.loc(s, NINE_D)
+        # RUL-COMMIT-C-COMET-OUT = doubled: going out on the Comet doubles the hands (x4 as a 9)
+        mult = z3.If(
+            z3.And(rd["commit_comet_out"], s.out_wild_as > 0), z3.If(s.out_wild_as == 9, 4, 2), 1
+        )
         out: list[z3.ArithRef] = []
         for p in range(n):
-            won = z3.If(s.winner == p, 1 + z3.Sum(*[left[q] for q in range(n) if q != p]), 0)
+            won = z3.If(s.winner == p, 1 + mult * z3.Sum(*[left[q] for q in range(n) if q != p]), 0)
             gift = z3.If(z3.And(caught >= 0, caught != p), 1, 0)
             out.append(z3.If(s.winner >= 0, self.score(s, p) + won + gift, 0))
         return tuple(out)

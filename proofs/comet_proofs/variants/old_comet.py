@@ -65,9 +65,19 @@ class OldCometEncoding(StandardEncoding):
         ("old_king_quartet", "per_play"),
         ("old_last_card", "every_run_end"),
     )
-    # RUL-OLD-OPERA-CAUGHT changes a settlement only in an Opera deal, which this encoding leaves out;
-    # RUL-OLD-ESCALATION only sets the manille's value between deals (a free integer >= 0 here).
-    unquantified = ("deal_order", *GAME_FIELDS, "opera_draw", "opera_stack", "old_opera_caught", "old_escalation")
+    # RUL-OLD-OPERA-CAUGHT and RUL-OLD-OPERA-BONUS change a settlement only in an Opera deal, which this
+    # encoding leaves out; RUL-OLD-ESCALATION and RUL-ESCALATION-RESET only set the manille's value between
+    # deals (a free integer >= 0 here).
+    unquantified = (
+        "deal_order",
+        *GAME_FIELDS,
+        "opera_draw",
+        "opera_stack",
+        "old_opera_caught",
+        "old_opera_bonus",
+        "old_escalation",
+        "comet_reset",
+    )
 
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != "old_comet" or state.rules.opera:

@@ -28,11 +28,16 @@ def commit_cats_recomputed(state: DealState) -> Expected:
     if state.winner < 0:
         return Expected({}, tuple(points))
     points[state.winner] += 1
+    # RUL-COMMIT-C-COMET-OUT = doubled: 000:64 / 002:29's double (x4 "if it stood for a 9") for the hands
+    last_comet = bool(state.played) and state.played[-1] == _NINE_D
+    mult = 1
+    if state.rules.commit_comet_out == "doubled" and last_comet:
+        mult = 4 if state.out_wild_as == 9 else 2
     for seat, hand in enumerate(state.hands):
         if seat == state.winner:
             continue
         for c in hand:
-            points[state.winner] += 2 if rank_of(c) == KING and c != _NINE_D else 1
+            points[state.winner] += mult * (2 if rank_of(c) == KING and c != _NINE_D else 1)
             if c == _NINE_D:
                 for other in range(state.players):
                     if other != seat:

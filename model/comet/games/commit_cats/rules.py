@@ -182,6 +182,24 @@ def cats_play(state: DealState, action: Action) -> DealState:
     )
 
 
+@rule("R-COMMIT-C-COMET")
+def cats_end_turn(state: DealState) -> DealState:
+    """The end of a turn (``suited_end_turn``); under RUL-COMMIT-C-REPLACED = player_only the card the
+    Comet replaced is no longer open once its player's turn is over (the run goes on with the next card)."""
+    after = suited_end_turn(state)
+    if state.rules.commit_comet_branch == "player_only" and after.branch:
+        after = replace(after, branch=0)
+    return after
+
+
+def out_on_comet_multiplier(state: DealState) -> int:
+    """RUL-COMMIT-C-COMET-OUT = doubled: the winner who went out on the Comet scores the cards left in the
+    other hands twice (four times when it stood for a 9), "as in the standard version"; plain: once."""
+    if state.rules.commit_comet_out != "doubled" or not state.out_wild_as:
+        return 1
+    return 4 if state.out_wild_as == 9 else 2
+
+
 @rule("R-COMMIT-C-OUT", "R-COMMIT-C-CAUGHT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET")
 def cats_points(state: DealState) -> tuple[int, ...]:
     """Points of a finished deal: those scored in play (Kings 1, the Comet 2), the winner's 1 + 2 per
@@ -189,10 +207,11 @@ def cats_points(state: DealState) -> tuple[int, ...]:
     scores = list(state.scores or (0,) * state.players)
     if state.winner < 0:
         return tuple(scores)
+    mult = out_on_comet_multiplier(state)
     for seat, hand in enumerate(state.hands):
         if seat == state.winner:
             continue
-        scores[state.winner] += sum(2 if rank_of(c) == KING and c not in state.wild else 1 for c in hand)
+        scores[state.winner] += mult * sum(2 if rank_of(c) == KING and c not in state.wild else 1 for c in hand)
         for _ in range(sum(1 for c in hand if c in state.wild)):
             for other in range(state.players):
                 if other != seat:
@@ -234,7 +253,7 @@ COMMIT_CATS = register(
         legal_actions=cats_legal_actions,
         why_illegal=cats_why_illegal,
         play=cats_play,
-        end_turn=suited_end_turn,
+        end_turn=cats_end_turn,
         settlement=no_chips,
         points_of_deal=cats_points,
     )

@@ -65,6 +65,16 @@ def old_comet_recomputed(state: DealState) -> Expected:
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
                     continue
                 out[(seat, other)] += caught
+    # RUL-OLD-OPERA-BONUS = doubled: the manille's bonus on the Opera's last card (10, or x2 / x4 under
+    # RUL-OLD-BONUS-LAST) is doubled by the Opera; the extra comes with the settlement
+    if state.rules.old_opera_bonus == "doubled" and state.out_wild_as:
+        paid = state.comet_value
+        if state.rules.old_bonus_last == "multiplied":
+            paid *= 4 if state.out_wild_as == 9 else 2
+        extra = first_turn_opera(state, paid) - paid
+        for other in range(state.players):
+            if other != state.winner and extra:
+                out[(other, state.winner)] += extra
     return Expected({k: v for k, v in out.items() if v})
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from comet.cards import ACE, DIAMONDS, KING, Card, Pack, card, full_deck, rank_of
 from comet.engine import DEAL_TABLE, going_out_multiplier
-from comet.games.opera.rules import OPERA, is_opera, opera_multiplier
+from comet.games.opera.rules import OPERA, is_opera, opera_multiplier, stacked
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
@@ -147,7 +147,19 @@ def old_settlement(state: DealState) -> tuple[Payment, ...]:
                 if other == seat or (other == state.winner and state.rules.old_caught == "nine_only"):
                     continue
                 pays.append(Payment(seat, other, caught_chips, "R-OLD-MANILLE-CAUGHT"))
-    return tuple(pays)
+    return tuple(pays) + opera_manille_bonus(state)
+
+
+@rule("R-OPERA-DOUBLE", "R-OLD-MANILLE-PLAY")
+def opera_manille_bonus(state: DealState) -> tuple[Payment, ...]:
+    """RUL-OLD-OPERA-BONUS = doubled: when the Opera's first player went out on the manille, the 10 it
+    earned on that play is raised by the Opera's x2 (stacked as RUL-OPERA-STACK says, on top of
+    RUL-OLD-BONUS-LAST's multiplier), the extra paid at the settlement as ``R-OPERA-DOUBLE``; plain: never."""
+    if state.rules.old_opera_bonus != "doubled" or not state.out_wild_as or not is_opera(state):
+        return ()
+    factor = going_out_multiplier(state.out_wild_as) if state.rules.old_bonus_last == "multiplied" else 1
+    extra = state.comet_value * (stacked(state, factor) - factor)
+    return _from_each(state, state.winner, extra, "R-OPERA-DOUBLE")
 
 
 OLD_COMET = register(
