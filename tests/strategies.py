@@ -14,9 +14,10 @@ import re
 from collections import Counter
 
 from comet import engine
-from comet.checks import DealRecord, check_rejection, check_replay, check_state, check_terminal, check_transition
+from comet.checks import Counterexample, check_rejection, check_replay, check_state, check_terminal, check_transition
 from comet.coverage import all_rule_ids
-from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, player_counts, preset_fields, ruleset_from_choices
+from comet.engine import player_counts
+from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, preset_fields, ruleset_from_choices
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState
@@ -104,7 +105,7 @@ class DealMachine(RuleBasedStateMachine):
     # -- helpers
     def record(self) -> str:
         assert self.start is not None
-        return DealRecord(self.start, tuple(self.actions)).text()
+        return Counterexample(self.start, tuple(self.actions)).text()
 
     def expect(self, problems: list[str]) -> None:
         assert not problems, "; ".join(problems) + "\n" + self.record()
@@ -178,7 +179,7 @@ ACTIONS_LINE = re.compile(r"^actions \((\d+)\):", re.MULTILINE)
 
 
 def counterexample_length(message: str) -> int:
-    """The number of actions in a counterexample printed by ``DealRecord.text``."""
+    """The number of actions in a counterexample printed by ``Counterexample.text``."""
     m = ACTIONS_LINE.search(message)
     assert m is not None, f"no deal record in the failure message:\n{message}"
     return int(m.group(1))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from comet.engine import packs_in_rotation, shuffled_deal
+from comet.engine import packs_in_rotation, player_counts, shuffled_deal
 from comet.fast import (
     FLAG_DRAWN,
     FLAG_OPERA,
@@ -29,7 +29,7 @@ from comet.fast import (
     unsupported_reason,
 )
 from comet.fast.check import check_deals, check_record
-from comet.fuzz import make_deal, pack_count, player_counts
+from comet.fuzz import make_deal, pack_count
 from comet.presets import PRESETS
 from comet.record import replay_record
 from comet.ruleset import APPLIES_TO, Ruleset, field_readings

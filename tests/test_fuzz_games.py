@@ -11,7 +11,8 @@ from dataclasses import replace
 import pytest
 from comet import game as game_module
 from comet.checks import check_game_economy, check_game_end, check_game_step
-from comet.fuzz import check_game, game_length, pick_policy, player_counts
+from comet.engine import player_counts
+from comet.fuzz import check_game, game_length, pick_policy
 from comet.ruleset import Ruleset
 from hypothesis import given, settings
 from hypothesis import strategies as st

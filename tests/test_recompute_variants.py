@@ -30,7 +30,8 @@ from comet.checks import (
     check_transition,
 )
 from comet.coverage import all_rule_ids
-from comet.fuzz import check_deal, check_game, game_length, make_deal, pick_policy, player_counts, random_ruleset
+from comet.engine import player_counts
+from comet.fuzz import check_deal, check_game, game_length, make_deal, pick_policy, random_ruleset
 from comet.games.commit_cats.check import commit_cats_recomputed
 from comet.games.commit_hoyle.check import commit_hoyle_recomputed
 from comet.games.old_comet.check import old_comet_recomputed

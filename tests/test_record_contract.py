@@ -20,7 +20,7 @@ import comet.engine as engine
 import comet.record as record
 import pytest
 from comet.cards import KING, card_text, parse_card, rank_of
-from comet.engine import apply, legal_actions, returns, settlement, shuffled_deal
+from comet.engine import apply, legal_actions, player_counts, returns, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import finish_deal, game_over, new_game, play_deal, winners
 from comet.notation import parse_action
@@ -30,7 +30,7 @@ from comet.record import CHECK_ORDER, loads_record, record_from_state, replay_re
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
-from comet.vectors import candidate_actions, player_counts
+from comet.vectors import candidate_actions
 from test_record import ACTIONS, HAND_RECORD
 from test_replay_cli import validator
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from comet.commands.presets import presets_json
+from comet.engine import player_counts
 from comet.oracle import handle, handle_line
 from comet.perft import perft_counts, seeded_start
 from comet.presets import PRESETS
 from comet.record import CHECK_ORDER, loads_record, replay_record
 from comet.ruleset import RULING_FIELDS, field_readings
-from comet.vectors import player_counts
 from test_record import HAND_RECORD
 from test_replay_cli import validator
 

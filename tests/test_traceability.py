@@ -14,7 +14,6 @@ from comet.presets import PRESETS
 from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.trace import IMPLEMENTATIONS
 from spec_checks import (
-    SPEC_DIR,
     check_fields_covered,
     check_implemented,
     check_readings,
@@ -36,15 +35,6 @@ def _report(problems: list[str]) -> str:
 
 def test_every_rule_is_implemented_and_every_implementation_is_specified() -> None:
     problems = check_implemented(SECTIONS, IMPLEMENTATIONS)
-    if not (SPEC_DIR / "rules-variants.md").exists():
-        # Until the variants engineer adds spec/rules-variants.md, rule ids implemented only in
-        # comet.variants.* are reported (as a skip) rather than failed; everything else is enforced.
-        pending = {rid for rid, fns in IMPLEMENTATIONS.items() if all(f.startswith("comet.variants.") for f in fns)}
-        enforced = [p for p in problems if not any(p.startswith(f"@rule({rid!r})") for rid in pending)]
-        assert not enforced, _report(enforced)
-        if len(enforced) < len(problems):
-            pytest.skip("no spec/rules-variants.md yet: " + "; ".join(p for p in problems if p not in enforced))
-        return
     assert not problems, _report(problems)
 
 
@@ -61,10 +51,6 @@ def test_every_reading_names_a_field_and_the_default_matches_the_presets() -> No
 def test_every_ruleset_field_is_selected_by_a_ruling() -> None:
     assert "variant" not in RULING_FIELDS
     problems = check_fields_covered(SECTIONS, RULING_FIELDS)
-    if problems and not (SPEC_DIR / "rulings-variants.md").exists():
-        # Variant-only fields are written up in spec/rulings-variants.md by the variants engineer;
-        # until that file exists the standard fields are enforced by the next test and the rest skip.
-        pytest.skip("no spec/rulings-variants.md yet: " + "; ".join(problems))
     assert not problems, _report(problems)
 
 

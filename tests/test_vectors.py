@@ -12,7 +12,7 @@ from typing import Any
 import comet.engine as engine
 import pytest
 from comet.cards import KING, rank_of
-from comet.engine import legal_actions, packs_in_rotation
+from comet.engine import legal_actions, packs_in_rotation, player_counts
 from comet.perft import seeded_start, spec_table
 from comet.presets import PRESETS
 from comet.record import loads_record, replay_record
@@ -23,7 +23,6 @@ from comet.vectors import (
     coverage_gaps,
     coverage_markdown,
     deal_features,
-    player_counts,
     vector_rule_ids,
     write_vectors,
 )

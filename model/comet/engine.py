@@ -33,12 +33,25 @@ def check_players(players: int, rules: Ruleset | None = None) -> None:
     """The standard game is for two to five players (a variant may allow other counts)."""
     counts = PLAYER_COUNTS if rules is None else variant_of(rules).player_counts
     if players not in counts:
-        game = "Comet" if rules is None or rules.variant == "standard" else f"the {rules.variant} game"
+        game = "Comet" if rules is None else variant_of(rules).display
         contiguous = counts == tuple(range(counts[0], counts[-1] + 1))
         shown = f"{counts[0]} to {counts[-1]}" if contiguous else ", ".join(str(n) for n in counts)
         if len(counts) == 1:
             shown = str(counts[0])
         raise RecordError("players", f"{game} is played by {shown} players, not {players}")
+
+
+def player_counts(rules: Ruleset) -> tuple[int, ...]:
+    """The player counts these rules are dealt for: the game family's counts at which a deal can be dealt
+    under the rules' readings (probed, so no table of counts lives outside the family)."""
+    counts = []
+    for n in variant_of(rules).player_counts:
+        try:
+            shuffled_deal(rules, n, n - 1, 0)
+        except (RecordError, ValueError, KeyError):
+            continue
+        counts.append(n)
+    return tuple(counts)
 
 
 @rule("R-PACK-ALTERNATE")

@@ -29,7 +29,7 @@ from comet import engine
 from comet import game as game_module
 from comet.cards import KING, Card, Pack, rank_of
 from comet.checks import (
-    DealRecord,
+    Counterexample,
     check_game_economy,
     check_game_economy_end,
     check_game_end,
@@ -41,6 +41,7 @@ from comet.checks import (
     check_transition,
 )
 from comet.coverage import CallCounter, all_rule_ids, classified_ids, deal_rules, game_rules, transition_rules
+from comet.engine import player_counts
 from comet.errors import IllegalAction, RecordError
 from comet.game import GameState
 from comet.policy import Policy, random_policy, simple_policy
@@ -85,18 +86,6 @@ def random_ruleset(preset_name: str, rng: random.Random) -> Ruleset:
         readings = field_readings(name)
         values[name] = rng.randint(*INT_RANGE) if readings is None else rng.choice(readings)
     return ruleset_from_choices(preset(preset_name).rules, values)
-
-
-def player_counts(rules: Ruleset) -> tuple[int, ...]:
-    """The player counts the rules allow (whatever ``check_players`` accepts, 1..12)."""
-    ok: list[int] = []
-    for n in range(1, 13):
-        try:
-            engine.check_players(n, rules)
-        except (RecordError, TypeError):
-            continue
-        ok.append(n)
-    return tuple(ok)
 
 
 def pack_count(rules: Ruleset, players: int) -> int:
@@ -253,7 +242,7 @@ def check_deal(
     s = start
 
     def fail(problems: Sequence[str], extra: str = "") -> DealOutcome:
-        text = "; ".join(problems) + extra + "\n" + DealRecord(start, tuple(actions)).text()
+        text = "; ".join(problems) + extra + "\n" + Counterexample(start, tuple(actions)).text()
         return DealOutcome(s, tuple(actions), text, False, tuple(hits.elements()), frozenset(seen))
 
     try:

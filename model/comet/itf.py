@@ -66,16 +66,6 @@ def _state_values(s: DealState, action: Action | None) -> dict[str, object]:
     }
 
 
-def itf_state(index: int, s: DealState, action: Action | None) -> JsonObject:
-    """One ITF state: the deal after ``action`` (None: the start), encoded by itf-py."""
-    trace = Trace(
-        meta={}, params=[], vars=list(ITF_VARS), states=[State({"index": index}, _state_values(s, action))], loop=None
-    )
-    states = trace_to_json(trace)["states"]
-    first: JsonObject = states[0]
-    return first
-
-
 def deal_trace(start: DealState, actions: Sequence[Action], source: str, description: str) -> JsonObject:
     """The ITF trace of a legal deal: the start state, then one state per action (written by itf-py)."""
     states = [State({"index": 0}, _state_values(start, None))]

@@ -69,7 +69,7 @@ class PerftRow:
 
 def reference_rows() -> tuple[tuple[str, int, int], ...]:
     """(preset, players, seed) of every row of the reference table."""
-    from comet.vectors import player_counts
+    from comet.engine import player_counts
 
     return tuple(
         (name, players, seed)

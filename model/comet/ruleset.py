@@ -185,6 +185,22 @@ class Ruleset:
 
 
 RULING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "variant")
+#: Rulings that only matter between deals: a deal is played identically under each of their readings (a deal
+#: record cannot express them; whole games and game records do).
+GAME_LEVEL_FIELDS: frozenset[str] = frozenset(
+    {
+        "escalation",
+        "comet_reset",
+        "escalate_on",
+        "insolvency",
+        "starting_chips",
+        "deal_count",
+        "game_tie",
+        "first_dealer_tie",
+        "two_player_end",
+        "commit_tie",
+    }
+)
 _DEFAULTS = Ruleset()
 
 

@@ -56,7 +56,8 @@ class Variant:
       ``lower_wins`` for penalty-point games (the lowest total wins);
       ``lowest_rank`` 2, or 1 when the Ace is low; ``comet_value`` the wild card's
       value in a first deal, ``comet_escalates`` whether it rises while in the dead
-      hand; ``wild_name`` what the sources call the wild card;
+      hand; ``wild_name`` what the sources call the wild card; ``title`` what messages call the game
+      (default: "the <name> game");
       ``game_end`` ``"deals"`` (a fixed number of deals, ``default_deals(players)``)
       or ``"target"`` (first to ``target`` points, ``max_deals`` a safety bound);
       ``game_over(game)`` replaces the target test (a deal cap always applies).
@@ -81,6 +82,7 @@ class Variant:
     """
 
     name: VariantName
+    title: str = ""
     player_counts: tuple[int, ...] = (2, 3, 4, 5)
     default_players: int = 3
     scoring: Scoring = "chips"
@@ -108,6 +110,11 @@ class Variant:
     step_bound: Callable[[DealState], int] | None = None
     escalates: Callable[[Ruleset], bool] | None = None
     options: tuple[Option, ...] = ()
+
+    @property
+    def display(self) -> str:
+        """What messages call the game: its ``title`` ("Comet"), else "the <name> game"."""
+        return self.title or f"the {self.name} game"
 
     def escalates_under(self, rules: Ruleset) -> bool:
         """Does the wild card's value rise while it lies in the dead hand, under ``rules``?"""

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from comet.cards import KING, rank_of
 from comet.coverage import deal_rules, transition_rules
-from comet.engine import apply, legal_actions, packs_in_rotation, settlement, shuffled_deal
+from comet.engine import apply, legal_actions, packs_in_rotation, player_counts, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import play_deal
 from comet.itf import deal_trace
@@ -40,26 +40,11 @@ from comet.record import (
     record_from_state,
     replay_record,
 )
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
+from comet.ruleset import APPLIES_TO, GAME_LEVEL_FIELDS, RULING_FIELDS, Ruleset, applies, field_readings
 from comet.state import PASS, Action, DealState
 from comet.variant import variant_of
 
 FORMAT_VERSION = 1
-#: Rulings that only matter between deals (a deal record cannot express them); ``comet game`` covers them.
-GAME_LEVEL_FIELDS = frozenset(
-    {
-        "escalation",
-        "comet_reset",
-        "escalate_on",
-        "insolvency",
-        "starting_chips",
-        "deal_count",
-        "game_tie",
-        "first_dealer_tie",
-        "two_player_end",
-        "commit_tie",
-    }
-)
 REPLAY_CASES = 4
 TRACE_CASES = 1
 ILLEGAL_CASES = 8
@@ -106,18 +91,6 @@ def readings(preset_name: str) -> tuple[Reading, ...]:
                 Reading(preset_name, f"{field}={reading_value_text(value)}", base.with_overrides({field: value}))
             )
     return tuple(out)
-
-
-def player_counts(rules: Ruleset) -> tuple[int, ...]:
-    """The player counts the engine deals for these rules (probed, so new presets need no table here)."""
-    counts = []
-    for n in range(1, MAX_PLAYERS_PROBED + 1):
-        try:
-            shuffled_deal(rules, n, n - 1, 0)
-        except (RecordError, ValueError, KeyError):
-            continue
-        counts.append(n)
-    return tuple(counts)
 
 
 def case_deal(reading: Reading, index: int) -> tuple[DealState, tuple[Action, ...]]:
@@ -175,15 +148,6 @@ def candidate_actions(s: DealState) -> Iterator[Action]:
     if full and s.need and rank_of(full[0]) != s.need:
         # a complete set of the wrong rank (R-PLAY-CONTINUE)
         yield Action(tuple(x for x in hand if rank_of(x) == rank_of(full[0]) and x not in s.wild))
-
-
-def illegal_cases(
-    start: DealState, actions: Sequence[Action], limit: int
-) -> list[tuple[tuple[Action, ...], IllegalAction]]:
-    """Up to ``limit`` prefixes of a legal deal followed by one illegal action, one per rule id broken
-    (the earliest place each rule can be broken), in rule-id order."""
-    found = _illegal_search([(start, tuple(actions))])
-    return [(found[k][1], found[k][2]) for k in sorted(found)][:limit]
 
 
 def _illegal_search(
@@ -484,12 +448,6 @@ class VectorFile:
     text: str
     rules: tuple[str, ...]
     description: str
-
-
-def reading_files(reading: Reading) -> Iterator[tuple[str, str, str]]:
-    """(relative path, kind, text) of every vector file of one reading."""
-    for f in reading_vectors(reading):
-        yield f.path, f.kind, f.text
 
 
 def reading_vectors(reading: Reading) -> Iterator[VectorFile]:

@@ -9,7 +9,7 @@ tests alike.
 - ``counterexample``: a reproducible deal for a report.
 """
 
-from comet.checks.counterexample import DealRecord
+from comet.checks.counterexample import Counterexample
 from comet.checks.deal import (
     check_rejection,
     check_replay,
@@ -30,7 +30,7 @@ from comet.checks.recompute import Expected, Recomputation, payments_table
 from comet.checks.registry import GameCheck, check_of, register_check
 
 __all__ = [
-    "DealRecord",
+    "Counterexample",
     "Expected",
     "GameCheck",
     "Recomputation",

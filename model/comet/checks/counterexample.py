@@ -10,7 +10,7 @@ from comet.state import Action, DealState
 
 
 @dataclass(frozen=True, slots=True)
-class DealRecord:
+class Counterexample:
     """What is needed to reproduce a deal: who plays, the cards, the actions."""
 
     start: DealState

@@ -325,8 +325,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
+    from comet.engine import player_counts
     from comet.fast import supported_presets
-    from comet.fuzz import player_counts
     from comet.presets import PRESETS, preset
 
     if args.seconds is not None and args.seconds <= 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from comet.diverge.pairs import Pair, all_pairs, value_text
+from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.witness import Search, Witness
 from comet.record import JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
@@ -135,10 +135,6 @@ def pair_for(e: JsonObject) -> Pair:
 def missing(entries: dict[str, JsonObject]) -> list[str]:
     """Keys of reading pairs (of every field, in every preset it applies to) without a stored entry."""
     return [p.key for p in all_pairs() if p.key not in entries]
-
-
-def reading_name(field: str, value: object) -> str:
-    return f"{field}={value_text(value)}"
 
 
 def search_of(pair: Pair, e: JsonObject) -> Search:

@@ -43,7 +43,7 @@ def player_counts(pair: Pair) -> tuple[int, ...]:
 
 def game_level(pair: Pair) -> bool:
     """True if the two readings play every single deal alike (they differ only between deals)."""
-    from comet.fast.api import GAME_LEVEL_FIELDS
+    from comet.ruleset import GAME_LEVEL_FIELDS
 
     diff = pair.a.differences(pair.b)
     return bool(diff) and all(f in GAME_LEVEL_FIELDS for f in diff)

@@ -216,7 +216,7 @@ def straight(cards: Sequence[Card], size: int, rng: random.Random, avoid: Sequen
 
 def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, list[Card]]]:
     """(origin, start under A, the shuffled order) for every deal tried, fewest players first."""
-    from comet.vectors import player_counts
+    from comet.engine import player_counts
 
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     for seed in range(bound.seeds):
@@ -405,7 +405,7 @@ def _net(g: GameState) -> tuple[int, ...]:
 
 def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tuple[Witness | None, int]:
     """The smallest seeded game (fewest deals, then players) whose outcome differs; games tried."""
-    from comet.vectors import player_counts
+    from comet.engine import player_counts
 
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     tried = 0

@@ -35,6 +35,7 @@ from comet.fast import cardsets as cs
 from comet.fast import kernel as k
 from comet.presets import PRESETS
 from comet.record import DealRecord
+from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_LEVEL
 from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.state import PASS, Action
 from comet.variant import variant_of
@@ -85,17 +86,6 @@ KERNEL_FIELDS: tuple[str, ...] = (
 
 #: Ruleset fields that do not change a single deal (game length, chips between deals, the Comet's
 #: value carried from deal to deal, who deals first): the fast engine ignores them.
-GAME_LEVEL_FIELDS: tuple[str, ...] = (
-    "escalation",
-    "comet_reset",
-    "insolvency",
-    "starting_chips",
-    "deal_count",
-    "game_tie",
-    "first_dealer_tie",
-    "escalate_on",
-    "two_player_end",
-)
 
 
 @dataclass(frozen=True)
@@ -139,7 +129,8 @@ def _fast_games() -> tuple[FastGame, ...]:
 SUPPORTED_FIELDS: tuple[str, ...] = tuple(
     dict.fromkeys((*KERNEL_FIELDS, *(f for g in _fast_games() for f in g.fields)))
 )
-GAME_LEVEL_FIELDS = tuple(dict.fromkeys((*GAME_LEVEL_FIELDS, *(f for g in _fast_games() for f in g.game_level))))
+#: The rulings that change no single deal: the ruleset's (``comet.ruleset.GAME_LEVEL_FIELDS``) and any a fast game adds.
+GAME_LEVEL_FIELDS: frozenset[str] = RULESET_GAME_LEVEL | frozenset(f for g in _fast_games() for f in g.game_level)
 _LEADS = {"forbidden": k.LEAD_FORBIDDEN, "any_rank": k.LEAD_ANY_RANK, "king": k.LEAD_KING}
 
 FLAG_OPERA = k.FLAG_OPERA

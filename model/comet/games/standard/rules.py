@@ -5,4 +5,4 @@ from __future__ import annotations
 from comet.games.opera.rules import OPERA
 from comet.variant import Variant, register
 
-STANDARD = register(Variant(name="standard", options=(OPERA,)))
+STANDARD = register(Variant(name="standard", title="Comet", options=(OPERA,)))
