@@ -71,7 +71,8 @@ def register(sub: Any) -> None:
         help="measure reference and fast-engine deals/s, replay, oracle and verify speed, against the goals",
         description="Measure, side by side in one run on one core: complete reference deals/s and fast-engine "
         "deals/s for every preset and player count (random legal play), replay_record records/s, oracle apply "
-        "requests/s over a pipe, and the wall time of comet verify; replay fast deals through the reference "
+        "requests/s over a pipe, steps/s through the OpenSpiel, PettingZoo and Gymnasium wrappers beside the engine's "
+        "own rate (those installed), and the wall time of comet verify; replay fast deals through the reference "
         "engine; then say for each goal of issue 10 whether it is met or by how much it falls short.  "
         "Figures are per CPU second of this process (child processes: wall clock).",
     )
