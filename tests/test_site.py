@@ -16,7 +16,7 @@ from comet.diverge.store import load
 from comet.record import parse_record, replay_record
 from comet.site.divergence import read_reports
 from comet.site.sources import RULE_FILES, RULING_FILES, read_spec
-from comet.site.witness import record_with, side
+from comet.site.witness import record_with, side, stepper_data
 from site_checks import link_problems, scan, site_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,3 +180,23 @@ def test_the_impact_reader_takes_the_per_player_count_layout(tmp_path: Path) -> 
     )
     assert len(imp.plots) == 2 and imp.markdown[0].startswith("**Impact at 3 players**")
     assert not any("Witness" in x for x in imp.markdown)
+
+
+def test_where_a_play_is_legal_under_one_reading_only_the_other_side_names_the_rule() -> None:
+    """At the step before the first difference of every 'legal' witness, the play one reading allows is listed
+    under the other with the rule that reading's engine names (R-COMET-WILD, R-PLAY-MUST, …)."""
+    n = 0
+    for e in load().values():
+        if e.get("kind") != "legal" or not isinstance(e.get("record"), dict):
+            continue
+        data = stepper_data(e)
+        assert data is not None
+        sides, k = data["sides"], data["diff_step"]
+        assert isinstance(sides, list) and isinstance(k, int)
+        record = e["record"]
+        assert isinstance(record, dict) and isinstance(record["actions"], list)
+        action = record["actions"][k - 1]
+        listed = [json.dumps(s["steps"][k - 1].get("why_not", {})) for s in json.loads(json.dumps(sides))]
+        assert any(json.dumps(action) + ":" in w for w in listed), f"{e['key']}: {action!r} not explained at step {k - 1}"
+        n += 1
+    assert n > 30

@@ -11,7 +11,7 @@ from __future__ import annotations
 from comet.cards import card_text, rank_text
 from comet.engine import apply, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
-from comet.notation import seat_name
+from comet.notation import parse_action, seat_name
 from comet.record import JsonObject, JsonValue, canonical_actions, parse_record
 from comet.state import Action, DealState, Payment
 
@@ -44,18 +44,24 @@ def _snapshot(s: DealState) -> JsonObject:
 
 
 def _said(mover: int, a: Action) -> str:
-    return f"{seat_name(mover)}: {'pass' if a.is_pass else str(a).removeprefix('play ')}"
+    return f"{seat_name(mover)} passes" if a.is_pass else f"{seat_name(mover)} plays {str(a).removeprefix('play ')}"
 
 
 def side(record: JsonObject) -> JsonObject:
     """Step 0 (the deal) and one step per action of ``record`` under its rulings, as the page shows them."""
+    return _side(record)[0]
+
+
+def _side(record: JsonObject) -> tuple[JsonObject, list[DealState]]:
+    """``side`` and the state shown at each step."""
     try:
         rec = parse_record(record)
         start = rec.start()
     except (RecordError, ValueError) as e:
         kind = f"[{e.kind}] " if isinstance(e, RecordError) else ""
-        return {"refused": f"{kind}{e}", "steps": [], "wild": [], "names": []}
+        return {"refused": f"{kind}{e}", "steps": [], "wild": [], "names": []}, []
     steps: list[JsonValue] = [{"said": "The deal", "pays": [], **_snapshot(start)}]
+    states = [start]
     s = start
     for text, a in zip(rec.action_texts, rec.actions, strict=True):
         mover = s.to_move
@@ -70,11 +76,13 @@ def side(record: JsonObject) -> JsonObject:
                     **_snapshot(s),
                 }
             )
+            states.append(s)
             break
         pays = nxt.payments[len(s.payments) :] + (settlement(nxt) if nxt.terminal else ())
         steps.append({"said": _said(mover, a), "action": text, "pays": _pays(pays), **_snapshot(nxt)})
+        states.append(nxt)
         s = nxt
-    return {
+    out: JsonObject = {
         "refused": None,
         "steps": steps,
         "wild": [card_text(c) for c in start.wild],
@@ -83,6 +91,33 @@ def side(record: JsonObject) -> JsonObject:
         "dealer": start.dealer,
         "dead": [card_text(c) for c in start.dead],
     }
+    return out, states
+
+
+def why_not(mine: tuple[JsonObject, list[DealState]], theirs: tuple[JsonObject, list[DealState]]) -> None:
+    """At each step, the actions the other reading allows and this one does not, with the rule this reading's
+    engine names when it refuses them (``apply`` raising ``IllegalAction``): added to each step as ``why_not``."""
+    (data, states), (other, _) = mine, theirs
+    steps, other_steps = data["steps"], other["steps"]
+    assert isinstance(steps, list) and isinstance(other_steps, list)
+    for k, (step, state) in enumerate(zip(steps, states, strict=True)):
+        assert isinstance(step, dict)
+        if k >= len(other_steps) or "error" in step or state.terminal:
+            continue
+        theirs_step = other_steps[k]
+        assert isinstance(theirs_step, dict)
+        legal = step["legal"]
+        assert isinstance(legal, list) and isinstance(theirs_step["legal"], list)
+        refused: dict[str, JsonValue] = {}
+        for text in theirs_step["legal"]:
+            if text in legal:
+                continue
+            try:
+                apply(state, parse_action(str(text)))
+            except IllegalAction as e:
+                refused[str(text)] = {"rule": e.rule, "message": e.message}
+        if refused:
+            step["why_not"] = refused
 
 
 def stepper_data(entry: JsonObject) -> JsonObject | None:
@@ -92,6 +127,10 @@ def stepper_data(entry: JsonObject) -> JsonObject | None:
         return None
     field = str(entry["field"])
     step = entry.get("step")
+    a, b = _side(record_with(record, field, None)), _side(record_with(record, field, entry["b"]))
+    if a[1] and b[1]:
+        why_not(a, b)
+        why_not(b, a)
     return {
         "key": str(entry["key"]),
         "preset": str(entry["preset"]),
@@ -103,5 +142,5 @@ def stepper_data(entry: JsonObject) -> JsonObject | None:
         "origin": str(entry.get("origin", "")),
         "diff_step": (step + 1) if isinstance(step, int) and step >= 0 else 0,
         "record": record,
-        "sides": [side(record_with(record, field, None)), side(record_with(record, field, entry["b"]))],
+        "sides": [a[0], b[0]],
     }

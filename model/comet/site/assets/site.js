@@ -76,6 +76,16 @@
       });
       box.appendChild(p);
     }
+    if (st.why_not && k < steps.length) {
+      /* plays the other reading allows here and this one refuses, with the rule the model names */
+      var ul2 = el("ul", { "class": "whynot" });
+      Object.keys(st.why_not).forEach(function (a) {
+        var w = st.why_not[a];
+        ul2.appendChild(el("li", {}, ["'" + a + "': illegal, " + w.rule + " (" + w.message + ")"]));
+      });
+      box.appendChild(el("p", { "class": "legal" }, ["Not legal under this reading (the other allows them):"]));
+      box.appendChild(ul2);
+    }
     box.classList.toggle("diff", k === data.diff_step);
   }
 
