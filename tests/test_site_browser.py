@@ -84,7 +84,9 @@ def _url(site: Path, rel: str) -> str:
 
 
 def _watch(page: Any, errors: list[str]) -> None:
-    page.on("console", lambda m: errors.append(f"{page.url}: console.{m.type}: {m.text}") if m.type == "error" else None)
+    page.on(
+        "console", lambda m: errors.append(f"{page.url}: console.{m.type}: {m.text}") if m.type == "error" else None
+    )
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
     page.on("requestfailed", lambda r: errors.append(f"{page.url}: request failed: {r.url}"))
 
@@ -150,8 +152,14 @@ def test_stepping_each_witness_to_its_end_shows_the_replayed_chips(site: Path, b
     checked = 0
     for path in sorted((site / "ruling").glob("*.html")):
         page.goto(path.as_uri(), wait_until="domcontentloaded")
-        if page.locator("#witness").count():
-            assert page.locator(".witness").count() > 0, f"{path.name} shows no witness"
+        fields = [
+            i.removeprefix("witness-")
+            for i in page.eval_on_selector_all("h3[id^=witness-]", "els => els.map(e => e.id)")
+        ]
+        shown_keys = set(page.eval_on_selector_all(".witness[data-key]", "els => els.map(e => e.dataset.key)"))
+        stored = {k for k, e in entries.items() if e.get("field") in fields}
+        assert shown_keys == stored, f"{path.name}: witnesses shown {sorted(shown_keys)}, stored {sorted(stored)}"
+        assert not fields or shown_keys, f"{path.name} shows no witness"
         if path.name == "RUL-COMET-LEAD.html":  # one witness by Playwright's own clicks, action by action
             nxt = page.locator("details.witness").first.locator("button[data-go=next]")
             while nxt.is_enabled():
@@ -226,8 +234,14 @@ def _axe() -> str:
 
 @pytest.mark.parametrize(
     "rel",
-    ["index.html", "rules.html", "ruling/RUL-COMET-LEAD.html", "preset/old_comet.html", "seeds/000-003.html",
-     "search.html?q=comet"],
+    [
+        "index.html",
+        "rules.html",
+        "ruling/RUL-COMET-LEAD.html",
+        "preset/old_comet.html",
+        "seeds/000-003.html",
+        "search.html?q=comet",
+    ],
 )
 def test_axe_finds_no_serious_violation(site: Path, browser: Any, rel: str) -> None:
     axe = _axe()
