@@ -6,6 +6,7 @@ Cites R-COMET-WILD, R-PLAY-MUST (their sections and citations must reach the sit
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -200,3 +201,18 @@ def test_where_a_play_is_legal_under_one_reading_only_the_other_side_names_the_r
         assert any(json.dumps(action) + ":" in w for w in listed), f"{e['key']}: {action!r} not explained at step {k - 1}"
         n += 1
     assert n > 30
+
+
+def test_the_records_on_a_ruling_page_replay_as_the_stepper_shows(site: Path) -> None:
+    """The records printed under each witness are valid deal records: replayed, they end where the steps do."""
+    page = (site / "ruling" / "RUL-COMET-LEAD.html").read_text(encoding="utf-8")
+    texts = [html.unescape(t) for t in re.findall(r'<details class="record">.*?</details>', page, flags=re.S)]
+    assert texts
+    for block in texts:
+        for raw in re.findall(r"<pre>(.*?)</pre>", block, flags=re.S):
+            obj = json.loads(raw)
+            shown = side(obj)
+            verdict = replay_record(parse_record(obj))
+            steps = shown["steps"]
+            assert isinstance(steps, list)
+            assert len(steps) - 1 == (verdict.applied + (0 if verdict.legal else 1))

@@ -22,7 +22,7 @@ from comet.diverge.store import load as load_witnesses
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.notation import seat_name
 from comet.presets import PRESETS, Preset
-from comet.record import JsonObject
+from comet.record import JsonObject, JsonValue
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, applies, field_readings
 from comet.site.divergence import Impact, read_reports
 from comet.site.html import card, esc, json_script, page
@@ -39,7 +39,7 @@ from comet.site.sources import (
     read_seeds,
     read_spec,
 )
-from comet.site.witness import stepper_data
+from comet.site.witness import record_with, stepper_data
 
 ASSETS = Path(__file__).with_name("assets")
 SPEC_PAGES = {"rules.md": "rules.html", "rules-variants.md": "rules-variants.html"}
@@ -315,7 +315,9 @@ default), B is <code>{esc(field_name)} = {esc(b)}</code>. Where they part: {esc(
 <span class="origin">Found in: {esc(data["origin"])}.</span></p>
 <div class="static"><p>The deal ({len(hands)} players):</p><ul class="hands">{start}</ul>
 <p>The actions of the record{" (the highlighted one is where the readings part ways)" if actions else ""}:</p>
-<ol class="actions">{items}</ol></div>
+<ol class="actions">{items}</ol>
+<details class="record"><summary>The record under each reading, for <code>comet replay</code></summary>
+{records_html(record, field_name, data["b"])}</details></div>
 <div class="controls" role="group" aria-label="Step through the witness deal">
 <button type="button" data-go="first">First</button>
 <button type="button" data-go="prev">Previous</button>
@@ -329,6 +331,17 @@ default), B is <code>{esc(field_name)} = {esc(b)}</code>. Where they part: {esc(
 </div>
 {json_script(wid + "-data", data)}
 </div>"""
+
+
+def records_html(record: JsonObject, name: str, b: JsonValue) -> str:
+    """The witness as deal records (spec/record.md) an implementer can replay: A's as stored, B's with the ruling."""
+    out = []
+    sides: tuple[tuple[str, JsonValue], ...] = (("A (the preset's default)", None), (f"B ({name} = {_val(b)})", b))
+    for label, value in sides:
+        rec = record_with(record, name, value)
+        text = json.dumps(rec, ensure_ascii=False, sort_keys=True)
+        out.append(f"<p>{esc(label)}: <code>comet replay FILE</code> with FILE holding</p><pre>{esc(text)}</pre>")
+    return "".join(out)
 
 
 def game_witness_html(e: JsonObject, name: str, title: str) -> str:
