@@ -79,6 +79,12 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
                 break
         if low < 0:
             return add_wilds(cfg, cnt, seat, 9, acts, n)
+        if cfg[G_MUTANT] == 2:  # planted bug (tests only): any natural card may start a run
+            for c in range(low, 56):
+                if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                    acts[n] = one(c, 0)
+                    n += 1
+            return n
         if cfg[K_LOWEST_SUIT]:
             acts[n] = one(low, 0)
             return n + 1
