@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 
 import pytest
-from comet.engine import packs_in_rotation, shuffled_deal
+from comet.engine import packs_in_rotation, player_counts, shuffled_deal
 from comet.fast import POLICIES, SUPPORTED_FIELDS, play_deals, record_explicit, record_of, unsupported_reason
 from comet.fast.api import fast_game
 from comet.fast.check import check_deals, check_record
-from comet.fuzz import make_deal, player_counts
+from comet.fuzz import make_deal
 from comet.presets import PRESETS
 from comet.ruleset import Ruleset, field_readings
 

@@ -43,6 +43,9 @@ FIELDS: tuple[str, ...] = (
     "commit_comet",
     "commit_comet_king",
     "cats_new_run",
+    "commit_comet_lead",
+    "commit_comet_branch",
+    "commit_comet_out",
 )
 GAME_LEVEL: tuple[str, ...] = ("commit_tie",)
 
@@ -50,7 +53,10 @@ K_LOWEST_SUIT = G_GAME  # RUL-COMMIT-C-LOWEST rank_then_suit
 K_COMET_STOP = G_GAME + 1  # RUL-COMMIT-C-COMET stop
 K_COMET_AND_KING = G_GAME + 2  # RUL-COMMIT-C-COMET-KING comet_and_king
 K_NEW_RUN_MAY = G_GAME + 3  # RUL-CATS-NEW-RUN may
-assert K_NEW_RUN_MAY < CFG_SIZE
+K_COMET_LEADS_KING = G_GAME + 4  # RUL-COMMIT-C-COMET-LEAD king
+K_BRANCH_PLAYER_ONLY = G_GAME + 5  # RUL-COMMIT-C-REPLACED player_only
+K_OUT_DOUBLED = G_GAME + 6  # RUL-COMMIT-C-COMET-OUT doubled
+assert K_OUT_DOUBLED < CFG_SIZE
 
 
 def configure(rules: Ruleset, cfg: I64) -> None:
@@ -58,14 +64,17 @@ def configure(rules: Ruleset, cfg: I64) -> None:
     cfg[K_COMET_STOP] = rules.commit_comet == "stop"
     cfg[K_COMET_AND_KING] = rules.commit_comet_king == "comet_and_king"
     cfg[K_NEW_RUN_MAY] = rules.cats_new_run == "may"
+    cfg[K_COMET_LEADS_KING] = rules.commit_comet_lead == "king"
+    cfg[K_BRANCH_PLAYER_ONLY] = rules.commit_comet_branch == "player_only"
+    cfg[K_OUT_DOUBLED] = rules.commit_comet_out == "doubled"
 
 
 @hot
 @rule("R-COMMIT-C-LEAD", "R-COMMIT-C-SUIT", "R-COMMIT-C-COMET")
 def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played: int, last: int, acts: I64) -> int:
     """A new run starts with the lowest natural card (any of the lowest rank, or the lowest of it by
-    suit: RUL-COMMIT-C-LOWEST), or from a hand of only the Comet with the Comet as a 9; it may be passed
-    on under RUL-CATS-NEW-RUN may.  A run goes on with the next card of its suit or the branch card, or
+    suit: RUL-COMMIT-C-LOWEST) or the Comet standing for the King (RUL-COMMIT-C-COMET-LEAD last_resort:
+    only from a hand of nothing else, as a 9); it may be passed on under RUL-CATS-NEW-RUN may.  A run goes on with the next card of its suit or the branch card, or
     the Comet standing for the rank needed; a pass only without a natural card that goes.  Canonical order."""
     n = 0
     if top == 0 and branch == 0:
@@ -77,22 +86,24 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
             if cnt[seat, c] > 0 and not is_wild(cfg, c):
                 low = c
                 break
-        if low < 0:
-            return add_wilds(cfg, cnt, seat, 9, acts, n)
-        if cfg[G_MUTANT] == 2:  # planted bug (tests only): any natural card may start a run
+        if low >= 0 and cfg[G_MUTANT] == 2:  # planted bug (tests only): any natural card may start a run
             for c in range(low, 56):
                 if cnt[seat, c] > 0 and not is_wild(cfg, c):
                     acts[n] = one(c, 0)
                     n += 1
-            return n
-        if cfg[K_LOWEST_SUIT]:
+        elif low >= 0 and cfg[K_LOWEST_SUIT]:
             acts[n] = one(low, 0)
-            return n + 1
-        r = low >> 2
-        for c in range(low, r * 4 + 4):
-            if cnt[seat, c] > 0 and not is_wild(cfg, c):
-                acts[n] = one(c, 0)
-                n += 1
+            n += 1
+        elif low >= 0:
+            for c in range(low, (low >> 2) * 4 + 4):
+                if cnt[seat, c] > 0 and not is_wild(cfg, c):
+                    acts[n] = one(c, 0)
+                    n += 1
+        if cfg[K_COMET_LEADS_KING]:
+            n = add_wilds(cfg, cnt, seat, KING, acts, n)  # led, the Comet stands for the King
+        elif low < 0:
+            n = add_wilds(cfg, cnt, seat, 9, acts, n)  # last_resort: a hand of only the Comet, as a 9
+        sort_actions(acts, n)
         return n
     nxt = top * 4 + 4 + suit if (suit >= 0 and top < KING) else 0
     lo = nxt
@@ -117,10 +128,14 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
 
 @jit
 @rule("R-COMMIT-C-OUT", "R-COMMIT-C-CAUGHT")
-def settle(cfg: I64, cnt: I8, winner: int, scores: I64) -> None:
+def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, scores: I64) -> None:
     """The first player out scores 1, plus 2 per natural King and 1 per other card left in the other
-    hands; for each Comet a player is caught with, every other player scores 1."""
+    hands (RUL-COMMIT-C-COMET-OUT doubled: x2 when they went out on the Comet, x4 as a 9); for each
+    Comet a player is caught with, every other player scores 1."""
     players = cfg[G_PLAYERS]
+    mult = 1
+    if cfg[K_OUT_DOUBLED] and out_wild_as:
+        mult = 4 if out_wild_as == 9 else 2
     for seat in range(players):
         if seat == winner:
             continue
@@ -129,12 +144,12 @@ def settle(cfg: I64, cnt: I8, winner: int, scores: I64) -> None:
             if k == 0:
                 continue
             if is_wild(cfg, c):
-                scores[winner] += k
+                scores[winner] += k * mult
                 for other in range(players):
                     if other != seat:
                         scores[other] += k
             else:
-                scores[winner] += k * (2 if (c >> 2) == KING else 1)
+                scores[winner] += k * mult * (2 if (c >> 2) == KING else 1)
     if cfg[G_MUTANT] != 1:  # planted bug (tests only): the winner's own point is lost
         scores[winner] += 1
 
@@ -189,6 +204,7 @@ def play_batch(
         last = -1
         steps = 0
         winner = -1
+        out_wild_as = 0
         flags = 0
         while winner < 0:
             if steps >= cap:
@@ -208,6 +224,8 @@ def play_batch(
                 if top == 0:
                     suit = -1
                     branch = 0
+                if cfg[K_BRANCH_PLAYER_ONLY]:
+                    branch = 0  # RUL-COMMIT-C-REPLACED player_only: closed once the Comet's turn is over
                 to_move = nxt
                 played = 0
                 continue
@@ -243,9 +261,10 @@ def play_batch(
             if size[seat] == 0:
                 winner = seat
                 if wild:
+                    out_wild_as = rank
                     flags |= FLAG_OUT_ON_WILD
         if winner >= 0:
-            settle(cfg, cnt, winner, scores)
+            settle(cfg, cnt, winner, out_wild_as, scores)
         winner_out[d] = winner
         for p in range(players):
             chips_out[d, p] = 0
