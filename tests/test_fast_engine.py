@@ -5,7 +5,9 @@ The differential checks replay every deal the fast engine plays through ``comet.
 before every action (R-LEAD-ANY, R-PLAY-CONTINUE, R-PLAY-MUST, R-NEW-RUN, R-COMET-WILD,
 R-FOUR-OF-A-KIND, R-STOP-STUCK), every action accepted, and the same winner, net chips and
 points (R-COMET-BONUS, R-SETTLE-POINTS, R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST, R-OPERA-FIRST-TURN,
-R-OPERA-DRAW, R-OPERA-DOUBLE).  Planted bugs (a test-only switch in the kernel) show the check fails
+R-OPERA-DRAW, R-OPERA-DOUBLE; two players: R-2P-COMET-UNPAID, R-2P-POINTS, R-2P-DOUBLING; Old Comet:
+R-OLD-ACE-LOW, R-OLD-KING, R-OLD-MANILLE-PLAY, R-OLD-LAST-CARD, R-OLD-POINTS, R-OLD-SETTLE,
+R-OLD-MANILLE-CAUGHT).  Planted bugs (a test-only switch in the kernel) show the check fails
 with a readable message.  The kernel is compiled once per session (and cached on disk).
 """
 

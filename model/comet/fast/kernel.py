@@ -253,7 +253,7 @@ def stuck_may_pass(cfg: I64, nat: I8, seat: int, turn_played: int, last: int) ->
 
 
 @hot
-@rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-NEW-RUN", "R-COMET-WILD", "R-FOUR-OF-A-KIND")
+@rule("R-LEAD-ANY", "R-PLAY-CONTINUE", "R-PLAY-MUST", "R-NEW-RUN", "R-COMET-WILD", "R-FOUR-OF-A-KIND", "R-OLD-ACE-LOW")
 def legal(
     cfg: I64,
     packnat: I64,
@@ -735,7 +735,17 @@ def going_out_multiplier(wild_as: int) -> int:
 
 
 @jit
-@rule("R-SETTLE-POINTS", "R-SETTLE-CAUGHT", "R-SETTLE-COMET-LAST", "R-OPERA-DOUBLE")
+@rule(
+    "R-SETTLE-POINTS",
+    "R-SETTLE-CAUGHT",
+    "R-SETTLE-COMET-LAST",
+    "R-OPERA-DOUBLE",
+    "R-2P-POINTS",
+    "R-2P-DOUBLING",
+    "R-OLD-POINTS",
+    "R-OLD-SETTLE",
+    "R-OLD-MANILLE-CAUGHT",
+)
 def settle(
     cfg: I64, cnt: I8, nat: I8, size: I64, winner: int, wild_as: int, opera: bool, chips: I64, points: I64
 ) -> None:
@@ -826,7 +836,19 @@ def deal_hands(cfg: I64, pack: I64, order: I64, mt: I64, pos: I64, dealer: int, 
 
 
 @jit
-@rule("R-TURN-END", "R-STOP-STUCK", "R-STOP-KING", "R-COMET-STOP", "R-END-OUT", "R-COMET-BONUS", "R-OPERA-FIRST-TURN")
+@rule(
+    "R-TURN-END",
+    "R-STOP-STUCK",
+    "R-STOP-KING",
+    "R-COMET-STOP",
+    "R-END-OUT",
+    "R-COMET-BONUS",
+    "R-OPERA-FIRST-TURN",
+    "R-2P-COMET-UNPAID",
+    "R-OLD-KING",
+    "R-OLD-MANILLE-PLAY",
+    "R-OLD-LAST-CARD",
+)
 def play_batch(
     cfg: I64,
     pack: I64,
