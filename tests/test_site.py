@@ -216,3 +216,11 @@ def test_the_records_on_a_ruling_page_replay_as_the_stepper_shows(site: Path) ->
             steps = shown["steps"]
             assert isinstance(steps, list)
             assert len(steps) - 1 == (verdict.applied + (0 if verdict.legal else 1))
+
+
+def test_a_file_or_an_unwritable_place_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    assert main(["site", str(tmp_path / "f")]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert main(["site", str(tmp_path / "f" / "sub")]) == 2
+    assert "cannot write the site" in capsys.readouterr().err

@@ -239,6 +239,8 @@ def _axe() -> str:
         "rules.html",
         "ruling/RUL-COMET-LEAD.html",
         "preset/old_comet.html",
+        "rulings.html",
+        "seeds/comparison.html",
         "seeds/000-003.html",
         "search.html?q=comet",
     ],

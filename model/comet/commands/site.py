@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
         def tick(name: str) -> None:
             bar.update(task, advance=1, description=f"site: {name}")
 
-        site = build(root, args.out, tick)
+        try:
+            site = build(root, args.out, tick)
+        except OSError as e:
+            raise ValueError(f"cannot write the site to {args.out}: {e.strerror or e}") from None
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(
         f"comet site: {site.pages} pages, {size / 1e6:.1f} MB in {args.out} "

@@ -708,6 +708,8 @@ def build(root: Path, out: Path, progress: Callable[[str], None] | None = None) 
         read_reports(spec / "divergence"),
         load_witnesses(),
     )
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file, not a folder")
     if out.exists():
         if not (out / "index.html").exists() and any(out.iterdir()):
             raise ValueError(f"{out} is not empty and holds no site; give an empty or new folder")
