@@ -29,11 +29,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import CodeType, FrameType
 
-from comet.cards import DIAMONDS, KING, card, rank_of
+from comet.cards import KING, card, rank_of
 from comet.engine import legal_actions, settlement
 from comet.state import PASS, Action, DealState
 from comet.trace import IMPLEMENTATIONS
-from comet.variant import variant_of
 
 # Every id the classifiers below can emit.
 CLASSIFIED: frozenset[str] = frozenset(
@@ -181,232 +180,86 @@ class VariantClassifier:
         return self.ids | self.game
 
 
-def _first_step(before: DealState) -> bool:
+def first_step(before: DealState) -> bool:
     """The deal's first action: the deck and the deal sizes of the variant have been used."""
     return before.steps == 0
 
 
-def _losers_hold(after: DealState, test: Callable[[int], bool]) -> bool:
+def losers_hold(after: DealState, test: Callable[[int], bool]) -> bool:
     return after.winner >= 0 and any(test(c) for seat, h in enumerate(after.hands) if seat != after.winner for c in h)
 
 
-def _wild_played(before: DealState, action: Action) -> bool:
+def wild_played(before: DealState, action: Action) -> bool:
     return any(c in before.wild for c in action.cards)
 
 
-def _natural_king(before: DealState, action: Action) -> bool:
+def natural_king(before: DealState, action: Action) -> bool:
     return any(rank_of(c) == KING and c not in before.wild for c in action.cards)
 
 
-def _opera(before: DealState, action: Action, after: DealState) -> set[str]:
-    """000:83: the first player went out in their very first turn (no pass yet): the doubling, or
-    (opera_draw=dealer_could) the question whether the dealer could have gone out too."""
-    if not after.terminal or variant_of(before.rules).play is not None:
-        return set()  # Opera applies only to games played with the standard play (spec: Opera)
-    first = (before.dealer + 1) % before.players
-    if not (after.drawn or (after.winner == first and after.turn == 0)):
-        return set()
-    hit = {"R-OPERA-FIRST-TURN"}
-    if after.drawn or before.rules.opera_draw == "dealer_could":
-        hit.add("R-OPERA-DRAW")
-    if not after.drawn:
-        hit.add("R-OPERA-DOUBLE")
-    return hit
 
 
-def _two_player(before: DealState, action: Action, after: DealState) -> set[str]:
-    """000:84: 18 each; the Comet played unpaid; points for the winner, doubled for the Comet."""
-    hit = {"R-2P-DEAL"} if _first_step(before) else set()
-    if _wild_played(before, action):
-        hit.add("R-2P-COMET-UNPAID")
-    if after.winner >= 0:
-        hit.add("R-2P-POINTS")
-        if _losers_hold(after, lambda c: c in after.wild) or after.out_wild_as:
-            hit.add("R-2P-DOUBLING")
-    return hit
 
 
-def _old_comet(before: DealState, action: Action, after: DealState) -> set[str]:
-    """000:85: one deck, the Ace low, chips for a King, the last card before all pass and the
-    manille; the settlement with Ace 1 and the caught manille."""
-    hit = {"R-OLD-DECK", "R-OLD-DEAL", "R-OLD-PLAYERS"} if _first_step(before) else set()
-    if any(rank_of(c) == 1 for c in action.cards) or action.as_rank == 1:
-        hit.add("R-OLD-ACE-LOW")
-    if _natural_king(before, action):
-        hit.add("R-OLD-KING")
-    if _wild_played(before, action):
-        hit.add("R-OLD-MANILLE-PLAY")
-    if action.is_pass and before.run and after.to_move == before.last_player:
-        hit.add("R-OLD-LAST-CARD")
-    if after.winner >= 0:
-        hit.update({"R-OLD-SETTLE", "R-OLD-POINTS"})
-        if _losers_hold(after, lambda c: c in after.wild):
-            hit.add("R-OLD-MANILLE-CAUGHT")
-    return hit
 
 
-_NINE_D = card(9, DIAMONDS)
-_SEVEN_D = card(7, DIAMONDS)
 
 
-def _continues_in_suit(before: DealState, c: int) -> bool:
+def continues_in_suit(before: DealState, c: int) -> bool:
     nxt = card(before.run[-1] + 1, before.run_suit) if before.run and before.run_suit >= 0 else -1
     return c == nxt or (bool(before.branch) and c == before.branch)
 
 
-def _commit_hoyle(before: DealState, action: Action, after: DealState) -> set[str]:
-    """000:86: runs in suit, Kings and the 7♦ stop, the 9♦ instead of "without", chips for Kings
-    and the 9♦, the pool, the caught 9♦ and Kings left in hand."""
-    hit = {"R-COMMIT-H-DECK", "R-COMMIT-H-DEAL"} if _first_step(before) else set()
-    for c in action.cards:
-        if c == _NINE_D:
-            hit.add("R-COMMIT-H-NINE-PAID")
-            if before.run:
-                hit.add("R-COMMIT-H-NINE")
-            continue
-        if _continues_in_suit(before, c):
-            hit.add("R-COMMIT-H-SUIT")
-            if c == before.branch:
-                hit.add("R-COMMIT-H-NINE")
-        successor_dead = card(rank_of(c) + 1, c & 3) in before.dead
-        if rank_of(c) == KING or c == _SEVEN_D or (before.rules.commit_rest == "stop_cards" and successor_dead):
-            hit.add("R-COMMIT-H-STOPS")
-        if rank_of(c) == KING:
-            hit.add("R-COMMIT-H-KING-PAID")
-    if after.winner >= 0:
-        hit.add("R-COMMIT-H-POOL")
-        if _losers_hold(after, lambda c: c == _NINE_D):
-            hit.add("R-COMMIT-H-CAUGHT")
-        if _losers_hold(after, lambda c: rank_of(c) == KING):
-            hit.add("R-COMMIT-H-KINGS-HELD")
-    return hit
 
 
-def _commit_cats(before: DealState, action: Action, after: DealState) -> set[str]:
-    """002:32-45: the reduced deck dealt out, the lowest card leads, runs in suit, a King scores 1,
-    the Comet 2 and replaces the card needed; the winner scores the hands; the caught Comet."""
-    hit = {"R-COMMIT-C-DECK", "R-COMMIT-C-DEAL"} if _first_step(before) else set()
-    for c in action.cards:
-        if c in before.wild:
-            hit.add("R-COMMIT-C-COMET")
-        elif not before.run and not before.branch:
-            hit.add("R-COMMIT-C-LEAD")
-        elif _continues_in_suit(before, c):
-            hit.add("R-COMMIT-C-SUIT")
-    if _natural_king(before, action):
-        hit.add("R-COMMIT-C-KING")
-    if after.winner >= 0:
-        hit.add("R-COMMIT-C-OUT")
-        if _losers_hold(after, lambda c: c in after.wild):
-            hit.add("R-COMMIT-C-CAUGHT")
-    return hit
 
 
-def _red_nines(before: DealState, action: Action, after: DealState) -> set[str]:
-    """002:46-85: a suit more per player, the whole deck dealt, several of a rank on the first play,
-    runs of any suit, the red nines wild, penalty points doubled for red nines."""
-    hit = {"R-RED9-DECK", "R-RED9-DEAL"} if _first_step(before) else set()
-    if not before.played and len(action.cards) >= 2:
-        hit.add("R-RED9-FIRST-PLAY")
-    if _wild_played(before, action):
-        hit.add("R-RED9-WILD")
-    elif before.need and action.cards and rank_of(action.cards[0]) == before.need:
-        hit.add("R-RED9-RUN")
-    if after.winner >= 0:
-        hit.add("R-RED9-SCORE")
-        if _losers_hold(after, lambda c: c in after.wild) or (after.played and after.played[-1] in after.wild):
-            hit.add("R-RED9-DOUBLE")
-    return hit
 
 
-# Per-variant classifiers for a variant's own rule ids.  Every id named by an ``@rule`` must be
-# emitted by ``CLASSIFIED``, one of these, or ``OPTION_CLASSIFIERS`` (``unclassified_ids``; a test
-# fails otherwise); call counting (``CallCounter``) remains only as the fallback that keeps a
-# campaign's report honest while such a gap exists.
-VARIANT_CLASSIFIERS: dict[str, VariantClassifier] = {
-    "two_player": VariantClassifier(
-        frozenset({"R-2P-DEAL", "R-2P-COMET-UNPAID", "R-2P-POINTS", "R-2P-DOUBLING"}),
-        _two_player,
-        frozenset({"R-2P-GAME"}),
-    ),
-    "old_comet": VariantClassifier(
-        frozenset(
-            {
-                "R-OLD-DECK",
-                "R-OLD-DEAL",
-                "R-OLD-PLAYERS",
-                "R-OLD-ACE-LOW",
-                "R-OLD-KING",
-                "R-OLD-MANILLE-PLAY",
-                "R-OLD-LAST-CARD",
-                "R-OLD-POINTS",
-                "R-OLD-SETTLE",
-                "R-OLD-MANILLE-CAUGHT",
-            }
-        ),
-        _old_comet,
-    ),
-    "commit_hoyle": VariantClassifier(
-        frozenset(
-            {
-                "R-COMMIT-H-DECK",
-                "R-COMMIT-H-DEAL",
-                "R-COMMIT-H-SUIT",
-                "R-COMMIT-H-NINE",
-                "R-COMMIT-H-STOPS",
-                "R-COMMIT-H-KING-PAID",
-                "R-COMMIT-H-NINE-PAID",
-                "R-COMMIT-H-POOL",
-                "R-COMMIT-H-CAUGHT",
-                "R-COMMIT-H-KINGS-HELD",
-            }
-        ),
-        _commit_hoyle,
-    ),
-    "commit_cats": VariantClassifier(
-        frozenset(
-            {
-                "R-COMMIT-C-DECK",
-                "R-COMMIT-C-DEAL",
-                "R-COMMIT-C-LEAD",
-                "R-COMMIT-C-SUIT",
-                "R-COMMIT-C-KING",
-                "R-COMMIT-C-COMET",
-                "R-COMMIT-C-OUT",
-                "R-COMMIT-C-CAUGHT",
-            }
-        ),
-        _commit_cats,
-        frozenset({"R-COMMIT-C-GAME"}),
-    ),
-    "red_nines": VariantClassifier(
-        frozenset(
-            {
-                "R-RED9-DECK",
-                "R-RED9-DEAL",
-                "R-RED9-FIRST-PLAY",
-                "R-RED9-RUN",
-                "R-RED9-WILD",
-                "R-RED9-SCORE",
-                "R-RED9-DOUBLE",
-            }
-        ),
-        _red_nines,
-        frozenset({"R-RED9-GAME"}),
-    ),
-}
 
-# Options (``Ruleset`` flags that stack with several variants) and their classifiers, active
-# when the flag is set.
-OPTION_CLASSIFIERS: dict[str, VariantClassifier] = {
-    "opera": VariantClassifier(frozenset({"R-OPERA-FIRST-TURN", "R-OPERA-DOUBLE", "R-OPERA-DRAW"}), _opera),
-}
+
+
+#: Each game family's classifier of its own rule ids, registered by ``comet/games/<name>/coverage.py``;
+#: options' (the Opera's), active when their ruleset flag is set.  Every id named by an ``@rule`` must be
+#: emitted by ``CLASSIFIED``, a game's or an option's classifier (``unclassified_ids``; a test fails
+#: otherwise); call counting (``CallCounter``) remains only as the fallback that keeps a campaign's
+#: report honest while such a gap exists.
+VARIANT_CLASSIFIERS: dict[str, VariantClassifier] = {}
+OPTION_CLASSIFIERS: dict[str, VariantClassifier] = {}
+
+
+def register_classifier(name: str, classifier: VariantClassifier, *, option: bool = False) -> VariantClassifier:
+    """Register game family ``name``'s classifier (or, with ``option``, the classifier of the ruleset flag
+    ``name``); called at import time by ``comet.games.<name>.coverage``."""
+    (OPTION_CLASSIFIERS if option else VARIANT_CLASSIFIERS)[name] = classifier
+    return classifier
+
+
+def load_games() -> None:
+    """Import every game family's folder, so that all classifiers are registered."""
+    import comet.games
+
+    for info in pkgutil.iter_modules(comet.games.__path__, "comet.games."):
+        if info.ispkg:
+            importlib.import_module(info.name)
+
+
+def variant_classifiers() -> dict[str, VariantClassifier]:
+    """Every game family's classifier (all game folders loaded)."""
+    load_games()
+    return VARIANT_CLASSIFIERS
+
+
+def option_classifiers() -> dict[str, VariantClassifier]:
+    """Every option's classifier, by its ruleset flag (all game folders loaded)."""
+    load_games()
+    return OPTION_CLASSIFIERS
 
 
 def classified_ids() -> frozenset[str]:
     """Every id some classifier can emit (the rest are counted by call)."""
     out = set(CLASSIFIED)
-    for entry in (*VARIANT_CLASSIFIERS.values(), *OPTION_CLASSIFIERS.values()):
+    for entry in (*variant_classifiers().values(), *option_classifiers().values()):
         out |= entry.emits
     return frozenset(out)
 
@@ -421,7 +274,7 @@ def variant_rules(before: DealState, action: Action, after: DealState) -> set[st
     entry = VARIANT_CLASSIFIERS.get(before.rules.variant)
     if entry is not None:
         hit |= entry.step(before, action, after)
-    for flag, option in OPTION_CLASSIFIERS.items():
+    for flag, option in option_classifiers().items():
         if getattr(before.rules, flag):
             hit |= option.step(before, action, after)
     return hit

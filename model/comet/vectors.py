@@ -277,10 +277,10 @@ CONTRACT_CASE_IDS = frozenset({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-P
 def game_only_ids() -> frozenset[str]:
     """Rule ids about whole games (the first dealer, the agreed deals, the stock, the game's winner, a
     variant's game end): a deal record cannot show them, so no vector exercises them."""
-    from comet.coverage import VARIANT_CLASSIFIERS
+    from comet.coverage import variant_classifiers
 
     ids = {"R-GAME-DEALS", "R-GAME-CHIPS", "R-GAME-WINNER", "R-DEAL-DEALER"}
-    for entry in VARIANT_CLASSIFIERS.values():
+    for entry in variant_classifiers().values():
         ids |= entry.game
     return frozenset(ids)
 
@@ -755,7 +755,7 @@ def coverage_gaps(index: JsonObject) -> list[str]:
     """What the default-reading vectors fail to cover: a rule id with no vector at all (game-only ids
     aside), or a preset whose own rule ids (its classifiers in ``comet.coverage``; for games with the
     standard play, every standard id) have no vector in its default reading."""
-    from comet.coverage import CLASSIFIED, OPTION_CLASSIFIERS, VARIANT_CLASSIFIERS
+    from comet.coverage import CLASSIFIED, option_classifiers, variant_classifiers
 
     counts = coverage_counts(index)
     game_only = game_only_ids()
@@ -766,10 +766,10 @@ def coverage_gaps(index: JsonObject) -> list[str]:
         rules = preset(name).rules
         v = variant_of(rules)
         own: set[str] = set()
-        entry = VARIANT_CLASSIFIERS.get(rules.variant)
+        entry = variant_classifiers().get(rules.variant)
         if entry is not None:
             own |= entry.ids
-        for flag, option in OPTION_CLASSIFIERS.items():
+        for flag, option in option_classifiers().items():
             if getattr(rules, flag):
                 own |= option.ids
         if v.legal_actions is None and v.play is None and v.settlement is None:
