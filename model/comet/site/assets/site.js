@@ -133,7 +133,16 @@
   function search() {
     var input = document.getElementById("q"), out = document.getElementById("results"), count = document.getElementById("count");
     var index = window.COMET_INDEX || [];
-    var prepared = index.map(function (e) { return { e: e, id: e.id.toLowerCase(), hay: " " + words(e.id + " " + e.title + " " + e.text).join(" ") + " " }; });
+    var prepared = index.map(function (e) {
+      return { e: e, id: e.id.toLowerCase(), title: " " + words(e.id + " " + e.title).join(" ") + " ",
+               hay: " " + words(e.id + " " + e.title + " " + e.text).join(" ") + " " };
+    });
+    function snippet(text, term) {
+      var at = text.toLowerCase().indexOf(term);
+      if (text.length <= 220) return text;
+      if (at < 80) return text.slice(0, 220) + "\u2026";
+      return "\u2026" + text.slice(at - 80, at + 140) + "\u2026";
+    }
     function run() {
       var q = input.value.trim(), terms = words(q);
       out.textContent = "";
@@ -144,14 +153,17 @@
         if (p.id === q.toLowerCase()) score += 100;
         var all = terms.every(function (t) { return p.hay.indexOf(" " + t) >= 0; });
         if (!all && score === 0) return;
-        terms.forEach(function (t) { if (p.hay.indexOf(" " + t + " ") >= 0) score += 2; else if (p.hay.indexOf(" " + t) >= 0) score += 1; });
+        terms.forEach(function (t) {
+          if (p.hay.indexOf(" " + t + " ") >= 0) score += 2; else if (p.hay.indexOf(" " + t) >= 0) score += 1;
+          if (p.title.indexOf(" " + t) >= 0) score += 3;
+        });
         if (p.e.kind !== "source") score += 0.5;
         hits.push([score, p.e]);
       });
       hits.sort(function (a, b) { return b[0] - a[0]; });
       count.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for \u201c" + q + "\u201d" + (hits.length > 100 ? " (first 100 shown)" : "");
       hits.slice(0, 100).forEach(function (h) {
-        var e = h[1], snip = e.text.length > 220 ? e.text.slice(0, 220) + "\u2026" : e.text;
+        var e = h[1], snip = snippet(e.text, terms[0]);
         out.appendChild(el("li", {}, [el("a", { href: e.url }, [e.id + " \u2014 " + e.title]), " ", el("span", { "class": "kind" }, ["(" + e.kind + ")"]), el("span", { "class": "snip" }, [snip])]));
       });
     }
