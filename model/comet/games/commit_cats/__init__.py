@@ -3,6 +3,15 @@
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
 - ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
+
+Index: Commit as 002:32-45 describes it, everywhere else it lives (``tests/test_game_index.py`` checks every path
+and name here):
+
+- encoding for the proofs: ``proofs/comet_proofs/variants/commit_cats.py``; behaviour classes: ``CATS_CLASSES`` in
+  ``proofs/comet_proofs/catalogue.py``;
+- fast engine: ``model/comet/fast/games/commit_cats.py``;
+- tests: ``tests/test_variant_commit_cats.py``;
+- spec: ``spec/rules-variants.md#commit-002``, ``spec/rulings-variants.md#commit-002``.
 """
 
 from comet.games.commit_cats import check, coverage, rules

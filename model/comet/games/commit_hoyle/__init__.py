@@ -3,6 +3,15 @@
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
 - ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
+
+Index: Commit as 000:86 describes it, everywhere else it lives (``tests/test_game_index.py`` checks every path
+and name here):
+
+- encoding for the proofs: ``proofs/comet_proofs/variants/commit_hoyle.py``; behaviour classes: ``HOYLE_CLASSES`` in
+  ``proofs/comet_proofs/catalogue.py``;
+- fast engine: ``model/comet/fast/games/commit_hoyle.py``;
+- tests: ``tests/test_variant_commit_hoyle.py``;
+- spec: ``spec/rules-variants.md#commit-000``, ``spec/rulings-variants.md#commit-000``.
 """
 
 from comet.games.commit_hoyle import check, coverage, rules

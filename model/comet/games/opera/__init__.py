@@ -3,6 +3,15 @@
 - ``rules.py``: the option's hooks (``OPERA``), listed in those families' ``Variant.options``.
 - ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
 - ``check.py``: the Opera's doubling as the families' independent recomputations apply it.
+
+Index: The Opera option (000:83, 002:31), everywhere else it lives (``tests/test_game_index.py`` checks every path
+and name here):
+
+- encoding for the proofs: ``proofs/comet_proofs/variants/opera.py``; behaviour classes: ``OPERA_CLASSES`` in
+  ``proofs/comet_proofs/catalogue.py``;
+- fast engine: ``model/comet/fast/kernel.py``;
+- tests: ``tests/test_variant_opera.py``;
+- spec: ``spec/rules-variants.md#opera``, ``spec/rulings-variants.md#opera``.
 """
 
 from comet.games.opera import check, coverage, rules

@@ -3,6 +3,15 @@
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
 - ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
+
+Index: Red Nines (002:46-89), everywhere else it lives (``tests/test_game_index.py`` checks every path
+and name here):
+
+- encoding for the proofs: ``proofs/comet_proofs/variants/red_nines.py``; behaviour classes: ``RED_NINES_CLASSES`` in
+  ``proofs/comet_proofs/catalogue.py``;
+- fast engine: ``model/comet/fast/games/red_nines.py``;
+- tests: ``tests/test_variant_red_nines.py``;
+- spec: ``spec/rules-variants.md#red-nines``, ``spec/rulings-variants.md#red-nines``.
 """
 
 from comet.games.red_nines import check, coverage, rules

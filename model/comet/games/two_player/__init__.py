@@ -3,6 +3,15 @@
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
 - ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
+
+Index: Two players (000:84), everywhere else it lives (``tests/test_game_index.py`` checks every path
+and name here):
+
+- encoding for the proofs: ``proofs/comet_proofs/variants/two_player.py``; behaviour classes: ``TWO_PLAYER_CLASSES`` in
+  ``proofs/comet_proofs/catalogue.py``;
+- fast engine: ``model/comet/fast/kernel.py``;
+- tests: ``tests/test_variant_two_player.py``;
+- spec: ``spec/rules-variants.md#two-players``, ``spec/rulings-variants.md#two-players``.
 """
 
 from comet.games.two_player import check, coverage, rules
