@@ -1,6 +1,7 @@
 """Issue 20: readings that had been decided in code without a ruling, outside 002's Commit.
 
-RUL-ESCALATION-RESET in Old Comet (under RUL-OLD-ESCALATION = plus_two); RUL-OLD-OPERA-BONUS.
+RUL-ESCALATION-RESET in Old Comet (under RUL-OLD-ESCALATION = plus_two); RUL-OLD-OPERA-BONUS;
+RUL-COMMIT-H-NINE-LEAD-TURN.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from dataclasses import replace
 import pytest
 from comet.cards import parse_card
 from comet.checks import check_settlement, check_transition
-from comet.engine import apply, settlement, shuffled_deal
+from comet.engine import apply, legal_actions, settlement, shuffled_deal
+from comet.errors import IllegalAction
 from comet.game import comet_value_for, new_game
 from comet.presets import PRESETS
-from comet.state import Action, DealState
+from comet.state import PASS, Action, DealState
 
 OLD = PRESETS["old_comet"].rules
 
@@ -66,3 +68,29 @@ def test_old_comet_opera_bonus_planted_bug_is_caught(monkeypatch: pytest.MonkeyP
     _, final = _old_opera_out("doubled")
     problems, skipped = check_settlement(final)
     assert not skipped and len(problems) == 1 and "differs from the recomputation" in problems[0]
+
+
+HOYLE = PRESETS["commit_hoyle"].rules
+
+
+@pytest.mark.parametrize("reading", ["ends", "goes_on"])
+def test_led_nine_of_diamonds_and_the_turn(reading: str) -> None:
+    """RUL-COMMIT-H-NINE-LEAD-TURN (R-COMMIT-H-NINE, R-COMMIT-H-SUIT): Anna leads the 9D holding 10D 3C.
+    ends: her turn is over (only a pass); goes_on: she must go on with the 10D, as after any led card."""
+    rules = HOYLE.with_overrides({"commit_nine_lead_turn": reading})
+    start = replace(shuffled_deal(rules, 3, 2, 0), hands=(cards("9D 10D 3C"), cards("KS 5H"), cards("4S 6S")))
+    nine = Action(cards("9D"))
+    assert nine in legal_actions(start)
+    after = apply(start, nine)
+    assert after.run == (9,) and after.to_move == 0
+    if reading == "ends":
+        assert legal_actions(after) == (PASS,)
+        with pytest.raises(IllegalAction) as e:
+            apply(after, Action(cards("10D")))
+        assert e.value.rule == "R-COMMIT-H-NINE"
+    else:
+        assert legal_actions(after) == (Action(cards("10D")),)
+        assert apply(after, Action(cards("10D"))).run == (9, 10)
+    # the 9D played on a run ends the turn under both readings
+    on_run = replace(start, run=(4,), run_suit=0, last_player=2, hands=(cards("9D 2H"), cards("KS 5H"), cards("4S 6S")))
+    assert legal_actions(apply(on_run, nine)) == (PASS,)

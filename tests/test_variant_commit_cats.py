@@ -301,3 +301,40 @@ def test_doubled_going_out_planted_bug_is_caught(monkeypatch: pytest.MonkeyPatch
     assert not skipped and problems == [
         "deal points (8, 0, 0) differ from the recomputation from the leftover hands (13, 0, 0)"
     ]
+
+
+@pytest.mark.parametrize("reading", ["next_card", "any_higher"])
+def test_comet_replaces_the_next_card_or_any_higher(reading: str) -> None:
+    """RUL-COMMIT-C-COMET-CARD (R-COMMIT-C-COMET): 002:44 'at any time to replace any other card'.  Run 4S 5S:
+    next_card: the Comet stands for the 6S only; any_higher: for any spade from the 6 to the King, and the
+    run goes on from the card it replaced (here the JS: then the JS itself or the QS)."""
+    rules = CATS.with_overrides({"commit_comet_card": reading})
+    s = position(["9D QS 2C", "3C", "4C"], run=(4, 5), suit=SPADES, rules=rules)
+    comets = [a for a in legal_actions(s) if a.as_rank]
+    if reading == "next_card":
+        assert comets == [Action((COMET,), 6)]
+        return
+    assert comets == [Action((COMET,), r) for r in range(6, 14)]
+    after = apply(s, Action((COMET,), 11))
+    assert after.run == (11,) and after.branch == parse_card("JS") and after.scores == (2, 0, 0)
+    assert legal_actions(after) == (Action(cards("QS")),)
+    assert check_transition(s, Action((COMET,), 11), after) == []
+
+
+@pytest.mark.parametrize("reading", ["kings", "missing_successor"])
+def test_a_card_before_a_missing_one(reading: str) -> None:
+    """RUL-COMMIT-C-STOPS (R-COMMIT-C-KING, R-COMMIT-C-SUIT): the 8D is never in the deck.  Anna plays the 7D
+    holding 2C.  kings: the run stands at 'without 8' and goes round; missing_successor: the 7D is a stop and
+    Anna leads her 2C at once (no point, unlike a King)."""
+    rules = CATS.with_overrides({"commit_stops": reading})
+    s = position(["7D 2C", "3C", "4C"], run=(6,), suit=DIAMONDS, rules=rules)
+    after = apply(s, Action(cards("7D")))
+    assert after.scores == (0, 0, 0)
+    if reading == "kings":
+        assert after.run == (6, 7) and legal_actions(after) == (PASS,)
+    else:
+        assert after.run == () and legal_actions(after) == (Action(cards("2C")),)
+    # a removed seven: the fixed 4-player deck has no 7C or 7S, so the 6S is a stop under missing_successor
+    four = replace(shuffled_deal(rules, 4, 3, 0), hands=(cards("6S 2H"), cards("3C"), cards("4C"), cards("5C")))
+    six = apply(replace(four, run=(5,), run_suit=SPADES, last_player=3), Action(cards("6S")))
+    assert (six.run == ()) == (reading == "missing_successor")

@@ -119,6 +119,12 @@ class Ruleset:
     commit_comet_out: Literal["plain", "doubled"] = "plain"
     # RUL-OLD-OPERA-BONUS: Old Comet with Opera: is the manille's own 10 doubled when it is the Opera's last card?
     old_opera_bonus: Literal["plain", "doubled"] = "plain"
+    # RUL-COMMIT-H-NINE-LEAD-TURN: does a led 9D end its player's turn as the 9D "instead of without" does?
+    commit_nine_lead_turn: Literal["ends", "goes_on"] = "ends"
+    # RUL-COMMIT-C-COMET-CARD: during a run 002's Comet replaces the next card of the run's suit, or any higher one?
+    commit_comet_card: Literal["next_card", "any_higher"] = "next_card"
+    # RUL-COMMIT-C-STOPS: in 002's Commit only a King ends a run, or also a card whose successor is not in the deck?
+    commit_stops: Literal["kings", "missing_successor"] = "kings"
     # RUL-RED9-MANY: red nines held: x2 for each, or x2 for one and x4 for two or more.
     red_nines_many: Literal["double_each", "cap_four"] = "double_each"
     # RUL-RED9-LEAD: may a red nine lead (as any rank), or only when the hand holds nothing else?
@@ -262,6 +268,9 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "commit_comet_branch": ("RUL-COMMIT-C-REPLACED", ("commit_cats",)),
     "commit_comet_out": ("RUL-COMMIT-C-COMET-OUT", ("commit_cats",)),
     "old_opera_bonus": ("RUL-OLD-OPERA-BONUS", ("old_comet",)),
+    "commit_nine_lead_turn": ("RUL-COMMIT-H-NINE-LEAD-TURN", ("commit_hoyle",)),
+    "commit_comet_card": ("RUL-COMMIT-C-COMET-CARD", ("commit_cats",)),
+    "commit_stops": ("RUL-COMMIT-C-STOPS", ("commit_cats",)),
     "red_nines_many": ("RUL-RED9-MANY", ("red_nines",)),
     "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
     "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),

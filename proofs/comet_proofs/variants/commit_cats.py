@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 import z3
-from comet.cards import KING, card
+from comet.cards import DIAMONDS, KING, card
 from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
 from comet.ruleset import Ruleset
 from comet.state import DealState
@@ -40,6 +40,7 @@ from comet_proofs.variants.commit_common import (
 )
 
 NATURALS: tuple[int, ...] = tuple(c for c in DECK51 if c != NINE_D)
+EIGHT_D = card(8, DIAMONDS)
 KINGS = tuple(card(KING, s) for s in range(4))
 REMOVABLE = ALL_SEVENS + OTHER_EIGHTS
 COMET_RANKS = tuple(range(2, KING + 1))  # the Comet stands for the card a run needs: rank 2..K (9 to go out)
@@ -64,6 +65,8 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_comet_lead", "last_resort"),
         ("commit_comet_branch", "player_only"),
         ("commit_comet_out", "doubled"),
+        ("commit_comet_card", "any_higher"),
+        ("commit_stops", "missing_successor"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
@@ -196,7 +199,13 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         )
         cont = z3.Or(
             z3.And(natural, self.wanted(s, a.rank)),
-            z3.And(a.kind == COMET, holds_comet, s.need > 0, a.rank == s.need),
+            # RUL-COMMIT-C-COMET-CARD: the card needed, or (any_higher) any card of the suit above the run
+            z3.And(
+                a.kind == COMET,
+                holds_comet,
+                s.need > 0,
+                z3.If(rd["commit_comet_card"], z3.And(a.rank >= s.need, a.rank <= KING), a.rank == s.need),
+            ),
             z3.And(a.kind == PASS, a.rank == 0, z3.Not(self.mover_holds_wanted(s, natural_only=True))),
         )
         return z3.And(z3.Not(self.terminal(s)), z3.If(new_run, lead, cont))
@@ -213,8 +222,14 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         take_branch = z3.And(z3.Not(wild), s.x(BRANCH) != 0, c == s.x(BRANCH), running, rank == s.need - 1)
         king = rank == KING
         comet_need = z3.If(z3.And(running, z3.Not(rd["commit_comet"])), rank + 1, 0)
-        need = z3.If(king, 0, z3.If(wild, comet_need, z3.If(take_branch, s.need, rank + 1)))
-        suit = z3.If(need == 0, -1, z3.If(z3.Or(wild, take_branch), s.x(SUIT), a.rank % 4))
+        going = z3.If(king, 0, z3.If(wild, comet_need, z3.If(take_branch, s.need, rank + 1)))
+        going_suit = z3.If(z3.Or(wild, take_branch), s.x(SUIT), a.rank % 4)
+        # RUL-COMMIT-C-STOPS = missing_successor: the run's next card is out of the deck (a removed seven or
+        # eight, or the 8D), so the card just played ends the run like a King
+        nxt = going * 4 + going_suit
+        missing = z3.Or([z3.And(nxt == k, self.loc(s, k) == REMOVED) for k in REMOVABLE] + [nxt == EIGHT_D])
+        need = z3.If(z3.And(rd["commit_stops"], going > 0, missing), 0, going)
+        suit = z3.If(need == 0, -1, going_suit)
         branch = z3.If(z3.And(wild, need > 0), rank * 4 + s.x(SUIT), 0)
         gain = z3.If(wild, 2, 0) + z3.If(z3.And(king, z3.Or(z3.Not(wild), rd["commit_comet_king"])), 1, 0)
         parts = [self.loc(s2, k) == z3.If(c == k, PLAYED, self.loc(s, k)) for k in DECK51]

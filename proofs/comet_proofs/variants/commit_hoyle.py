@@ -47,6 +47,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         ("commit_nine_branch", "next_player"),
         ("commit_king_payer", "others"),
         ("commit_nine_when", "without_only"),
+        ("commit_nine_lead_turn", "goes_on"),
     )
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
     # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
@@ -104,7 +105,10 @@ class CommitHoyleEncoding(SuitedEncoding):
     def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
         """``hoyle_legal_actions`` (R-COMMIT-H-SUIT, R-COMMIT-H-NINE)."""
         new_run = z3.And(s.need == 0, s.x(BRANCH) == 0)
-        just_nine = z3.And(s.turn_played, s.x(NINE_LAST) == 1)
+        # RUL-COMMIT-H-NINE-LEAD-TURN = goes_on: a led 9D (no old run, so no branch) does not end the turn
+        just_nine = z3.And(
+            s.turn_played, s.x(NINE_LAST) == 1, z3.Or(z3.Not(rd["commit_nine_lead_turn"]), s.x(BRANCH) != 0)
+        )
         play = z3.And(a.kind == CARD, self.holds(s, s.to_move, a.rank))
         instead_of_without = z3.Or(z3.And(play, a.rank == NINE_D, self.nine_ending(s, rd)), a.kind == PASS)
         cont = z3.Or(

@@ -113,7 +113,9 @@ def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
     acts = [Action((c,)) for c in sorted(set(hand)) if c in wanted and c not in state.wild]
     matching = bool(acts)
     if state.run:
-        acts.extend(Action((w,), state.run[-1] + 1) for w in wilds)
+        # RUL-COMMIT-C-COMET-CARD: the next card of the run's suit, or (any_higher) any card above it
+        top = KING if state.rules.commit_comet_card == "any_higher" else state.run[-1] + 1
+        acts.extend(Action((w,), r) for w in wilds for r in range(state.run[-1] + 1, top + 1))
     if not matching:
         acts.append(PASS)
     return tuple(sorted(set(acts)))
@@ -151,7 +153,8 @@ def cats_play(state: DealState, action: Action) -> DealState:
     if wild:
         scores[seat] += 2
         suit = state.run_suit
-        run = state.run + (rank,) if state.run else ()
+        # a Comet that skips cards (RUL-COMMIT-C-COMET-CARD = any_higher) starts the run's ranks afresh
+        run = (state.run + (rank,) if rank == state.need else (rank,)) if state.run else ()
         if state.run and rank < KING:
             branch = card(rank, suit)
         if state.rules.commit_comet == "stop":
@@ -160,6 +163,8 @@ def cats_play(state: DealState, action: Action) -> DealState:
         run, suit = state.run, state.run_suit
     else:
         run, suit = state.run + (rank,), suit_of(c)
+    if run and rank < KING and missing_successor_stops(state, hands, action, card(run[-1] + 1, suit)):
+        run, branch = (), 0  # RUL-COMMIT-C-STOPS = missing_successor: the card ends the run like a King
     if rank == KING:
         if not wild or state.rules.commit_comet_king == "comet_and_king":
             scores[seat] += 1  # RUL-COMMIT-C-COMET-KING: the Comet as a King scores its 2 only, or 2 + 1
@@ -180,6 +185,18 @@ def cats_play(state: DealState, action: Action) -> DealState:
         winner=seat if out else -1,
         out_wild_as=rank if (out and wild) else 0,
     )
+
+
+@rule("R-COMMIT-C-KING")
+def missing_successor_stops(
+    state: DealState, hands: tuple[tuple[Card, ...], ...], action: Action, successor: Card
+) -> bool:
+    """RUL-COMMIT-C-STOPS = missing_successor: the run's next card is not in the deck (the 8♦, or a seven or
+    eight taken out by 002's table), so the card just played is a stop.  Every card of the deck is held or
+    played, so "not in the deck" is "nowhere".  kings: never (only a King is a stop)."""
+    if state.rules.commit_stops != "missing_successor":
+        return False
+    return successor not in state.played + action.cards and not any(successor in h for h in hands)
 
 
 @rule("R-COMMIT-C-COMET")

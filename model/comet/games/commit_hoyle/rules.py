@@ -55,13 +55,17 @@ def hoyle_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int,
     return each, pack_size - each * players
 
 
+@rule("R-COMMIT-H-NINE")
 def just_played_nine(state: DealState) -> bool:
-    """The player to move has just played the 9♦ this turn (which ends their turn)."""
+    """The player to move has just played the 9♦ this turn, which ends their turn; a 9♦ that started
+    a run (no old run, so no branch) ends it too, or under RUL-COMMIT-H-NINE-LEAD-TURN = goes_on lets
+    the player go on with the diamonds from the 10♦ like any led card."""
     return (
         state.turn_played
         and state.last_player == state.to_move
         and bool(state.played)
         and state.played[-1] == NINE_OF_DIAMONDS
+        and (state.rules.commit_nine_lead_turn == "ends" or bool(state.branch))
     )
 
 
