@@ -13,7 +13,7 @@ from comet.cards import parse_card
 from comet.checks import check_settlement, check_transition
 from comet.engine import apply, legal_actions, settlement, shuffled_deal
 from comet.errors import IllegalAction
-from comet.game import comet_value_for, new_game
+from comet.game import comet_value_for, finish_deal, new_game
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
 
@@ -94,3 +94,14 @@ def test_led_nine_of_diamonds_and_the_turn(reading: str) -> None:
     # the 9D played on a run ends the turn under both readings
     on_run = replace(start, run=(4,), run_suit=0, last_player=2, hands=(cards("9D 2H"), cards("KS 5H"), cards("4S 6S")))
     assert legal_actions(apply(on_run, nine)) == (PASS,)
+
+
+@pytest.mark.parametrize(("reading", "value"), [("dead_hand", 10), ("not_played", 12)])
+def test_old_comet_manille_rises_when_not_played(reading: str, value: int) -> None:
+    """RUL-ESCALATION-TRIGGER x RUL-OLD-ESCALATION = plus_two (R-COMET-ESCALATE): a deal ends with the manille
+    caught in a loser's hand: dead_hand: back to 10; not_played: it rises to 12."""
+    rules = OLD.with_overrides({"old_escalation": "plus_two", "escalate_on": reading})
+    start = replace(shuffled_deal(rules, 3, 2, 0), hands=(cards("2C"), cards("9D 5H"), cards("4S 6S")))
+    final = apply(start, Action(cards("2C")))
+    assert final.winner == 0
+    assert finish_deal(new_game(rules, 3), final).comet_values == (value,)

@@ -239,7 +239,7 @@ APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
     "deal_count": ("RUL-GAME-LENGTH", _FIXED_LENGTH),
     "game_tie": ("RUL-GAME-TIE", _FIXED_LENGTH),
     "first_dealer_tie": ("RUL-FIRST-DEALER", _ALL),
-    "escalate_on": ("RUL-ESCALATION-TRIGGER", ("standard",)),
+    "escalate_on": ("RUL-ESCALATION-TRIGGER", ("standard", "old_comet")),
     "comet_in_quartet": ("RUL-COMET-QUARTET", _STANDARD_PLAY),
     "comet_after": ("RUL-COMET-AFTER", _STANDARD_PLAY),
     "stuck_restart": ("RUL-STUCK-RESTART", _STANDARD_PLAY),

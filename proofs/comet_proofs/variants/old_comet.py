@@ -67,7 +67,7 @@ class OldCometEncoding(StandardEncoding):
     )
     # RUL-OLD-OPERA-CAUGHT and RUL-OLD-OPERA-BONUS change a settlement only in an Opera deal, which this
     # encoding leaves out; RUL-OLD-ESCALATION and RUL-ESCALATION-RESET only set the manille's value between
-    # deals (a free integer >= 0 here).
+    # deals (a free integer >= 0 here), and so does RUL-ESCALATION-TRIGGER.
     unquantified = (
         "deal_order",
         *GAME_FIELDS,
@@ -77,6 +77,7 @@ class OldCometEncoding(StandardEncoding):
         "old_opera_bonus",
         "old_escalation",
         "comet_reset",
+        "escalate_on",
     )
 
     def abstract(self, state: DealState) -> AbstractState:
