@@ -521,6 +521,12 @@ HOYLE_CLASSES: tuple[BehaviourClass, ...] = (
         readings=((("commit_nine_branch", "next_player"),),),
     ),
     BehaviourClass(
+        "Commit 000: after a led 9D its player goes on with the 10D (RUL-COMMIT-H-NINE-LEAD-TURN = goes_on)",
+        ("commit_hoyle",),
+        g(lambda e, s, a, t: z3.And(_card(a), s.turn_played, s.x("nine_last") == 1, _branch(s) == 0)),
+        readings=((("commit_nine_lead_turn", "goes_on"),),),
+    ),
+    BehaviourClass(
         "Commit 000: Kings left in hand at the end",
         ("commit_hoyle",),
         g(lambda e, s, a, t: _kings_held(t)),
@@ -572,6 +578,24 @@ CATS_CLASSES: tuple[BehaviourClass, ...] = (
         ("commit_cats",),
         g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need == 0, _branch(s) == 0)),
         readings=((("cats_new_run", "may"),),),
+    ),
+    BehaviourClass(
+        "Commit 002: the Comet skips ahead in the suit (RUL-COMMIT-C-COMET-CARD = any_higher)",
+        ("commit_cats",),
+        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, a.rank > s.need, z3.Not(out(e, t)))),
+        readings=((("commit_comet_card", "any_higher"),),),
+    ),
+    BehaviourClass(
+        "Commit 002: a card before a missing one ends the run (RUL-COMMIT-C-STOPS = missing_successor)",
+        ("commit_cats",),
+        g(lambda e, s, a, t: z3.And(_card(a), a.rank / 4 < KING, t.need == 0, z3.Not(out(e, t)))),
+        readings=((("commit_stops", "missing_successor"),),),
+    ),
+    BehaviourClass(
+        "Commit 002: the replaced card lapses with its player's turn (RUL-COMMIT-C-REPLACED = player_only)",
+        ("commit_cats",),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, _branch(s) != 0, _branch(t) == 0, t.need > 0)),
+        readings=((("commit_comet_branch", "player_only"),),),
     ),
     BehaviourClass(
         "Commit 002: the lowest card leads (rank then suit)",

@@ -1,0 +1,152 @@
+"""Issue 20: a ruling's example is a real deal record that replays (``spec/examples/RUL-*.json``).
+
+Each file holds a full deal record (``spec/record.md``) and, per reading of the ruling's field, what
+``comet replay`` gives under it (legal or the illegal action's rule; winner, chips, points).  The
+ruling's **Example.** names its file.  The write-ups written before issue 20 tell their examples as
+positions and figures; those without a record are listed in ``WITHOUT_RECORD``, which may only shrink.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from comet.record import loads_record, replay_record, state_summary
+from spec_checks import SPEC_DIR, parse_files, spec_files
+
+EXAMPLES = SPEC_DIR / "examples"
+FILES = sorted(EXAMPLES.glob("RUL-*.json"))
+SECTIONS = {s.id: s for s in parse_files(spec_files()).sections if s.kind == "ruling"}
+
+
+def replay_outcome(record: dict[str, Any], field: str, value: object) -> dict[str, Any]:
+    """What the record replays to with ``field = value`` (the fields kept in the example files)."""
+    rec = dict(record, rulings=dict(record.get("rulings", {}), **{field: value}))
+    verdict = replay_record(loads_record(json.dumps(rec)))
+    if verdict.error is not None:
+        return {"legal": False, "applied": verdict.applied, "rule": verdict.error.rule}
+    s = state_summary(verdict.final)
+    return {k: s[k] for k in ("legal", "finished", "winner", "drawn", "chips", "points")}
+
+
+def example_problems(path: Path, data: dict[str, Any]) -> list[str]:
+    out = []
+    seen = []
+    for reading in data["readings"]:
+        got = replay_outcome(data["record"], data["field"], reading["value"])
+        if got != reading["outcome"]:
+            out.append(f"{path.name}: {data['field']} = {reading['value']!r} replays to {got}, not {reading['outcome']}")
+        seen.append(json.dumps(got, sort_keys=True))
+    if len(set(seen)) < len(seen):
+        out.append(f"{path.name}: two readings replay alike, so the example does not show the ruling")
+    return out
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_example_record_replays_as_stated(path: Path) -> None:
+    """RUL-OPERA-COMET-BONUS and every ruling with an example file: the record is legal where stated and
+    gives the stated outcome under each reading; the readings part ways on it."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["ruling"] == path.stem
+    assert example_problems(path, data) == []
+    section = SECTIONS[path.stem]
+    assert any(f"examples/{path.name}" in line for line in section.body), f"{path.stem}'s Example names no record"
+    assert any(f"`{data['field']} = " in line for line in section.body)
+
+
+# Rulings written before issue 20 whose example is told as a position, not yet as a record.
+WITHOUT_RECORD = frozenset(
+    {
+        "RUL-2P-END",
+        "RUL-2P-SETS",
+        "RUL-CALL-WORDS",
+        "RUL-CATS-NEW-RUN",
+        "RUL-COMET-AFTER",
+        "RUL-COMET-BONUS-LAST",
+        "RUL-COMET-HOLDING",
+        "RUL-COMET-LEAD",
+        "RUL-COMET-QUARTET",
+        "RUL-COMET-RANK",
+        "RUL-COMMIT-C-COMET",
+        "RUL-COMMIT-C-COMET-KING",
+        "RUL-COMMIT-C-LOWEST",
+        "RUL-COMMIT-C-RACE",
+        "RUL-COMMIT-C-REMOVED",
+        "RUL-COMMIT-C-TARGET",
+        "RUL-COMMIT-H-FIVE",
+        "RUL-COMMIT-H-KINGS-HELD",
+        "RUL-COMMIT-H-NINE-LEAD",
+        "RUL-COMMIT-H-NINE-PASS",
+        "RUL-COMMIT-H-NINE-RUN",
+        "RUL-COMMIT-H-REST",
+        "RUL-COMMIT-H-STAKE",
+        "RUL-DEAL-ORDER",
+        "RUL-DEAL-SIZES",
+        "RUL-ESCALATION-CAUGHT",
+        "RUL-ESCALATION-PACKS",
+        "RUL-ESCALATION-RESET",
+        "RUL-ESCALATION-TRIGGER",
+        "RUL-FIRST-DEALER",
+        "RUL-FREE-LEAD-QUARTET",
+        "RUL-GAME-LENGTH",
+        "RUL-GAME-TIE",
+        "RUL-INSOLVENCY",
+        "RUL-MUST-CONTINUE",
+        "RUL-NEW-RUN",
+        "RUL-OLD-BONUS-LAST",
+        "RUL-OLD-CAUGHT",
+        "RUL-OLD-CAUGHT-DOUBLE",
+        "RUL-OLD-CAUGHT-NINE",
+        "RUL-OLD-COURT-POINTS",
+        "RUL-OLD-DEAL-SIZES",
+        "RUL-OLD-ESCALATION",
+        "RUL-OLD-KING-QUARTET",
+        "RUL-OLD-LAST-CARD",
+        "RUL-OLD-MANILLE-KING",
+        "RUL-OLD-MANILLE-LAST",
+        "RUL-OLD-OPERA-CAUGHT",
+        "RUL-OPERA",
+        "RUL-OPERA-CAUGHT",
+        "RUL-OPERA-DRAW",
+        "RUL-OPERA-STACK",
+        "RUL-PACKS",
+        "RUL-QUARTET-LEAD",
+        "RUL-RED9-CONTINUE",
+        "RUL-RED9-FIRST-PLAY",
+        "RUL-RED9-KING",
+        "RUL-RED9-LEAD",
+        "RUL-RED9-MANY",
+        "RUL-RED9-NINE-STOP",
+        "RUL-RED9-OUT",
+        "RUL-RED9-SUITS",
+        "RUL-STARTING-CHIPS",
+        "RUL-STUCK-RESTART",
+    }
+)
+
+
+def _without_record() -> set[str]:
+    named = {p.stem for p in FILES}
+    return {rid for rid, s in SECTIONS.items() if rid not in named and any(line.startswith("**Example.**") for line in s.body)}
+
+
+def test_a_tampered_outcome_is_reported(tmp_path: Path) -> None:
+    """A planted fault: an example file whose stated chips are wrong is reported with the replayed figures."""
+    data = json.loads((EXAMPLES / "RUL-OPERA-COMET-BONUS.json").read_text(encoding="utf-8"))
+    data["readings"][1]["outcome"]["chips"] = [1368, -680, -688]
+    (problem,) = example_problems(tmp_path / "RUL-OPERA-COMET-BONUS.json", data)
+    assert "opera_comet_bonus = 'doubled' replays to" in problem and "1384" in problem
+    data["readings"][1] = dict(data["readings"][0], value="doubled")
+    data["record"]["actions"] = data["record"]["actions"][:3]  # the deal no longer reaches the Comet
+    problems = example_problems(tmp_path / "x.json", data)
+    assert problems[-1].endswith("two readings replay alike, so the example does not show the ruling")
+
+
+def test_the_list_only_shrinks() -> None:
+    """Every ruling with an **Example.** has a record, or is listed in ``WITHOUT_RECORD``; a listed ruling that
+    gains a record (or no longer exists) must leave the list."""
+    missing = _without_record()
+    assert sorted(missing - WITHOUT_RECORD) == [], "rulings whose example has no record file"
+    assert sorted(WITHOUT_RECORD - missing) == [], "listed rulings that now have a record (or are gone): unlist them"
