@@ -224,3 +224,12 @@ def test_a_file_or_an_unwritable_place_is_a_plain_error(tmp_path: Path, capsys: 
     assert "is a file, not a folder" in capsys.readouterr().err
     assert main(["site", str(tmp_path / "f" / "sub")]) == 2
     assert "cannot write the site" in capsys.readouterr().err
+
+
+def test_a_preset_page_shows_the_deal_comet_deal_plays(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = (site / "preset" / "old_comet.html").read_text(encoding="utf-8")
+    story = html.unescape(re.search(r'<pre class="story">(.*?)</pre>', page, flags=re.S).group(1))  # type: ignore[union-attr]
+    capsys.readouterr()
+    assert main(["deal", "--preset", "old_comet", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.strip() == story.strip()
+    assert 'aria-label="9 of diamonds, the manille"' in page

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from comet.cards import card_text
 from comet.diverge.store import load as load_witnesses
-from comet.engine import deal_sizes, packs_in_rotation
-from comet.notation import seat_name
+from comet.engine import deal_sizes, packs_in_rotation, shuffled_deal
+from comet.game import play_deal
+from comet.notation import narrate, seat_name
 from comet.presets import PRESETS, Preset
 from comet.record import JsonObject, JsonValue
 from comet.ruleset import APPLIES_TO, RULING_FIELDS, applies, field_readings
@@ -43,6 +45,7 @@ from comet.site.witness import record_with, stepper_data
 
 ASSETS = Path(__file__).with_name("assets")
 SPEC_PAGES = {"rules.md": "rules.html", "rules-variants.md": "rules-variants.html"}
+EXAMPLE_SEED = 1
 CONTEXT = 160  # characters of the seed line shown either side of a quote
 DIFF_CLASS = ' class="diff"'
 DIFFERS_CLASS = ' class="differs"'
@@ -301,13 +304,13 @@ def stepper_html(site: Site, data: JsonObject, n: int) -> str:
     hands = record.get("hands") or []
     assert isinstance(hands, list)
     start = "".join(
-        f'<li><span class="seat">{esc(seat_name(i))}</span> <span class="hand">{"".join(card(str(c), wild) for c in h)}</span></li>'
+        f'<li><span class="seat">{esc(seat_name(i))}</span> <span class="hand">{"".join(card(str(c), wild, str(data.get("wild_name") or "Comet")) for c in h)}</span></li>'
         for i, h in enumerate(hands)
         if isinstance(h, list)
     )
     dead = record.get("dead") or []
     if isinstance(dead, list) and dead:
-        start += f'<li><span class="seat">dead hand</span> <span class="hand">{"".join(card(str(c), wild) for c in dead)}</span></li>'
+        start += f'<li><span class="seat">dead hand</span> <span class="hand">{"".join(card(str(c), wild, str(data.get("wild_name") or "Comet")) for c in dead)}</span></li>'
 
     return f"""<div class="stepper" id="{wid}" data-data="{wid}-data">
 <p class="about"><strong>{esc(data["preset"])}</strong>: A is <code>{esc(field_name)} = {esc(a)}</code> (the preset's
@@ -588,11 +591,36 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
 <table class="readings"><caption>The reading of every ruling that applies (rows that differ from the standard game are marked)</caption>
 <thead><tr><th scope="col">field</th><th scope="col">ruling</th><th scope="col">here</th><th scope="col">standard</th></tr></thead>
 <tbody>{"".join(ruling_rows)}</tbody></table>
-<p>Play it: <code>comet game --preset {esc(pr.name)} --seed 1</code>.</p>"""
+{example_deal_html(pr)}
+<p>Play a whole game: <code>comet game --preset {esc(pr.name)} --seed 1</code>.</p>"""
     site.index.append(
         {"id": pr.name, "kind": "preset", "title": pr.description, "url": f"preset/{pr.name}.html", "text": ""}
     )
     site.write(f"preset/{pr.name}.html", page(f"Preset {pr.name}", body, pre, "presets.html"))
+
+
+def example_deal_html(pr: Preset) -> str:
+    """One seeded deal of the preset played by the model's simple policy, narrated (what ``comet deal`` prints)."""
+    v = pr.variant
+    players = v.default_players
+    start = shuffled_deal(pr.rules, players, players - 1, EXAMPLE_SEED, packs_in_rotation(pr.rules, players)[0])
+    _, actions = play_deal(start)
+    wild = frozenset(card_text(c) for c in start.wild)
+    hands = "".join(
+        f'<li><span class="seat">{esc(seat_name(i))}</span> '
+        f'<span class="hand">{"".join(card(card_text(c), wild, v.wild_name) for c in h)}</span></li>'
+        for i, h in enumerate(start.hands)
+    )
+    if start.dead:
+        dead = "".join(card(card_text(c), wild, v.wild_name) for c in start.dead)
+        hands += f'<li><span class="seat">dead hand</span> <span class="hand">{dead}</span></li>'
+    story = "\n".join(narrate(start, actions))
+    return (
+        f"<h2>An example deal</h2><p>{players} players, seed {EXAMPLE_SEED}, played by the model's simple policy "
+        f"(natural cards first, the {esc(v.wild_name)} only when stuck): "
+        f"<code>comet deal --preset {esc(pr.name)} --seed {EXAMPLE_SEED}</code>.</p>"
+        f'<ul class="hands">{hands}</ul><pre class="story">{esc(story)}</pre>'
+    )
 
 
 def _fmt(v: object) -> str:

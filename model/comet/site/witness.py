@@ -12,6 +12,7 @@ from comet.cards import card_text, rank_text
 from comet.engine import apply, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import parse_action, seat_name
+from comet.presets import preset
 from comet.record import JsonObject, JsonValue, canonical_actions, parse_record
 from comet.state import Action, DealState, Payment
 
@@ -141,6 +142,7 @@ def stepper_data(entry: JsonObject) -> JsonObject | None:
         "detail": str(entry.get("detail", "")),
         "origin": str(entry.get("origin", "")),
         "diff_step": (step + 1) if isinstance(step, int) and step >= 0 else 0,
+        "wild_name": preset(str(entry["preset"])).variant.wild_name,
         "record": record,
         "sides": [a[0], b[0]],
     }

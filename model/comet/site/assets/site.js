@@ -13,17 +13,17 @@
     return e;
   }
 
-  function card(text, wild) {
+  function card(text, wild, wildName) {
     var rank = text.slice(0, -1), suit = SUITS[text.slice(-1)] || ["?", text.slice(-1), false];
     var words = (WORDS[rank] || rank) + " of " + suit[1];
     var cls = "card" + (suit[2] ? " red" : "");
-    if (wild.indexOf(text) >= 0) { cls += " wild"; words += ", the Comet"; }
+    if (wild.indexOf(text) >= 0) { cls += " wild"; words += ", the " + (wildName || "Comet"); }
     return el("span", { "class": cls, role: "img", "aria-label": words }, [rank, el("span", { "aria-hidden": "true" }, [suit[0]])]);
   }
 
-  function cards(list, wild) {
+  function cards(list, wild, wildName) {
     var span = el("span", { "class": "hand" });
-    list.forEach(function (c) { span.appendChild(card(c, wild)); });
+    list.forEach(function (c) { span.appendChild(card(c, wild, wildName)); });
     if (!list.length) span.appendChild(document.createTextNode("(none)"));
     return span;
   }
@@ -58,7 +58,7 @@
     box.appendChild(run);
     var tb = el("tbody");
     st.hands.forEach(function (h, s) {
-      tb.appendChild(el("tr", {}, [el("th", { scope: "row" }, [names[s]]), el("td", {}, [cards(h, side.wild)]), el("td", {}, [String(st.chips[s])])]));
+      tb.appendChild(el("tr", {}, [el("th", { scope: "row" }, [names[s]]), el("td", {}, [cards(h, side.wild, data.wild_name)]), el("td", {}, [String(st.chips[s])])]));
     });
     box.appendChild(el("table", {}, [el("caption", {}, ["Hands and chips after this step"]),
       el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, ["player"]), el("th", { scope: "col" }, ["hand"]), el("th", { scope: "col" }, ["chips"])])]), tb]));
