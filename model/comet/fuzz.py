@@ -734,3 +734,28 @@ def coverage_sweep(presets: Sequence[str], seed: int = 0) -> tuple[Counter[str],
     for rid in known - classified_ids():
         hits[rid] += counter.calls[rid]
     return hits, tuple(failures)
+
+
+def directed_hits(deals: Sequence[tuple[DealState, Sequence[Action]]]) -> tuple[Counter[str], tuple[str, ...]]:
+    """Deals chosen to meet what random play misses (``comet verify`` gives the proofs' witness deals: a
+    loser caught with Commit's 9♦, ...), each played action by action under every check of ``check_deal``:
+    (hits per rule id, failures)."""
+    known = all_rule_ids()
+    counter = CallCounter(known - classified_ids())
+    hits: Counter[str] = Counter()
+    failures: list[str] = []
+    with counter.active():
+        for start, actions in deals:
+            out = check_deal(start, following(actions), known)
+            hits.update(out.hits)
+            if out.failure:
+                failures.append(f"[directed deal] {out.failure}")
+    for rid in known - classified_ids():
+        hits[rid] += counter.calls[rid]
+    return hits, tuple(failures)
+
+
+def following(actions: Sequence[Action]) -> Chooser:
+    """A chooser that plays ``actions`` in order (a recorded deal)."""
+    script = iter(actions)
+    return lambda _state, _legal: next(script)

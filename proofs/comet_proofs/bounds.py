@@ -50,8 +50,11 @@ GAIN = "chips one seat collects at settlement"
 
 @dataclass(frozen=True, slots=True)
 class Bound:
-    """One quantity for one preset and player count: the proved upper bound (None: not bounded by the
-    encoding) and the value a real deal reached, with that deal's seed and length; ``per_value``: where the
+    """One quantity for one preset and player count, and two facts kept apart: the proved upper bound
+    (``upper``; None: not bounded by the encoding) and the most a concrete deal is known to reach
+    (``witness``: a shipped witness deal, ``witness_file``, replayed by the model now; None: no deal is
+    shipped for it).  ``sampled`` is the best of the seeded random deals (seed ``seed``, ``actions`` long):
+    a check that no real deal beats the bound, never shown as the extreme.  ``per_value``: where the
     quantity grows with the Comet's value v, (a, b) such that it is at most a + b*v for every v >= 0
     (``in_comet_value``)."""
 
@@ -59,15 +62,32 @@ class Bound:
     players: int
     quantity: str
     upper: int | None
-    reached: int
+    sampled: int
     seed: int
     actions: int
     per_value: tuple[int, int] | None = None
+    witness: int | None = None
+    witness_file: str = ""
+
+    @property
+    def best(self) -> int:
+        """The most a known deal (a witness or a sampled one) reaches."""
+        return max(self.sampled, self.witness if self.witness is not None else self.sampled)
 
     @property
     def ok(self) -> bool:
-        """A real deal never beats the proved bound (if it does, the model or the encoding is wrong)."""
-        return self.upper is None or self.reached <= self.upper
+        """No real deal beats the proved bound (if one does, the model or the encoding is wrong)."""
+        return self.upper is None or self.best <= self.upper
+
+    @property
+    def exact(self) -> bool:
+        """Proved and reached by a witness deal: the value is the maximum."""
+        return self.upper is not None and self.witness == self.upper
+
+    @property
+    def gap(self) -> int | None:
+        """Proved bound minus the most a witness deal reaches (None: no bound or no witness)."""
+        return None if self.upper is None or self.witness is None else self.upper - self.witness
 
 
 def dealt_size(enc: StandardEncoding, players: int, rd: Readings) -> int:
@@ -215,15 +235,26 @@ def long_policy(state: DealState, rng: random.Random) -> Action:
     return passes[0] if passes else acts[rng.randrange(len(acts))]
 
 
+POINTS = "points one seat scores in a deal"
+ACTIONS = "actions in a deal"
+
+
+def quantities(final: DealState, actions: int) -> dict[str, int]:
+    """Every bounded quantity of one finished deal of the model (the most over its seats)."""
+    out = {ACTIONS: actions}
+    if variant_of(final.rules).scoring == "chips":
+        returns = engine.returns(final)
+        settled = [r - c for r, c in zip(returns, final.chips(), strict=True)]
+        out |= {LOSS: -min(settled), GAIN: max(settled), DEAL_LOSS: -min(returns), DEAL_GAIN: max(returns)}
+    else:
+        out[POINTS] = max(engine.deal_points(final))
+    return out
+
+
 def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str, tuple[int, int, int]]:
     """Best value met per quantity over ``deals`` seeded deals: (value, seed of the deal, its actions)."""
     rules = preset_named(preset).rules
     best: dict[str, tuple[int, int, int]] = {}
-
-    def note(name: str, value: int, deal_seed: int, length: int) -> None:
-        if name not in best or value > best[name][0]:
-            best[name] = (value, deal_seed, length)
-
     for i in range(deals):
         deal_seed = seed * 100_003 + i
         rng = random.Random(deal_seed)
@@ -233,15 +264,35 @@ def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str
             policy = long_policy if i % 2 == 0 else random_policy
             state = engine.apply(state, policy(state, rng))
             steps += 1
-        note("actions in a deal", steps, deal_seed, steps)
-        if preset_named(preset).scoring == "chips":
-            settled = [r - c for r, c in zip(engine.returns(state), state.chips(), strict=True)]
-            note(LOSS, -min(settled), deal_seed, steps)
-            note(GAIN, max(settled), deal_seed, steps)
-            note(DEAL_LOSS, -min(engine.returns(state)), deal_seed, steps)
-            note(DEAL_GAIN, max(engine.returns(state)), deal_seed, steps)
-        else:
-            note("points one seat scores in a deal", max(engine.deal_points(state)), deal_seed, steps)
+        for name, value in quantities(state, steps).items():
+            if name not in best or value > best[name][0]:
+                best[name] = (value, deal_seed, steps)
+    return best
+
+
+def witness_values(preset: str, players: int) -> dict[str, tuple[int, str]]:
+    """The most each quantity reaches in the shipped witness deals of ``preset`` for ``players`` seats with
+    the Comet at its starting value, each replayed by the model now from its record: (value, file)."""
+    import json
+    from importlib import resources
+
+    from comet.record import parse_record, replay_record
+
+    root = resources.files("comet_proofs") / "witnesses"
+    index = json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]
+    best: dict[str, tuple[int, str]] = {}
+    for entry in index:
+        if entry["preset"] != preset or entry["players"] != players:
+            continue
+        trace = json.loads((root / entry["file"]).read_text(encoding="utf-8"))
+        record = parse_record(trace["#meta"]["record"])
+        final = replay_record(record).final
+        # the bounds are at the Comet's starting value: a deal with an escalated Comet is not comparable
+        if not final.terminal or final.comet_value != variant_of(final.rules).comet_value:
+            continue
+        for name, value in quantities(final, len(record.actions)).items():
+            if name not in best or value > best[name][0]:
+                best[name] = (value, entry["file"])
     return best
 
 
@@ -264,9 +315,11 @@ def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, 
     for n in counts:
         proved = proved_bounds_in_value(preset, n)
         reached = reached_values(preset, n, deals, seed)
+        shipped = witness_values(preset, n)
         for name, (value, deal_seed, length) in reached.items():
             upper, per_value = proved.get(name, (None, None))
-            out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value))
+            witness, where = shipped.get(name, (None, ""))
+            out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value, witness, where))
     return out
 
 
@@ -305,7 +358,8 @@ def main() -> None:  # pragma: no cover - a manual run: python -m comet_proofs.b
     for name in sys.argv[1:]:
         t0 = time.perf_counter()
         for b in bounds(name):
-            line = f"{b.preset} {b.players}p {b.quantity}: upper {b.upper}, reached {b.reached} (seed {b.seed})"
+            line = f"{b.preset} {b.players}p {b.quantity}: proved <= {b.upper}, a witness deal reaches {b.witness}"
+            line += f" ({b.witness_file or 'none shipped'}), gap {b.gap}; best sampled {b.sampled} (seed {b.seed})"
             print(line + (f", at most {b.per_value[0]} + {b.per_value[1]}v" if b.per_value else ""))
         print(f"{name}: {time.perf_counter() - t0:.1f} s")
 

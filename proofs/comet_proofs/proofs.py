@@ -67,6 +67,8 @@ class ProofResult:
     # a joint check that failed: (the obligation whose goal broke, its counterexample) for each goal that
     # broke, each found by a check of that goal alone (``Obligation.joint``)
     broken: tuple[tuple[str, str], ...] = ()
+    # why the second solver gave no answer ("no answer": Z3's reason and the budget), else ""
+    second_reason: str = ""
 
 
 ALL_READINGS: tuple[tuple[str, str], ...] = tuple((name, "*") for name, _ in PLAY_RULINGS + DEAL_RULINGS)
@@ -138,14 +140,25 @@ class Obligation:
             # a formula that is just False (termination) has nothing to re-check
             trivial = all(z3.is_false(f) for f in formulas)
             budget = second_budget(work)
-            second = self.second_opinion(formulas, splits, budget) if recheck and cheap and not trivial else ""
+            second, why = (
+                self.second_opinion(formulas, splits, budget) if recheck and cheap and not trivial else ("", "")
+            )
             if second == "DISAGREES":
                 text = "Z3's default solver proved it, the second solver found a counterexample"
                 return ProofResult(
                     self.name, self.preset, self.players, readings, False, seconds, text, second, self.assumes
                 )
             return ProofResult(
-                self.name, self.preset, self.players, readings, True, seconds, None, second, self.assumes
+                self.name,
+                self.preset,
+                self.players,
+                readings,
+                True,
+                seconds,
+                None,
+                second,
+                self.assumes,
+                second_reason=why,
             )
         text = render(solved.model) if solved.model is not None else f"Z3 gave no answer ({solved.reason})"
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, "", self.assumes)
@@ -181,20 +194,23 @@ class Obligation:
         )
 
     @staticmethod
-    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef], work: int) -> str:
+    def second_opinion(formulas: list[z3.BoolRef], splits: list[z3.BoolRef], work: int) -> tuple[str, str]:
         """Every case again with ``second_solver`` (``work``: Z3's resource limit for each): "agrees" (all
-        unsat), "DISAGREES" (one sat) or "no answer" (the limit reached)."""
-        answer = "agrees"
-        for case in splits:
+        unsat), "DISAGREES" (one sat) or "no answer" (the limit reached), and for "no answer" the reason:
+        Z3's own words, the case and the budget."""
+        answer, why = "agrees", ""
+        for i, case in enumerate(splits):
             ctx = z3.Context()
             solver = second_solver(ctx, work)
             solver.add(*specialise([f.translate(ctx) for f in formulas], case.translate(ctx)))
             verdict = solver.check()
             if verdict == z3.sat:
-                return "DISAGREES"
+                return "DISAGREES", ""
             if verdict != z3.unsat:
                 answer = "no answer"
-        return answer
+                where = f"case {i + 1} of {len(splits)}" if len(splits) > 1 else "its one case"
+                why = f"Z3 says '{solver.reason_unknown()}' on {where}, within {work:,} units of work"
+        return answer, why
 
 
 # Only obligations the first solver proved with less work than this (Z3's resource count, summed over

@@ -393,3 +393,19 @@ def write_traces(
                 continue
             written.append(add_trace(out, w))
     return written, missing
+
+
+def shipped_deals(presets: Sequence[str]) -> list[tuple[DealState, tuple[Action, ...]]]:
+    """The witness deals shipped in ``comet_proofs/witnesses/`` for ``presets``: (start, actions) each, read
+    from the record in the trace's meta (for ``comet verify``'s directed deals)."""
+    from importlib import resources
+
+    from comet.record import parse_record
+
+    root = resources.files("comet_proofs") / "witnesses"
+    out: list[tuple[DealState, tuple[Action, ...]]] = []
+    for entry in json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]:
+        if entry["preset"] in presets:
+            record = parse_record(json.loads((root / entry["file"]).read_text(encoding="utf-8"))["#meta"]["record"])
+            out.append((record.start(), record.actions))
+    return out
