@@ -198,7 +198,9 @@ def test_where_a_play_is_legal_under_one_reading_only_the_other_side_names_the_r
         assert isinstance(record, dict) and isinstance(record["actions"], list)
         action = record["actions"][k - 1]
         listed = [json.dumps(s["steps"][k - 1].get("why_not", {})) for s in json.loads(json.dumps(sides))]
-        assert any(json.dumps(action) + ":" in w for w in listed), f"{e['key']}: {action!r} not explained at step {k - 1}"
+        assert any(json.dumps(action) + ":" in w for w in listed), (
+            f"{e['key']}: {action!r} not explained at step {k - 1}"
+        )
         n += 1
     assert n > 30
 
@@ -233,3 +235,46 @@ def test_a_preset_page_shows_the_deal_comet_deal_plays(site: Path, capsys: pytes
     assert main(["deal", "--preset", "old_comet", "--seed", "1"]) == 0
     assert capsys.readouterr().out.strip() == story.strip()
     assert 'aria-label="9 of diamonds, the manille"' in page
+
+
+def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game witness page says 'Play it again: comet game …' (simple policy only): those commands must give
+    the winners the stored witness names, under A (no --ruling) and B."""
+    from comet.notation import seat_name
+
+    n = 0
+    for e in load().values():
+        g = e.get("game")
+        if not isinstance(g, dict) or g.get("policy") != "simple":
+            continue
+        detail = str(e["detail"])
+        part_a, _, part_b = detail.removeprefix("A: ").partition("; B: ")
+        base = [
+            "game",
+            "--preset",
+            str(e["preset"]),
+            "--players",
+            str(g["players"]),
+            "--deals",
+            str(g["deals"]),
+            "--seed",
+            str(g["seed"]),
+        ]
+        value = e["b"]
+        shown_b = str(value).lower() if isinstance(value, bool) else str(value)
+        for argv, part in ((base, part_a), ([*base, "--ruling", f"{e['field']}={shown_b}"], part_b)):
+            capsys.readouterr()
+            code = main(argv)
+            out = capsys.readouterr().out
+            if part.startswith("refused"):
+                assert code == 2, f"{e['key']}: {argv} should be refused ({part})"
+                continue
+            seats = re.match(r"winners \[([0-9, ]*)\]", part)
+            assert code == 0 and seats, f"{e['key']}: {part!r}"
+            line = [x for x in out.splitlines() if x.startswith("Winner")][-1]
+            names = " and ".join(seat_name(int(x)) for x in seats.group(1).split(","))
+            assert line.split(": ", 1)[1].startswith(names + " with"), f"{e['key']}: {line!r}, stored {part!r}"
+        n += 1
+    assert n > 5
