@@ -111,6 +111,13 @@ def register(sub: Any) -> None:
         help="also find, per preset, the rulings whose divergence depends on another ruling's reading",
     )
     p.add_argument(
+        "--policy-deals",
+        action="append",
+        default=[],
+        metavar="POLICY=N",
+        help="paired deals for one policy on the fast engine, instead of --deals (repeatable)",
+    )
+    p.add_argument(
         "--reference-deals",
         type=int,
         default=None,
@@ -194,6 +201,18 @@ def run(args: argparse.Namespace) -> int:
         return int(args.deals) if args.backend != "reference" and fast_plays(pair) else ref_deals
 
     pimc_presets = set(args.pimc_preset or ["standard"])
+    overrides: dict[str, int] = {}
+    for item in args.policy_deals:
+        name, _, count = item.partition("=")
+        if name not in policies or not count.isdigit():
+            raise ValueError(f"--policy-deals takes POLICY=N for a policy of --policies, not {item!r}")
+        overrides[name] = int(count)
+    common = tuple(pol for pol in policies if pol not in overrides)
+
+    def extra_of(pair: Pair, n: int, counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+        fast = args.backend != "reference" and fast_plays(pair)
+        own = tuple((pol, k if fast else ref_deals) for pol, k in overrides.items())
+        return own + pimc_extra(pair, n, counts)
 
     def pimc_extra(pair: Pair, n: int, counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         if args.pimc_deals and pair.preset in pimc_presets and n == games_at(pair, counts) and not game_level(pair):
@@ -210,9 +229,12 @@ def run(args: argparse.Namespace) -> int:
             n,
             tuple(0 if game_level(plan[i][0]) else deals_of(plan[i][0]) for i in idx),
             tuple(args.games if game_level(plan[i][0]) and n == games_at(*plan[i]) else 0 for i in idx),
-            tuple(policies),
+            common,
             args.backend,
-            tuple(pimc_extra(plan[i][0], n, plan[i][1]) for i in idx),
+            tuple(
+                tuple((pol, 0) for pol in overrides) if game_level(plan[i][0]) else extra_of(plan[i][0], n, plan[i][1])
+                for i in idx
+            ),
         )
         for (_, n), idx in groups.items()
     ]
@@ -417,6 +439,7 @@ def placebo_lines(reports: list[PairReport]) -> list[str]:
     """The placebo check: each reading that cannot change play or payments, why, and what was measured."""
     from comet.diverge.effect import verdict
     from comet.diverge.placebo import placebo_reason
+    from comet.variant import variant_of
 
     lines: list[str] = []
     for r in reports:
@@ -424,9 +447,10 @@ def placebo_lines(reports: list[PairReport]) -> list[str]:
         if why is None:
             continue
         lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {why}.")
+        unit = "chips" if variant_of(r.pair.a).scoring == "chips" else "points"
         for m in r.impact:
             for pol, t in m.deals.items():
-                v = verdict(t)
+                v = verdict(t, unit)
                 mark = "**EFFECT FOUND: the study is wrong**" if v.matters else v.text
                 lines.append(f"  - {m.players} players, {pol}: {mark}")
     if not lines:

@@ -106,7 +106,12 @@ def game_verdict(g: GamePaired) -> str:
 def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, plot_name: str, title: str) -> list[str]:
     """The impact part of one pair's section."""
     unit = unit_of(points)
-    lines: list[str] = []
+    counts = ", ".join(str(m.players) for m in measured) or "none"
+    lines: list[str] = [
+        f"**Impact** (paired deals under A and B with coupled play, per player count where the readings can "
+        f"differ: {counts}; per player, the headline player first):",
+        "",
+    ]
     for m in measured:
         pols = list(m.deals)
         if not pols:
