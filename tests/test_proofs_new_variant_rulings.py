@@ -36,12 +36,24 @@ def failures(enc: CommitHoyleEncoding, only: str, sweep: bool = False) -> str:
     return "\n".join(result.failures())
 
 
-def test_commit_hoyle_nine_pass_is_quantified_and_nine_lead_declared_outside() -> None:
-    """RUL-COMMIT-H-NINE-PASS is a free Boolean; RUL-COMMIT-H-NINE-LEAD is declared outside (its last-card
-    guard made card conservation time out at 6 players; spec/proofs.md)."""
+def test_commit_hoyle_nine_pass_and_nine_lead_are_quantified() -> None:
+    """RUL-COMMIT-H-NINE-PASS and (issue 23) RUL-COMMIT-H-NINE-LEAD are free Booleans; none is outside."""
     enc = CommitHoyleEncoding()
-    assert enc.has_ruling("commit_nine_when") and "commit_nine_when" not in enc.outside
-    assert not enc.has_ruling("commit_nine_lead") and "commit_nine_lead" in enc.outside
+    assert enc.has_ruling("commit_nine_when") and enc.has_ruling("commit_nine_lead") and not enc.outside
+
+
+class NineLeadsAlways(CommitHoyleEncoding):
+    """Bug (R-COMMIT-H-NINE): the last-card guard of RUL-COMMIT-H-NINE-LEAD = last_resort forgotten."""
+
+    def reading(self, rd: Readings, name: str) -> z3.BoolRef:
+        return z3.BoolVal(False) if name == "commit_nine_lead" else super().reading(rd, name)
+
+
+def test_planted_nine_lead_without_the_last_card_guard_fails_the_refinement_check() -> None:
+    """R-COMMIT-H-NINE, RUL-COMMIT-H-NINE-LEAD = last_resort: the encoding lets the 9D lead while its player
+    holds other cards; the model refuses, at the witness of another card leading beside the 9D."""
+    text = failures(NineLeadsAlways(), "another card leads while the mover holds the 9D")
+    assert "commit_nine_lead=last_resort" in text
 
 
 def test_sweep_finds_no_nine_for_pass_under_without_only() -> None:

@@ -440,6 +440,12 @@ def _commit_caught(e: StandardEncoding, t: SymState) -> z3.BoolRef:
     return z3.And(won(t), where >= 0, where != t.winner)
 
 
+def _nine_d_loc(s: SymState) -> z3.ArithRef:
+    from comet_proofs.variants.commit_common import NINE_D, loc_name
+
+    return s.x(loc_name(NINE_D))
+
+
 def _kings_held(t: SymState) -> z3.BoolRef:
     from comet.cards import card
 
@@ -486,9 +492,20 @@ HOYLE_CLASSES: tuple[BehaviourClass, ...] = (
         ),
     ),
     BehaviourClass(
-        "Commit 000: the 9D leads a run",
+        "Commit 000: the 9D leads a run (RUL-COMMIT-H-NINE-LEAD = last_resort: as the last card)",
         ("commit_hoyle",),
         g(lambda e, s, a, t: z3.And(_card(a), a.rank == _nine_d(), s.need == 0, _branch(s) == 0)),
+        readings=((), (("commit_nine_lead", "last_resort"),)),
+    ),
+    BehaviourClass(
+        "Commit 000: another card leads while the mover holds the 9D (RUL-COMMIT-H-NINE-LEAD = last_resort)",
+        ("commit_hoyle",),
+        g(
+            lambda e, s, a, t: z3.And(
+                _card(a), a.rank != _nine_d(), s.need == 0, _branch(s) == 0, _nine_d_loc(s) == s.to_move
+            )
+        ),
+        readings=((("commit_nine_lead", "last_resort"),),),
     ),
     BehaviourClass(
         "Commit 000: the 10D taken on the 9D's branch",

@@ -48,14 +48,12 @@ class CommitHoyleEncoding(SuitedEncoding):
         ("commit_king_payer", "others"),
         ("commit_nine_when", "without_only"),
         ("commit_nine_lead_turn", "goes_on"),
+        ("commit_nine_lead", "last_resort"),
     )
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
     # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
     unquantified = ("deal_order", "commit_stake", *GAME_FIELDS)
-    # RUL-COMMIT-H-NINE-LEAD (last_resort: the 9D leads only as the mover's last card) stays outside: every
-    # form of the last-card guard tried made card conservation at 6 players time out (> 120 s, from 0.8 s);
-    # spec/proofs.md.  The model's reading is fuzzed and recomputed, not proved.
-    outside = ("commit_nine_lead",)
+    outside = ()
 
     def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
         return ((STAKE, state.rules.commit_stake),)
@@ -115,7 +113,11 @@ class CommitHoyleEncoding(SuitedEncoding):
             z3.And(play, self.wanted(s, a.rank)),
             z3.And(z3.Not(self.mover_holds_wanted(s)), instead_of_without),
         )
-        lead = play
+        # RUL-COMMIT-H-NINE-LEAD = last_resort: the 9D leads only as the mover's last card, stated as "no other
+        # card is in the mover's hand" (a disequality per card: the hand's size as a sum of 51 terms per seat
+        # made card conservation time out at 6 players)
+        alone = z3.And([self.loc(s, c) != s.to_move for c in DECK51 if c != NINE_D])
+        lead = z3.And(play, z3.Or(z3.Not(self.reading(rd, "commit_nine_lead")), a.rank != NINE_D, alone))
         return z3.And(
             z3.Not(self.terminal(s)),
             z3.Implies(a.kind == PASS, a.rank == 0),
