@@ -309,3 +309,22 @@ def test_tables_are_cached_per_game_not_per_state() -> None:
     a, b = game.new_initial_state(), game.new_initial_state()
     assert a.table is b.table is game.table
     assert make_table("standard") == game.table
+
+
+def test_an_illegal_action_is_refused_naming_its_rule() -> None:
+    """R-PLAY-MUST: the first player may not pass; the engine's IllegalAction comes through OpenSpiel."""
+    from comet.errors import IllegalAction
+
+    s = load_game("standard").new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    with pytest.raises(IllegalAction, match="must start a new run"):
+        s.apply_action(0)
+
+
+def test_every_preset_loads_at_every_player_count() -> None:
+    for name, p in PRESETS.items():
+        for n in p.variant.player_counts:
+            game = load_game(name, players=n)
+            assert game.num_players() == n
+            assert game.max_game_length() == engine.step_bound(engine.shuffled_deal(p.rules, n, n - 1, 0))
