@@ -87,7 +87,8 @@ def test_stored_playthrough_regenerates_identically(name: str) -> None:
     stored = (PLAYTHROUGHS / f"{name}.txt").read_text(encoding="utf-8")
     game, actions = playthrough_actions(stored)
     assert game == f"python_comet(preset={name})"
-    assert playthrough_text(game, actions) == stored
+    regen = "comet.openspiel.write_playthroughs('spec/playthroughs')"
+    assert playthrough_text(game, actions) == stored, f"spec/playthroughs/{name}.txt is stale (a new ruling field is a new parameter): regenerate with {regen}"
 
 
 def test_a_changed_playthrough_is_noticed() -> None:
