@@ -14,7 +14,8 @@ from test_ruling_examples import replay_outcome
 
 for path in sorted(Path(__file__).parent.glob("RUL-*.json")):
     data = json.loads(path.read_text(encoding="utf-8"))
-    for reading in data["readings"]:
-        reading["outcome"] = replay_outcome(data["record"], data["field"], reading["value"])
+    for case in [data, *data.get("also", [])]:
+        for reading in case["readings"]:
+            reading["outcome"] = replay_outcome(case["record"], data["field"], reading["value"])
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(path.name)
