@@ -42,6 +42,7 @@ def page(title: str, body: str, root: str, current: str, head: str = "", scripts
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(title)} · Comet rulebook</title>
 <link rel="stylesheet" href="{root}assets/style.css">
+<link rel="icon" href="{root}assets/icon.svg" type="image/svg+xml">
 {head}<script src="{root}assets/site.js" defer></script>{extra}
 </head>
 <body>
