@@ -15,7 +15,7 @@ from comet.cli import main
 from comet.variant import REGISTRY
 from comet_proofs.dealt import check_dealt
 from comet_proofs.encoding import ENCODINGS, Readings, StandardEncoding, SymState, model_deal_sizes
-from comet_proofs.variants.two_player import TwoPlayerEncoding
+from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
 
 
 class SeatZeroOneMore(StandardEncoding):

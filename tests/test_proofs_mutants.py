@@ -24,7 +24,7 @@ from comet_proofs.encoding import (
     SymState,
     at,
 )
-from comet_proofs.variants.commit_common import DECK51, loc_name
+from comet_proofs.games.commit_common import DECK51, loc_name
 
 # One player count per preset keeps each test to seconds.
 PLAYERS = {

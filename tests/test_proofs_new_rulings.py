@@ -15,9 +15,9 @@ import pytest
 import z3
 from comet.ruleset import Ruleset
 from comet_proofs.encoding import Readings, StandardEncoding, encoding_for
+from comet_proofs.games.old_comet.encoding import OldCometEncoding
+from comet_proofs.games.opera.encoding import OperaEncoding
 from comet_proofs.refine import refine
-from comet_proofs.variants.old_comet import OldCometEncoding
-from comet_proofs.variants.opera import OperaEncoding
 
 
 class _Blind(Readings):

@@ -1,4 +1,4 @@
-"""Z3 proofs of the variant presets (comet_proofs.variants): each preset's obligations hold, they
+"""Z3 proofs of the variant presets (comet_proofs.games): each preset's obligations hold, they
 speak about real transitions, each encoding agrees successor-exactly with the model on sampled and
 hand-made states, and a planted bug (in the encoding or in the model) is caught with a readable
 counterexample.
@@ -47,14 +47,14 @@ from comet_proofs.encoding import (
     SymAction,
     SymState,
 )
+from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
+from comet_proofs.games.commit_common import BRANCH, SUIT
+from comet_proofs.games.commit_hoyle.encoding import KINGS, CommitHoyleEncoding
+from comet_proofs.games.old_comet.encoding import OldCometEncoding
+from comet_proofs.games.opera.encoding import DRAWN, OperaEncoding
+from comet_proofs.games.red_nines.encoding import WILD_PLAYED, RedNinesEncoding
+from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
 from comet_proofs.proofs import covered_invariants
-from comet_proofs.variants.commit_cats import CommitCatsEncoding
-from comet_proofs.variants.commit_common import BRANCH, SUIT
-from comet_proofs.variants.commit_hoyle import KINGS, CommitHoyleEncoding
-from comet_proofs.variants.old_comet import OldCometEncoding
-from comet_proofs.variants.opera import DRAWN, OperaEncoding
-from comet_proofs.variants.red_nines import WILD_PLAYED, RedNinesEncoding
-from comet_proofs.variants.two_player import TwoPlayerEncoding
 
 VARIANTS = ("opera", "two_player", "old_comet", "red_nines", "commit_hoyle", "commit_cats")
 

@@ -420,7 +420,7 @@ def _card(a: SymAction) -> z3.BoolRef:
 
 
 def _nine_d() -> int:
-    from comet_proofs.variants.commit_common import NINE_D
+    from comet_proofs.games.commit_common import NINE_D
 
     return NINE_D
 
@@ -430,7 +430,7 @@ def _branch(s: SymState) -> z3.ArithRef:
 
 
 def _holds_nine_d(e: StandardEncoding, s: SymState) -> z3.ArithRef:
-    from comet_proofs.variants.commit_common import loc_name
+    from comet_proofs.games.commit_common import loc_name
 
     return s.x(loc_name(_nine_d()))
 
@@ -441,7 +441,7 @@ def _commit_caught(e: StandardEncoding, t: SymState) -> z3.BoolRef:
 
 
 def _nine_d_loc(s: SymState) -> z3.ArithRef:
-    from comet_proofs.variants.commit_common import NINE_D, loc_name
+    from comet_proofs.games.commit_common import NINE_D, loc_name
 
     return s.x(loc_name(NINE_D))
 
@@ -449,7 +449,7 @@ def _nine_d_loc(s: SymState) -> z3.ArithRef:
 def _kings_held(t: SymState) -> z3.BoolRef:
     from comet.cards import card
 
-    from comet_proofs.variants.commit_common import loc_name
+    from comet_proofs.games.commit_common import loc_name
 
     kings = [t.x(loc_name(card(KING, suit))) for suit in range(4)]
     return z3.And(won(t), z3.Or([z3.And(k >= 0, k != t.winner) for k in kings]))

@@ -55,7 +55,7 @@ def payments_for(chips: tuple[int, ...], rule: str = "R-COMET-BONUS") -> tuple[P
 
 def concretise(enc: StandardEncoding, a: AbstractState, rules: Ruleset) -> DealState:
     """A ``DealState`` of ``rules``' game whose abstraction under ``enc`` is meant to be ``a``."""
-    from comet_proofs.variants.commit_common import SuitedEncoding
+    from comet_proofs.games.commit_common import SuitedEncoding
 
     n = a.players
     pack = packs_in_rotation(rules, n)[0]
@@ -114,7 +114,7 @@ def concretise(enc: StandardEncoding, a: AbstractState, rules: Ruleset) -> DealS
 def _suited(
     enc: StandardEncoding, a: AbstractState, rules: Ruleset, pack_name: str, wild: tuple[Card, ...]
 ) -> DealState:
-    from comet_proofs.variants.commit_common import DEAD, DECK51, NINE_D, PLAYED, loc_name
+    from comet_proofs.games.commit_common import DEAD, DECK51, NINE_D, PLAYED, loc_name
 
     extra = extra_of(a)
     n = a.players

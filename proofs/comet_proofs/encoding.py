@@ -1075,7 +1075,9 @@ def model_deal_sizes(enc: StandardEncoding, players: int) -> tuple[tuple[Combo, 
 
 def encoding_for(preset: str) -> StandardEncoding:
     """The encoding of a preset's game; ValueError if the game has none yet."""
-    import comet_proofs.variants  # noqa: F401  (registers the variant encodings in ENCODINGS)
+    from comet_proofs.games import load_encodings
+
+    load_encodings()  # every game folder registers its encoding in ENCODINGS
 
     cls = ENCODINGS.get(preset)
     if cls is None:

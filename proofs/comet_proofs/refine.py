@@ -180,7 +180,7 @@ def realism(enc: StandardEncoding, preset: str, s: SymState, escalated: bool) ->
     if "stake" in names:
         out += [s.x("stake") >= 1, s.x("stake") <= 5]
     if "nine_last" in names:
-        from comet_proofs.variants.commit_common import NINE_D, PLAYED, loc_name
+        from comet_proofs.games.commit_common import NINE_D, PLAYED, loc_name
 
         only_nine = z3.Sum(*s.played) < 2
         out.append(z3.Implies(z3.And(s.x("nine_last") == 0, s.x(loc_name(NINE_D)) == PLAYED), z3.Not(only_nine)))

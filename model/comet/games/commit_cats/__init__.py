@@ -7,7 +7,7 @@
 Index: Commit as 002:32-45 describes it, everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/variants/commit_cats.py``; behaviour classes: ``CATS_CLASSES`` in
+- encoding for the proofs: ``proofs/comet_proofs/games/commit_cats/encoding.py``; behaviour classes: ``CATS_CLASSES`` in
   ``proofs/comet_proofs/catalogue.py``;
 - fast engine: ``model/comet/fast/games/commit_cats.py``;
 - tests: ``tests/test_variant_commit_cats.py``;

@@ -7,7 +7,7 @@
 Index: Old Comet of 1718 (000:85), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/variants/old_comet.py``; behaviour classes: ``OLD_COMET_CLASSES`` in
+- encoding for the proofs: ``proofs/comet_proofs/games/old_comet/encoding.py``; behaviour classes: ``OLD_COMET_CLASSES`` in
   ``proofs/comet_proofs/catalogue.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_variant_old_comet.py``;

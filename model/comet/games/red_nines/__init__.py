@@ -7,7 +7,7 @@
 Index: Red Nines (002:46-89), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/variants/red_nines.py``; behaviour classes: ``RED_NINES_CLASSES`` in
+- encoding for the proofs: ``proofs/comet_proofs/games/red_nines/encoding.py``; behaviour classes: ``RED_NINES_CLASSES`` in
   ``proofs/comet_proofs/catalogue.py``;
 - fast engine: ``model/comet/fast/games/red_nines.py``;
 - tests: ``tests/test_variant_red_nines.py``;

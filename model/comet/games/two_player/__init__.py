@@ -7,7 +7,7 @@
 Index: Two players (000:84), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/variants/two_player.py``; behaviour classes: ``TWO_PLAYER_CLASSES`` in
+- encoding for the proofs: ``proofs/comet_proofs/games/two_player/encoding.py``; behaviour classes: ``TWO_PLAYER_CLASSES`` in
   ``proofs/comet_proofs/catalogue.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_variant_two_player.py``;

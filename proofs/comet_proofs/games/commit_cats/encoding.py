@@ -25,7 +25,7 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState
-from comet_proofs.variants.commit_common import (
+from comet_proofs.games.commit_common import (
     BRANCH,
     DEAD,
     DECK51,

@@ -17,7 +17,7 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at, scaled
-from comet_proofs.variants.commit_common import (
+from comet_proofs.games.commit_common import (
     BRANCH,
     DEAD,
     DECK51,

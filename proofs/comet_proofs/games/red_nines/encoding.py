@@ -36,7 +36,7 @@ from comet_proofs.encoding import (
     at,
     scaled,
 )
-from comet_proofs.variants.commit_common import NewRunPassOn
+from comet_proofs.games.commit_common import NewRunPassOn
 
 NO_COMET = -3
 EXTRA_SUITS = (HEARTS, SPADES, DIAMONDS, CLUBS)
