@@ -8,8 +8,8 @@ cannot tell those apart from real proofs, so ``check_dealt`` shows, per preset a
   encoding's ``stated_deal`` (its own statement of the sources, written apart from the model) under every
   reading combination of the rulings that change the deal;
 - every reading combination of the Booleans that occur in ``Init`` has a state: freshly dealt deals of
-  the model under those readings (every pack in rotation, a few seeds and dealers) are initial states of
-  the encoding and satisfy ``Inv`` (the encoding's initial deal sizes are the model's, ``deal_size``, so
+  the model under those readings (one per pack in rotation, up to two) are initial states of the encoding
+  (``Init ⇒ Inv`` is proved) (the encoding's initial deal sizes are the model's, ``deal_size``, so
   a mismatch is a fault of one of the two, shown with the conjuncts of ``Init`` the deal breaks);
 - each such deal, played to its end at random, ends in a state of ``Inv ∧ terminal`` (the hypothesis of
   the settlement, caught, bound and points obligations);
@@ -105,11 +105,11 @@ class Membership:
         flagged = zip(self.rd.fields, self.rd.flags, strict=True)
         # the quantified rulings whose Booleans occur in Init (the others cannot make it empty)
         self.fields = tuple(dict.fromkeys(f for (f, _), flag in flagged if str(flag) in names))
-        inv = enc.invariant(self.s)
+        # Init ⇒ Inv is proved (each invariant part's initial case), so a fresh deal is asked Init only
         self.start = z3.Solver()
-        self.start.add(init, inv)
+        self.start.add(init)
         self.end = z3.Solver()
-        self.end.add(inv, enc.terminal(self.s))
+        self.end.add(enc.invariant(self.s), enc.terminal(self.s))
         copies = {f"nv.{name}" for name in enc.reading_fields()}
         terms = self.s.terms()
         self.variables = [i for i, t in enumerate(terms) if is_variable(t)]

@@ -217,6 +217,7 @@ def summary_json(
     report: Any,
     wall: float,
     ok: bool,
+    dealt: dict[str, DealtResult] | None = None,
 ) -> dict[str, Any]:
     """The machine-readable summary: one object per preset (proofs, refinement check, fuzz), and the
     whole run's verdict and wall time."""
@@ -248,6 +249,15 @@ def summary_json(
                 "seconds": round(rf.seconds, 2),
                 "ok": rf.ok,
                 "failures": rf.failures(),
+            }
+        dr = (dealt or {}).get(name)
+        if dr is not None:
+            obj["starting_points"] = {
+                "fresh_deals": dr.deals,
+                "readings_of_init": dr.combinations,
+                "scripted_games": dr.games,
+                "seconds": round(dr.seconds, 2),
+                "problems": list(dr.problems),
             }
         fz = fuzz_rows.get(name)
         if fz is not None:
@@ -349,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
         import json
         from pathlib import Path
 
-        summary = summary_json(names, proofs, refined, report, wall, not failed)
+        summary = summary_json(names, proofs, refined, report, wall, not failed, dealt)
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     console.print(f"wall time {wall:.1f} s ({args.jobs} worker processes)")
     console.print("[red]verify: FAILED[/red]" if failed else "[green]verify: all proofs hold, no fuzz failures[/green]")
