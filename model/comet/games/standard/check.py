@@ -8,6 +8,7 @@ from comet.cards import rank_of
 from comet.checks.game import (
     BASE_COMET,
     COMET_STEP,
+    chip_game_end,
     chips_follow_payments,
 )
 from comet.checks.recompute import (
@@ -102,23 +103,6 @@ def standard_step(before: DealState, action: Action, after: DealState) -> list[s
     return []
 
 
-def standard_game_end(first: GameState, game: GameState) -> list[str]:
-    """The standard game ends after exactly the agreed deals (000:70 "Agree beforehand how many
-    deals to play"), with extra rounds for a tie only under game_tie=extra_round (at most 3)."""
-    out: list[str] = []
-    if game.rules.starting_chips != first.balances[0]:
-        out.append(f"the game started with {first.balances[0]} chips each, not {game.rules.starting_chips}")
-    if len(game.history) != game.deals:
-        out.append(f"{len(game.history)} deals played, {game.deals} agreed")
-    best = max(game.balances)
-    tied = sum(b == best for b in game.balances) > 1
-    if tied and game.rules.game_tie == "extra_round" and game.extra_rounds < 3:
-        out.append("the game ended tied although extra rounds remain (game_tie=extra_round)")
-    if game.extra_rounds and game.rules.game_tie == "share":
-        out.append("extra rounds were played although tied leaders share the win (game_tie=share)")
-    return out
-
-
 def standard_game_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
     """The chip economy of the standard game, recomputed from the seeds: the Comet's value
     escalates by 2 while it lies in the dead hand and goes back to 2 once dealt (000:55), each
@@ -148,5 +132,5 @@ def standard_game_economy(before: GameState, start: DealState, final: DealState,
 
 CHECK = register_check(
     "standard",
-    GameCheck(settlement=chips_only(standard_settlement), step=standard_step, economy=standard_game_economy, end=standard_game_end),
+    GameCheck(settlement=chips_only(standard_settlement), step=standard_step, economy=standard_game_economy, end=chip_game_end),
 )
