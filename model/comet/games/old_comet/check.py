@@ -119,8 +119,13 @@ def old_comet_economy(before: GameState, start: DealState, final: DealState, aft
     if before.rules.old_escalation == "fixed":
         return chip_economy(before, final, after, 10, "manille")
     out: list[str] = []
-    if start.comet_value != before.comet_values[0]:
-        out.append(f"deal {before.deal_index}: the manille is worth {start.comet_value}, not {before.comet_values[0]}")
+    expected = before.comet_values[0]
+    # RUL-ESCALATION-RESET = same_deal (000:55 "until it is dealt to a player again; then it goes back"):
+    # a raised manille dealt to a player is worth 10 again in that very deal
+    if before.rules.comet_reset == "same_deal" and _MANILLE not in start.dead:
+        expected = 10
+    if start.comet_value != expected:
+        out.append(f"deal {before.deal_index}: the manille is worth {start.comet_value}, not {expected}")
     carried = start.comet_value + 2 if _MANILLE in start.dead else 10
     if after.comet_values != (carried,):
         out.append(f"deal {before.deal_index}: the manille's value carried on is {after.comet_values}, not {carried}")
