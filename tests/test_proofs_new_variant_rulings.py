@@ -15,8 +15,9 @@ from comet import engine
 from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
 from comet.games.red_nines import rules as red_nines_model
 from comet.presets import PRESETS
+from comet.state import DealState
 from comet_proofs.crosscheck import crosscheck
-from comet_proofs.encoding import Readings, SymState
+from comet_proofs.encoding import AbstractState, Readings, SymState
 from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
 from comet_proofs.games.commit_hoyle.encoding import CommitHoyleEncoding
 from comet_proofs.games.red_nines.encoding import RedNinesEncoding, natural_count, wild_count
@@ -198,3 +199,59 @@ def test_planted_commit_cats_new_run_never_passed_fails_the_refinement_check() -
     )
     assert not result.ok
     assert "has no witness under cats_new_run=may" in "\n".join(result.failures())
+
+
+# ----------------------------------------------------------------- RUL-RED9-KING (issue 23)
+
+
+def king_states(seeds: int = 12) -> list[DealState]:
+    """States of 4-player Red Nines deals under RUL-RED9-KING = suit_king where the run needs a King and the
+    mover may play one (random play)."""
+    import random
+
+    rules = PRESETS["red_nines"].rules.with_overrides({"red_nines_king": "suit_king"})
+    out: list[DealState] = []
+    for seed in range(seeds):
+        s = engine.shuffled_deal(rules, 4, seed % 4, seed)
+        rng = random.Random(seed)
+        while not s.terminal:
+            acts = engine.legal_actions(s)
+            if s.need == 13 and any(a.cards and not a.as_rank and a.rank == 13 for a in acts):
+                out.append(s)
+            s = engine.apply(s, acts[rng.randrange(len(acts))])
+    return out
+
+
+def test_red9_king_is_quantified_and_its_kings_agree_with_the_model() -> None:
+    """RUL-RED9-KING (R-RED9-RUN): a free Boolean; on states where a King may be played on a run, the model's
+    successors (the run ends, or stands at a King of another suit) are all in T, T's other outcome of a King
+    being the one over-approximation (``overapproximated``)."""
+    enc = RedNinesEncoding()
+    assert enc.has_ruling("red_nines_king") and not enc.outside
+    states = king_states()
+    standing = [s for s in states if any(engine.apply(s, a).need == 14 for a in engine.legal_actions(s))]
+    assert standing, "no King of another suit met"
+    report = crosscheck(enc, states)
+    assert report.ok, report.mismatches[0]
+
+
+class KingsAlwaysExact(RedNinesEncoding):
+    """The over-approximation not declared: T's other outcome of a King is reported."""
+
+    def overapproximated(self, state: DealState, succ: AbstractState, model: set[AbstractState]) -> bool:
+        return False
+
+
+def test_the_red9_king_overapproximation_is_visible_and_a_wrong_standing_king_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RUL-RED9-KING: without ``overapproximated`` the cross-check lists T's extra outcome; a standing King
+    planted to need a 15 (not nothing) makes the model's King of another suit a successor T forbids."""
+    from comet_proofs.games.red_nines import encoding as red9
+
+    states = king_states(6)
+    report = crosscheck(KingsAlwaysExact(), states)
+    assert not report.ok and "T allows a successor no legal action reaches" in report.mismatches[0]
+    monkeypatch.setattr(red9, "STANDING", 15)
+    report = crosscheck(RedNinesEncoding(), states)
+    assert not report.ok and "leads to a state T forbids" in " ".join(report.mismatches)

@@ -361,7 +361,7 @@ RED_NINES_CLASSES: tuple[BehaviourClass, ...] = (
     BehaviourClass(
         "Red Nines: a player holding the next rank passes (RUL-RED9-CONTINUE)",
         ("red_nines",),
-        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need > 0, e.mover_count(s, s.need) >= 1)),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need > 0, s.need <= KING, e.mover_count(s, s.need) >= 1)),
         readings=((("red_nines_continue", "may"),),),
     ),
     BehaviourClass(
@@ -380,6 +380,18 @@ RED_NINES_CLASSES: tuple[BehaviourClass, ...] = (
         ("red_nines",),
         g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank != KING, t.need == 0, z3.Not(out(e, t)))),
         readings=((("red_nines_wild_stop", "stop"),),),
+    ),
+    BehaviourClass(
+        "Red Nines: a King of another suit leaves the run standing (RUL-RED9-KING = suit_king)",
+        ("red_nines",),
+        g(lambda e, s, a, t: z3.And(a.kind == 6, t.need == KING + 1, z3.Not(out(e, t)))),
+        readings=((("red_nines_king", "suit_king"),),),
+    ),
+    BehaviourClass(
+        "Red Nines: a run standing at a King is passed on (RUL-RED9-KING = suit_king)",
+        ("red_nines",),
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need == KING + 1)),
+        readings=((("red_nines_king", "suit_king"),),),
     ),
     BehaviourClass(
         "Red Nines: going out on a red nine as a 9",

@@ -15,6 +15,8 @@ winner went out on a red nine (RUL-RED9-OUT: x4 when it stood for a 9).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 from comet.cards import CLUBS, DIAMONDS, HEARTS, SPADES, rank_of
 from comet.ruleset import Ruleset
@@ -42,6 +44,13 @@ NO_COMET = -3
 EXTRA_SUITS = (HEARTS, SPADES, DIAMONDS, CLUBS)
 RED = (HEARTS, DIAMONDS)
 HAND = 13
+# RUL-RED9-KING = suit_king: a natural King on a run, of another suit than the run's first card, leaves the
+# run standing at the King (nothing follows it; it comes back to its player, who leads).  The counting
+# encoding has no suits, so a King on a run may do either: kind STANDING_KING is the King that leaves the
+# run standing (need = STANDING), beside NATURAL (the King that ends it).  An over-approximation: every
+# successor the model has is in T, and T has the other outcome too (``overapproximated``).
+STANDING_KING = 6
+STANDING = KING + 1
 WILD_PLAYED = "wild_played"
 
 
@@ -79,6 +88,7 @@ class RedNinesEncoding(NewRunPassOn):
         ("red_nines_continue", "may"),
         ("red_nines_wild_stop", "stop"),
         ("cats_new_run", "may"),
+        ("red_nines_king", "suit_king"),
     )
     scoring = "points"
     max_group = 8
@@ -86,7 +96,7 @@ class RedNinesEncoding(NewRunPassOn):
     # cards of each rank nor how many red nines (one red and one black suit per two players either way),
     # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
     unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "red_nines_suits")
-    outside = ("red_nines_king",)
+    outside = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         names = tuple(wild_name(p) for p in range(players)) + (WILD_PLAYED,)
@@ -142,7 +152,7 @@ class RedNinesEncoding(NewRunPassOn):
             s.last_player < n,
             s.winner >= -1,
             s.winner < n,
-            z3.Or(s.need == 0, z3.And(s.need >= 2, s.need <= KING)),
+            z3.Or(s.need == 0, z3.And(s.need >= 2, s.need <= KING), s.need == STANDING),
             z3.Or(s.out_wild_as == 0, self.in_rank_range(s.out_wild_as)),
             s.steps >= 0,
             s.comet_value >= 0,
@@ -177,9 +187,7 @@ class RedNinesEncoding(NewRunPassOn):
         cards = self.cards_in_hands(s) + z3.Sum(*s.played) + s.x(WILD_PLAYED)
         return cards + (cards + 1) * (2 * s.players)
 
-    def stated_game_end(
-        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
-    ) -> bool:
+    def stated_game_end(self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int) -> bool:
         """R-RED9-GAME (002:86-87 "a number of hands equal to the number of players")."""
         return played >= players
 
@@ -249,9 +257,13 @@ class RedNinesEncoding(NewRunPassOn):
             a.kind == COMET, wilds >= 1, self.in_rank_range(a.rank), z3.Or(z3.Not(rd["red_nines_lead"]), naturals == 0)
         )
         lead_pass = z3.And(a.kind == PASS, z3.Or(z3.And(naturals == 0, wilds == 0), self.may_pass_new_run(s, rd)))
-        matching = self.mover_count(s, need)
+        # a run standing at a King (RUL-RED9-KING = suit_king): nothing follows, not even a red nine
+        matching = z3.If(need == STANDING, 0, self.mover_count(s, need))
         cont_natural = z3.And(a.kind == NATURAL, a.rank == need, matching >= 1)
-        cont_wild = z3.And(a.kind == COMET, a.rank == need, wilds >= 1)
+        cont_standing = z3.And(
+            a.kind == STANDING_KING, self.reading(rd, "red_nines_king"), a.rank == KING, need == KING, matching >= 1
+        )
+        cont_wild = z3.And(a.kind == COMET, a.rank == need, need <= KING, wilds >= 1)
         cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, self.may_pass_holding(rd)))
         return z3.And(
             z3.Not(self.terminal(s)),
@@ -259,7 +271,7 @@ class RedNinesEncoding(NewRunPassOn):
             z3.If(
                 need == 0,
                 z3.Or(lead_natural, group, lead_wild, lead_pass),
-                z3.Or(cont_natural, cont_wild, cont_pass),
+                z3.Or(cont_natural, cont_standing, cont_wild, cont_pass),
             ),
         )
 
@@ -268,7 +280,7 @@ class RedNinesEncoding(NewRunPassOn):
         RUL-RED9-NINE-STOP = stop); an empty hand wins."""
         n = s.players
         wild = a.kind == COMET
-        taken = z3.If(wild, 0, self.group_size(a.kind))
+        taken = z3.If(wild, 0, z3.If(a.kind == STANDING_KING, 1, self.group_size(a.kind)))
         parts: list[z3.BoolRef] = []
         for p in range(n):
             mover = s.to_move == p
@@ -283,7 +295,12 @@ class RedNinesEncoding(NewRunPassOn):
         parts += [x == y for x, y in zip(s.chips, s2.chips, strict=True)]
         parts += [
             s2.comet == s.comet,
-            s2.need == z3.If(z3.Or(a.rank == KING, z3.And(wild, self.wild_stops(rd))), 0, a.rank + 1),
+            s2.need
+            == z3.If(
+                a.kind == STANDING_KING,
+                STANDING,
+                z3.If(z3.Or(a.rank == KING, z3.And(wild, self.wild_stops(rd))), 0, a.rank + 1),
+            ),
             s2.to_move == s.to_move,
             s2.last_player == s.to_move,
             s2.turn_played,
@@ -301,7 +318,16 @@ class RedNinesEncoding(NewRunPassOn):
 
     def all_actions(self) -> list[tuple[int, int]]:
         kinds = [NATURAL, COMET] + [GROUP_BASE + k for k in range(2, self.max_group + 1)]
-        return [(PASS, 0)] + [(k, r) for k in kinds for r in self.ranks]
+        return [(PASS, 0), (STANDING_KING, KING)] + [(k, r) for k in kinds for r in self.ranks]
+
+    def overapproximated(self, state: DealState, succ: AbstractState, model: set[AbstractState]) -> bool:
+        """RUL-RED9-KING = suit_king: a King played on a run needing one ends it or leaves it standing, by its
+        suit, which the encoding does not see; T allows both, so the outcome the model's Kings do not give
+        is accepted (the other must be a model successor)."""
+        if state.rules.red_nines_king != "suit_king" or state.need != KING or succ.need not in (0, STANDING):
+            return False
+        other = replace(succ, need=STANDING if succ.need == 0 else 0)
+        return other in model
 
     def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
         return None
