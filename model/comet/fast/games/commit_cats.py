@@ -46,6 +46,8 @@ FIELDS: tuple[str, ...] = (
     "commit_comet_lead",
     "commit_comet_branch",
     "commit_comet_out",
+    "commit_comet_card",
+    "commit_stops",
 )
 GAME_LEVEL: tuple[str, ...] = ("commit_tie",)
 
@@ -56,7 +58,9 @@ K_NEW_RUN_MAY = G_GAME + 3  # RUL-CATS-NEW-RUN may
 K_COMET_LEADS_KING = G_GAME + 4  # RUL-COMMIT-C-COMET-LEAD king
 K_BRANCH_PLAYER_ONLY = G_GAME + 5  # RUL-COMMIT-C-REPLACED player_only
 K_OUT_DOUBLED = G_GAME + 6  # RUL-COMMIT-C-COMET-OUT doubled
-assert K_OUT_DOUBLED < CFG_SIZE
+K_COMET_ANY_HIGHER = G_GAME + 7  # RUL-COMMIT-C-COMET-CARD any_higher
+K_MISSING_STOPS = G_GAME + 8  # RUL-COMMIT-C-STOPS missing_successor
+assert K_MISSING_STOPS < CFG_SIZE
 
 
 def configure(rules: Ruleset, cfg: I64) -> None:
@@ -67,6 +71,8 @@ def configure(rules: Ruleset, cfg: I64) -> None:
     cfg[K_COMET_LEADS_KING] = rules.commit_comet_lead == "king"
     cfg[K_BRANCH_PLAYER_ONLY] = rules.commit_comet_branch == "player_only"
     cfg[K_OUT_DOUBLED] = rules.commit_comet_out == "doubled"
+    cfg[K_COMET_ANY_HIGHER] = rules.commit_comet_card == "any_higher"
+    cfg[K_MISSING_STOPS] = rules.commit_stops == "missing_successor"
 
 
 @hot
@@ -74,8 +80,10 @@ def configure(rules: Ruleset, cfg: I64) -> None:
 def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played: int, last: int, acts: I64) -> int:
     """A new run starts with the lowest natural card (any of the lowest rank, or the lowest of it by
     suit: RUL-COMMIT-C-LOWEST) or the Comet standing for the King (RUL-COMMIT-C-COMET-LEAD last_resort:
-    only from a hand of nothing else, as a 9); it may be passed on under RUL-CATS-NEW-RUN may.  A run goes on with the next card of its suit or the branch card, or
-    the Comet standing for the rank needed; a pass only without a natural card that goes.  Canonical order."""
+    only from a hand of nothing else, as a 9); it may be passed on under RUL-CATS-NEW-RUN may.  A run goes
+    on with the next card of its suit or the branch card, or the Comet standing for the rank needed
+    (RUL-COMMIT-C-COMET-CARD any_higher: or any above); a pass only without a natural card that goes.
+    Canonical order."""
     n = 0
     if top == 0 and branch == 0:
         if cfg[K_NEW_RUN_MAY] and (played or seat == last):
@@ -118,7 +126,9 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
         n += 1
     matching = n > 0
     if top:
-        n = add_wilds(cfg, cnt, seat, top + 1, acts, n)
+        # the Comet stands for the next card of the suit (RUL-COMMIT-C-COMET-CARD any_higher: or any above)
+        for r in range(top + 1, (KING if cfg[K_COMET_ANY_HIGHER] else top + 1) + 1):
+            n = add_wilds(cfg, cnt, seat, r, acts, n)
     if not matching:
         acts[n] = PASS
         n += 1
@@ -248,6 +258,9 @@ def play_batch(
             else:
                 top = rank
                 suit = c & 3
+                branch = 0
+            if top and rank < KING and cfg[K_MISSING_STOPS] and packcnt[top * 4 + 4 + suit] == 0:
+                top = 0  # RUL-COMMIT-C-STOPS missing_successor: the run's next card is not in the deck
                 branch = 0
             if rank == KING:
                 if not wild or cfg[K_COMET_AND_KING]:

@@ -43,6 +43,7 @@ FIELDS: tuple[str, ...] = (
     "commit_stake",
     "commit_nine_when",
     "commit_nine_lead",
+    "commit_nine_lead_turn",
 )
 GAME_LEVEL: tuple[str, ...] = ()
 
@@ -52,7 +53,8 @@ H_KINGS_OTHERS = G_GAME + 2  # RUL-COMMIT-H-KINGS-HELD others
 H_STAKE = G_GAME + 3  # RUL-COMMIT-H-STAKE
 H_NINE_WITHOUT_ONLY = G_GAME + 4  # RUL-COMMIT-H-NINE-PASS without_only
 H_NINE_LEAD_LAST = G_GAME + 5  # RUL-COMMIT-H-NINE-LEAD last_resort
-assert H_NINE_LEAD_LAST < CFG_SIZE
+H_NINE_LEAD_GOES_ON = G_GAME + 6  # RUL-COMMIT-H-NINE-LEAD-TURN goes_on
+assert H_NINE_LEAD_GOES_ON < CFG_SIZE
 
 NINE_D = 9 * 4 + 1
 TEN_D = 10 * 4 + 1
@@ -70,6 +72,7 @@ def configure(rules: Ruleset, cfg: I64) -> None:
     cfg[H_STAKE] = rules.commit_stake
     cfg[H_NINE_WITHOUT_ONLY] = rules.commit_nine_when == "without_only"
     cfg[H_NINE_LEAD_LAST] = rules.commit_nine_lead == "last_resort"
+    cfg[H_NINE_LEAD_GOES_ON] = rules.commit_nine_lead_turn == "goes_on"
 
 
 @hot
@@ -81,7 +84,8 @@ def legal(
     """Any card leads (the 9♦ only as the last card under commit_nine_lead=last_resort); a run goes on
     with the next card of its suit or the branch card; without one, the 9♦ may end the turn instead
     of "without" (RUL-COMMIT-H-NINE-PASS), which leaves only a pass.  Canonical order."""
-    if played and last == seat and last_card == NINE_D:
+    if played and last == seat and last_card == NINE_D and (branch or not cfg[H_NINE_LEAD_GOES_ON]):
+        # the 9D ends the turn (RUL-COMMIT-H-NINE-LEAD-TURN goes_on: not when it started the run)
         acts[0] = PASS
         return 1
     n = 0
