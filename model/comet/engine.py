@@ -8,7 +8,6 @@ rulings in ``spec/rulings.md`` come from ``state.rules`` (a ``Ruleset``).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import operator
 import random
 from collections import Counter
@@ -82,16 +81,17 @@ def deal_sizes(rules: Ruleset, players: int, pack_size: int = 48) -> tuple[int, 
 def distribute(
     rules: Ruleset, order: Sequence[Card], players: int, dealer: int, hand_size: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """Deal ``order`` (top card first) clockwise from the dealer's left (RUL-DEAL-ORDER)."""
-    hands: list[list[Card]] = [[] for _ in range(players)]
+    """Deal ``order`` (top card first) clockwise from the dealer's left (RUL-DEAL-ORDER): one card at a time
+    (the dealer's left neighbour gets the 1st, 1st + players-th, ... card), or each player a block of cards."""
+    hands: list[tuple[Card, ...]] = [()] * players
     dealt = players * hand_size
-    for i, c in enumerate(order[:dealt]):
+    for i in range(players):  # the i-th player from the dealer's left
         if rules.deal_order == "round_robin":
-            seat = (dealer + 1 + i % players) % players
+            cards = order[i:dealt:players]
         else:
-            seat = (dealer + 1 + i // hand_size) % players
-        hands[seat].append(c)
-    return tuple(tuple(sorted(h)) for h in hands), tuple(sorted(order[dealt:]))
+            cards = order[i * hand_size : (i + 1) * hand_size]
+        hands[(dealer + 1 + i) % players] = tuple(sorted(cards))
+    return tuple(hands), tuple(sorted(order[dealt:]))
 
 
 @rule("R-DEAD-HAND", "R-LEAD-FIRST")
@@ -248,62 +248,65 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     hand = state.hands[state.to_move]
     need = state.need
     wilds = [*filter(hand.__contains__, state.wild)]  # the pack's wild cards that the hand holds, sorted
-    acts: list[Action]
+    others: list[Action] = []  # the plays other than one natural card: sets, and the Comet for each rank
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
         naturals = natural_cards(state, hand)
-        acts = [*map(one_card, naturals, NOT_WILD)]
         if rules.quartet_on_lead:
-            for r in sorted({rank_of(c) for c in naturals}):
-                q = quartet(state, hand, r)
-                if q is not None:
-                    acts.append(Action(q))
+            others.extend(lead_quartets(state, hand, naturals))
         if rules.comet_lead == "any_rank":
-            acts.extend(one_card(w, r) for w in wilds for r in range(lowest_rank(state), KING + 1))
+            others.extend(one_card(w, r) for w in wilds for r in range(lowest_rank(state), KING + 1))
         elif rules.comet_lead == "king":
             # RUL-COMET-LEAD: no card is needed on a lead; the led Comet stands for the King, the one
             # rank that continues nothing (so going out on it pays x2, never the x4 of a 9).
-            acts.extend(one_card(w, KING) for w in wilds)
+            others.extend(one_card(w, KING) for w in wilds)
         can_decline = (rules.new_run == "may" and state.turn_played) or may_pass_stuck_restart(state)
-        if not acts or can_decline:
-            acts.append(PASS)
+        may_pass = not (naturals or others) or can_decline
     else:
         held = of_rank(hand, need)
-        matching = natural_cards(state, held)
-        acts = [*map(one_card, matching, NOT_WILD)]
+        if not held and not wilds and not state.free_lead:
+            return PASS_ONLY  # R-PLAY-MUST: nothing to go on with (the usual position): the turn passes
+        naturals = natural_cards(state, held)
         q = quartet(state, held, need) if len(held) >= 3 else None  # a set needs three cards at least
         if q is not None:
-            acts.append(Action(q))
+            others.append(Action(q))
             if rules.comet_in_quartet and len(q) == 3:  # RUL-COMET-QUARTET: three natural 9s + Comet
-                acts.extend(Action(tuple(sorted(q + (w,))), need) for w in wilds)
-        if wilds and not (rules.comet_requires_missing and matching):
+                others.extend(Action(tuple(sorted(q + (w,))), need) for w in wilds)
+        if wilds and not (rules.comet_requires_missing and naturals):
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
-            acts.extend(one_card(w, r) for w in wilds for r in ranks)
-        if state.free_lead:
-            # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card,
-            # and with four of a kind where a lead may be one (RUL-QUARTET-LEAD; rulings.md section 6).
-            naturals = natural_cards(state, hand)
-            acts.extend(one_card(c, 0) for c in naturals)
-            if rules.quartet_on_lead:
-                for r in sorted({rank_of(c) for c in naturals}):
-                    q = quartet(state, hand, r)
-                    if q is not None:
-                        acts.append(Action(q))
-            acts = list(dict.fromkeys(acts))  # a card that both continues and restarts is one action
+            others.extend(one_card(w, r) for w in wilds for r in ranks)
         # R-PLAY-MUST: pass only without a natural card to play (the Comet is never compulsory),
         # or after a first card when a player may stop early (RUL-MUST-CONTINUE).
-        if not matching or (rules.may_stop_early and state.turn_played):
-            acts.append(PASS)
-    if len(acts) == 1:  # most positions: one action, nothing to sort
-        return (acts[0],)
-    # R-REC-ACTION-ORDER: by the cards played, then the rank a wild card stands for; no action is
-    # listed twice (each list above holds distinct actions, and the free restart's are merged).
-    acts.sort(key=action_order)
+        may_pass = not naturals or (rules.may_stop_early and state.turn_played)
+        if state.free_lead:
+            # RUL-COMET-AFTER (optional_restart): instead of going on, start a new run with any card (the
+            # natural cards of the rank needed are among them), and with four of a kind where a lead may
+            # be one (RUL-QUARTET-LEAD; rulings.md section 6).
+            naturals = natural_cards(state, hand)
+            if rules.quartet_on_lead:
+                others.extend(lead_quartets(state, hand, naturals))
+                others = list(dict.fromkeys(others))  # a set that both continues and restarts is one action
+    # R-REC-ACTION-ORDER: by the cards played, then the rank a wild card stands for.  The natural cards
+    # come in the hand's order and a pass (no cards) comes first; only sets and the Comet need sorting in.
+    acts = [*map(NATURAL_PLAYS.__getitem__, naturals)]
+    if others:
+        acts += others
+        acts.sort(key=action_order)
+    if may_pass:
+        acts.insert(0, PASS)
     return tuple(acts)
 
 
+def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Card]) -> list[Action]:
+    """RUL-QUARTET-LEAD: the sets (four of a kind, or the three natural 9s) the hand may lead, by rank."""
+    sets = (quartet(state, hand, r) for r in sorted({rank_of(c) for c in naturals}))
+    return [Action(q) for q in sets if q is not None]
+
+
 action_order = operator.attrgetter("cards", "as_rank")
-NOT_WILD = itertools.repeat(0)  # ``as_rank`` of a natural card, for ``map(one_card, cards, NOT_WILD)``
+#: The action of playing one natural card, by card: the very values ``one_card(card, 0)`` gives.
+NATURAL_PLAYS = tuple(one_card(c, 0) for c in range(4 * (KING + 1)))
+PASS_ONLY = (PASS,)
 
 
 @rule("R-STOP-STUCK")
@@ -494,11 +497,10 @@ def _replace(state: DealState, **changes: object) -> DealState:
     the fields with the changes applied, built without a call per field (``DealState`` has no slots
     for this reason).  A new state is never written to again.  The field names are not checked here,
     on the path of every action: ``tests/test_engine_speed.py`` checks every call's keywords against
-    ``STATE_FIELDS`` in the source instead."""
+    ``STATE_FIELDS`` in the source instead.  The merged copy is made in one step and given to the new
+    state whole (a frozen state is assigned through ``object.__setattr__``, as dataclasses does)."""
     after = object.__new__(DealState)
-    fields = after.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
+    object.__setattr__(after, "__dict__", state.__dict__ | changes)
     return after
 
 
@@ -514,7 +516,7 @@ def card_points(c: Card) -> int:
 def points_in_hand(state: DealState, hand: Iterable[Card]) -> int:
     """The value of ``hand`` left at the end of a deal, by the variant's card values."""
     values = variant_of(state.rules).card_points or card_points
-    return sum(values(c) for c in hand)
+    return sum(map(values, hand))
 
 
 @rule("R-SETTLE-POINTS", "R-SETTLE-CAUGHT", "R-SETTLE-COMET-LAST")
