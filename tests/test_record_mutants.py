@@ -95,7 +95,7 @@ def test_record_text_must_be_a_string() -> None:
 
 def test_hello_keys() -> None:
     result = ask(op="hello")["result"]
-    assert set(result) == {"protocol", "presets", "ops", "kinds", "rulings"}
+    assert set(result) == {"format", "protocol", "presets", "ops", "kinds", "rulings"}
     assert result["protocol"] == 1 and result["presets"] == sorted(PRESETS)
 
 
@@ -348,7 +348,7 @@ def test_record_text_size_limit() -> None:
 
 def test_illegal_verdict_keys() -> None:
     out = replay_record(loads_record(json.dumps(HAND_RECORD | {"actions": ["pass"]}))).to_json()
-    assert set(out) == {"legal", "error", "applied"} and out["applied"] == 0
+    assert set(out) == {"format", "legal", "error", "applied"} and out["applied"] == 0
     err: Any = out["error"]
     assert set(err) == {"index", "action", "rule", "message"} and err["message"]
 

@@ -26,6 +26,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from comet.contract import FORMAT
 from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
 from comet.perft import perft
@@ -92,6 +93,8 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
         return {}
     if op == "deal":
         return deal_op(req)
+    if op in ("replay", "explain") and _game_requested(req):
+        return game_op(op, req)
     if "record_text" in req:
         text = req["record_text"]
         if not isinstance(text, str):
@@ -132,12 +135,47 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
     return out
 
 
+def _game_requested(req: JsonObject) -> bool:
+    """Is the record of this request a game record (an object with ``deals``)?"""
+    from comet.gamerecord import is_game_record
+
+    if "record" in req:
+        return is_game_record(req["record"])
+    text = req.get("record_text")
+    if isinstance(text, str) and '"deals"' in text:
+        try:
+            return is_game_record(json.loads(text))
+        except (ValueError, RecursionError):
+            return False
+    return False
+
+
+def game_op(op: str, req: JsonObject) -> JsonObject:
+    """``replay`` and ``explain`` of a game record: ``comet replay``'s output (or narration) for it."""
+    from comet.gamerecord import explain_game, loads_game_record, parse_game_record, replay_game
+
+    text = req.get("record_text")
+    grec = loads_game_record(text) if isinstance(text, str) else parse_game_record(req["record"])
+    verdict = replay_game(grec)
+    if op == "explain":
+        lines: list[JsonValue] = [line for line in explain_game(verdict)]
+        return {"legal": verdict.legal, "lines": lines}
+    return verdict.to_json()
+
+
 def hello() -> JsonObject:
     """The protocol, presets, ops, error kinds (in check order) and every ruling field with its readings."""
     names: list[JsonValue] = [name for name in sorted(PRESETS)]
     ops: list[JsonValue] = [op for op in OPS]
     kinds: list[JsonValue] = ["io", *CHECK_ORDER, "request"]
-    return {"protocol": PROTOCOL_VERSION, "presets": names, "ops": ops, "kinds": kinds, "rulings": ruling_fields()}
+    return {
+        "format": FORMAT,
+        "protocol": PROTOCOL_VERSION,
+        "presets": names,
+        "ops": ops,
+        "kinds": kinds,
+        "rulings": ruling_fields(),
+    }
 
 
 def ruling_fields() -> JsonObject:

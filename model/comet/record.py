@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from comet.cards import CARD_CODES, card_text, rank_of, rank_text, suit_of
+from comet.contract import FORMAT, check_format
 from comet.engine import apply, deal_points, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
@@ -35,7 +36,7 @@ from comet.trace import rule
 
 #: The fields a record may hold; the first group is required.
 REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
-OPTIONAL_FIELDS = ("rulings", "comet_value")
+OPTIONAL_FIELDS = ("format", "rulings", "comet_value")
 #: Guards against hostile input; far above any real deal.
 MAX_ACTIONS = 10_000
 MAX_TEXT = 1_000_000
@@ -90,6 +91,7 @@ class DealRecord:
     def to_json(self) -> JsonObject:
         """The record as a JSON object in canonical form (field order of the contract)."""
         out: JsonObject = {
+            "format": FORMAT,
             "variant": self.variant,
             "rulings": {k: v for k, v in self.rulings},
             "players": self.players,
@@ -221,6 +223,10 @@ def _check_shape(obj: object) -> dict[str, object]:
     unknown = sorted(str(k) for k in obj if k not in REQUIRED_FIELDS + OPTIONAL_FIELDS)
     if unknown:
         raise RecordError("field", f"unknown field(s) {', '.join(map(repr, unknown))}")
+    if "format" in obj:
+        why = check_format(_int_field(obj, "format"))
+        if why is not None:
+            raise RecordError("field", why)
     if not isinstance(obj["variant"], str):
         raise RecordError("field", f"'variant' must be a preset name (a string), not {_show(obj['variant'])}")
     rulings_raw = obj.get("rulings", {})
@@ -339,6 +345,7 @@ class Verdict:
         """The replay output of ``spec/schemas/replay-output.json``."""
         if self.error is not None:
             return {
+                "format": FORMAT,
                 "legal": False,
                 "error": {
                     "index": self.applied,
@@ -371,6 +378,7 @@ def state_summary(s: DealState) -> JsonObject:
     winner: JsonValue = s.winner if s.winner >= 0 else None
     pays = s.payments + settlement(s)
     return {
+        "format": FORMAT,
         "legal": True,
         "finished": s.terminal,
         "winner": winner,

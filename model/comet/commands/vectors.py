@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
         help="also rewrite the coverage table (rule id x vector count) between the markers of FILE "
         "(spec/vectors.md) from the index just written",
     )
+    p.add_argument(
+        "--digest",
+        action="store_true",
+        help="write nothing: print the digest of the vectors already in OUT_DIR (the 'Vectors digest:' line "
+        "of spec/CHANGELOG.md's latest entry)",
+    )
     p.set_defaults(run=run)
 
 
@@ -49,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
+    if args.digest:
+        from comet.contract import vectors_digest
+
+        root = Path(args.out_dir)
+        if not (root / "index.json").is_file():
+            raise RecordError("io", f"{root} holds no vectors (no index.json)")
+        print(vectors_digest(root))
+        return 0
     presets = args.preset
     if presets is not None:
         for name in presets:
@@ -56,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out_dir)
     if out.exists() and not out.is_dir():
         raise RecordError("io", f"{out} exists and is not a directory")
-    total = len(all_readings(presets))
+    from comet.gamevectors import all_game_readings
+
+    total = len(all_readings(presets)) + len(all_game_readings(presets))
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("writing vectors", total=total)
 
