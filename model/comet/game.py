@@ -82,18 +82,44 @@ def new_game(rules: Ruleset, players: int, deals: int | None = None, first_deale
     )
 
 
+#: The first-dealer draw: one round per line, the card each seat drew (None: the seat did not draw).
+Draw = tuple[tuple[int | None, ...], ...]
+
+
 @rule("R-DEAL-DEALER")
 def draw_first_dealer(rules: Ruleset, players: int, rng: random.Random) -> int:
     """Everyone draws a card; the lowest deals (ties: RUL-FIRST-DEALER)."""
+    return first_dealer_draw(rules, players, rng)[1]
+
+
+def first_dealer_draw(rules: Ruleset, players: int, rng: random.Random) -> tuple[Draw, int]:
+    """The draw for the first deal, round by round, and the seat it makes the dealer."""
     candidates = list(range(players))
     pack = list(packs_in_rotation(rules, players)[0].cards)
+    rounds: list[tuple[int | None, ...]] = []
     while True:
         drawn = rng.sample(pack, len(candidates))
-        low = min(rank_of(c) for c in drawn)
-        tied = [seat for seat, c in zip(candidates, drawn, strict=True) if rank_of(c) == low]
-        if len(tied) == 1 or rules.first_dealer_tie == "lowest_seat":
-            return tied[0]
-        candidates = tied
+        row: list[int | None] = [None] * players
+        for seat, c in zip(candidates, drawn, strict=True):
+            row[seat] = c
+        rounds.append(tuple(row))
+        dealer, tied = draw_round(rules, rounds[-1])
+        if dealer is not None:
+            return tuple(rounds), dealer
+        candidates = list(tied)
+
+
+@rule("R-DEAL-DEALER")
+def draw_round(rules: Ruleset, row: tuple[int | None, ...]) -> tuple[int | None, tuple[int, ...]]:
+    """One round of the draw: (the dealer, if it decides; the seats that drew the lowest rank).
+
+    Unless RUL-FIRST-DEALER says the lowest seat among the tied deals, the tied seats draw again."""
+    drawn = [(seat, c) for seat, c in enumerate(row) if c is not None]
+    low = min(rank_of(c) for _, c in drawn)
+    tied = tuple(seat for seat, c in drawn if rank_of(c) == low)
+    if len(tied) == 1 or rules.first_dealer_tie == "lowest_seat":
+        return tied[0], tied
+    return None, tied
 
 
 def pack_index(game: GameState) -> int:
@@ -206,10 +232,14 @@ def play_game(
     seed: int,
     policy: Policy = simple_policy,
     on_deal: Callable[[DealState, tuple[Action, ...], GameState], None] | None = None,
+    on_draw: Callable[[Draw], None] | None = None,
 ) -> GameState:
     """Play a whole seeded game (first dealer drawn, then one seed per deal)."""
     rng = random.Random(seed)
-    game = new_game(rules, players, deals, draw_first_dealer(rules, players, rng))
+    draw, dealer = first_dealer_draw(rules, players, rng)
+    if on_draw is not None:
+        on_draw(draw)
+    game = new_game(rules, players, deals, dealer)
     while not game_over(game):
         start = next_deal(game, rng.getrandbits(64))
         final, actions = play_deal(start, policy)

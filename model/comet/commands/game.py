@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from comet.commands.common import add_rules_options, rules_from_args
@@ -31,6 +32,18 @@ def register(sub: Any) -> None:
         "in a game to a target score, at most D deals)",
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for the draw and the shuffles")
+    p.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="also write the game record (spec/record.md, 'Game records') to FILE ('-': stdout, instead of the table)",
+    )
+    p.add_argument(
+        "--itf",
+        default=None,
+        metavar="FILE",
+        help="also write the game's ITF trace (the standings and carried values after each deal) to FILE",
+    )
     add_rules_options(p)
     p.set_defaults(run=run)
 
@@ -64,6 +77,17 @@ def run(args: argparse.Namespace) -> int:
             progress.advance(task)
 
         game = play_game(rules, players, deals, args.seed, on_deal=on_deal)
+    if args.record is not None or args.itf is not None:
+        from comet.gamerecord import game_trace, record_game, write_text
+        from comet.record import dumps_json
+
+        grec = record_game(rules, args.preset, players, args.deals, args.seed)
+        if args.record is not None:
+            write_text(args.record, dumps_json(grec.to_json()) + "\n")
+        if args.itf is not None:
+            write_text(args.itf, json.dumps(game_trace(grec, "comet game")) + "\n")
+        if args.record == "-":
+            return 0
     table.add_row("total", "", "", "", *(str(b) for b in game.balances), end_section=True)
     out = Console()
     out.print(table)
