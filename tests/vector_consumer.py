@@ -111,7 +111,7 @@ def consume(root: Path, comet: list[str], replay_samples: int = 1) -> Report:
         if missing_meta:
             report.fail(rel, f"index entry lacks {missing_meta}")
         preset = rel.split("/")[0]
-        if kind in ("replay", "illegal"):
+        if kind in ("replay", "illegal", "game"):
             case = json.loads(data)
             record_text = json.dumps(case["record"])
             checks.append((oracle.ask(_request(len(checks), "replay", record_text)), rel, ("result", case["expected"])))

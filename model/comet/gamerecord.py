@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from comet.cards import card_text
 from comet.contract import FORMAT, check_format
-from comet.coverage import VARIANT_CLASSIFIERS
+from comet.coverage import variant_classifiers
 from comet.engine import packs_in_rotation
 from comet.errors import RecordError
 from comet.game import (
@@ -54,7 +54,7 @@ from comet.record import (
 )
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 REQUIRED_FIELDS = ("variant", "players", "length", "first_dealer", "deals")
 OPTIONAL_FIELDS = ("format", "rulings", "draw", "end")
@@ -334,7 +334,7 @@ def game_rule_ids(rules: Ruleset) -> tuple[str, str]:
     """(the rule id of the standings, the rule id of the game's end) for this game: the standard ids for
     a chip game of a fixed number of deals, the variant's own game rule otherwise."""
     v = variant_of(rules)
-    entry = VARIANT_CLASSIFIERS.get(rules.variant)
+    entry = variant_classifiers().get(rules.variant)
     own = sorted(entry.game) if entry is not None else []
     standings = "R-GAME-CHIPS" if v.scoring == "chips" or not own else own[0]
     end = "R-GAME-DEALS" if (v.game_end == "deals" and v.game_over is None) or not own else own[0]

@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from comet.cards import KING, rank_of
+from comet.contract import FORMAT
 from comet.coverage import deal_rules, transition_rules
 from comet.engine import apply, legal_actions, packs_in_rotation, player_counts, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import play_deal
+from comet.gamevectors import all_game_readings, reading_game_vectors
 from comet.itf import deal_trace
 from comet.notation import narrate
 from comet.policy import random_policy, simple_policy
@@ -44,7 +46,7 @@ from comet.ruleset import APPLIES_TO, GAME_LEVEL_FIELDS, RULING_FIELDS, Ruleset,
 from comet.state import PASS, Action, DealState
 from comet.variant import variant_of
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = FORMAT  # comet.contract: the contract's version (spec/CHANGELOG.md)
 REPLAY_CASES = 4
 TRACE_CASES = 1
 ILLEGAL_CASES = 8
@@ -272,17 +274,6 @@ def case_text(case: JsonObject) -> str:
 #: The record contract's ids that a case exercises only when it is of the right kind (malformed,
 #: illegal, or unfinished with a choice); the coverage classifier counts them for every deal.
 CONTRACT_CASE_IDS = frozenset({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE", "R-REC-ACTION-ORDER"})
-
-
-def game_only_ids() -> frozenset[str]:
-    """Rule ids about whole games (the first dealer, the agreed deals, the stock, the game's winner, a
-    variant's game end): a deal record cannot show them, so no vector exercises them."""
-    from comet.coverage import variant_classifiers
-
-    ids = {"R-GAME-DEALS", "R-GAME-CHIPS", "R-GAME-WINNER", "R-DEAL-DEALER"}
-    for entry in variant_classifiers().values():
-        ids |= entry.game
-    return frozenset(ids)
 
 
 def deal_case_rules(start: DealState, actions: Sequence[Action]) -> set[str]:
@@ -524,6 +515,7 @@ def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
         start, prefix, err = found[rid]
         rec = record_from_state(start, reading.preset, prefix)
         illegal: JsonObject = {
+            "format": FORMAT,
             "legal": False,
             "error": {"index": len(prefix) - 1, "action": str(prefix[-1]), "rule": err.rule, "message": err.message},
             "applied": len(prefix) - 1,
@@ -624,6 +616,26 @@ def write_vectors(
             written.append(f.path)
         if on_reading is not None:
             on_reading(reading)
+    for game_reading in all_game_readings(None if presets is None else list(presets)):
+        for g in reading_game_vectors(game_reading):
+            path = out_dir / g.path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            data = g.text.encode("utf-8")
+            path.write_bytes(data)
+            index.append(
+                {
+                    "path": g.path,
+                    "kind": g.kind,
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "preset": game_reading.preset,
+                    "reading": game_reading.name,
+                    "rules": list(g.rules),
+                    "description": g.description,
+                }
+            )
+            written.append(g.path)
+        if on_reading is not None:
+            on_reading(Reading(game_reading.preset, f"{game_reading.name} (games)", game_reading.rules))
     from comet.diverge.conformance import write_divergence_vectors  # issue 9: each witness under both readings
 
     for entry in write_divergence_vectors(out_dir, presets):
@@ -647,7 +659,6 @@ def write_vectors(
         "format": FORMAT_VERSION,
         "generator": "comet vectors",
         "undocumented_rulings": [f for f in undocumented_rulings()],
-        "game_only_rules": [r for r in sorted(game_only_ids())],
         "presets": [name for name in (sorted(PRESETS) if presets is None else sorted(presets))],
         "files": index,
     }
@@ -732,12 +743,11 @@ def coverage_markdown(index: JsonObject, rule_ids: Iterable[str]) -> str:
     head = "| rule id | " + " | ".join(names) + " | total |"
     line = "|---|" + "---|" * (len(names) + 1)
     body = []
-    game_only = game_only_ids()
     for rid in sorted(rule_ids):
         per = counts.get(rid, {})
         total = sum(per.values())
         cells = [str(per.get(n, 0)) if per.get(n) else "·" for n in names]
-        shown = f"{total}" if total else ("game only" if rid in game_only else "**0**")
+        shown = f"{total}" if total else "**0**"
         body.append(f"| {rid} | " + " | ".join(cells) + f" | {shown} |")
     return "\n".join([head, line, *body]) + "\n"
 
@@ -758,8 +768,7 @@ def coverage_gaps(index: JsonObject) -> list[str]:
     from comet.coverage import CLASSIFIED, option_classifiers, variant_classifiers
 
     counts = coverage_counts(index)
-    game_only = game_only_ids()
-    problems = [f"{rid} has no vector" for rid in sorted(vector_rule_ids() - game_only) if rid not in counts]
+    problems = [f"{rid} has no vector" for rid in sorted(vector_rule_ids()) if rid not in counts]
     presets = index["presets"]
     assert isinstance(presets, list)
     for name in map(str, presets):
@@ -774,7 +783,7 @@ def coverage_gaps(index: JsonObject) -> list[str]:
                 own |= option.ids
         if v.legal_actions is None and v.play is None and v.settlement is None:
             own |= CLASSIFIED
-        for rid in sorted(own - game_only):
+        for rid in sorted(own):
             if not counts.get(rid, {}).get(name):
                 problems.append(f"{rid} has no vector in {name}/default")
     return problems

@@ -1,0 +1,391 @@
+"""Game vectors: whole games as conformance cases (spec/vectors.md, "Game vectors").
+
+For every preset's default reading and every reading of every game-level ruling that applies to it,
+``OUT/<preset>/<reading>/game/NN.json`` holds a game record with the expected ``comet replay`` output
+(exit 0), chosen so that an implementation that plays the preset's default instead of the reading
+fails it: the same record, read with the ruling at its default, gives another verdict.  The default
+readings also get planted faults (exit 1), one per item a game record can get wrong, each naming its
+rule id, and a few malformed game records (exit 2).
+
+Everything is derived from seeds, so the same version writes byte-identical files; every game comes
+from ``comet.game`` through ``comet.gamerecord``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from comet.coverage import variant_classifiers
+from comet.engine import packs_in_rotation
+from comet.errors import RecordError
+from comet.gamerecord import GameRecord, game_rule_ids, parse_game_record, record_game, replay_game, with_rulings
+from comet.presets import preset
+from comet.record import JsonObject, JsonValue
+from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
+from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
+from comet.variant import variant_of
+
+#: Rulings that only matter between deals (``comet.ruleset.GAME_LEVEL_FIELDS``), in the field order.
+GAME_LEVEL_FIELDS = tuple(f for f in RULING_FIELDS if f in RULESET_GAME_FIELDS)
+#: Readings of the integer game-level rulings that get vectors (their fields have no finite readings).
+INT_READINGS: dict[str, tuple[int, ...]] = {"starting_chips": (20,)}
+#: How far the search for a game that tells a reading from the default goes.
+SEARCH_SEEDS = 60
+LENGTHS_IN_ROUNDS = (1, 3, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class GameReading:
+    preset: str
+    name: str  # "default" or "FIELD=VALUE"
+    field: str | None
+    rules: Ruleset
+
+
+def value_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def game_readings(preset_name: str) -> tuple[GameReading, ...]:
+    """``default``, then every other reading of every game-level ruling that applies to the preset."""
+    base = preset(preset_name).rules
+    out = [GameReading(preset_name, "default", None, base)]
+    for field in GAME_LEVEL_FIELDS:
+        if field not in APPLIES_TO or not applies(field, base.variant):
+            continue
+        finite = field_readings(field)
+        values: tuple[object, ...] = tuple(finite) if finite is not None else INT_READINGS.get(field, ())
+        for value in values:
+            if value == getattr(base, field):
+                continue
+            rules = base.with_overrides({field: value})
+            out.append(GameReading(preset_name, f"{field}={value_text(value)}", field, rules))
+    return tuple(out)
+
+
+def output(rec: GameRecord) -> JsonObject:
+    return replay_game(rec).to_json()
+
+
+def default_reader_output(rec: GameRecord, field: str) -> JsonObject | str:
+    """What an implementation that ignores ``field`` (plays its default) answers for ``rec``: the replay
+    output of the record with the ruling dropped, or the kind of the fault it is refused with."""
+    rulings = {k: v for k, v in rec.rulings if k != field}
+    try:
+        return output(with_rulings(rec, rulings))
+    except RecordError as e:
+        return f"malformed: {e.kind}"
+
+
+def tells_apart(rec: GameRecord, field: str) -> bool:
+    """Does a default-only implementation fail this record (another verdict than the reading's)?"""
+    return default_reader_output(rec, field) != output(rec)
+
+
+def player_choices(rules: Ruleset) -> tuple[int, ...]:
+    from comet.engine import player_counts
+
+    return player_counts(rules)
+
+
+def find_game(reading: GameReading) -> GameRecord:
+    """The first seeded game (over player counts, lengths and seeds, in that order of search) that tells
+    the reading from the default; for the default reading, the preset's usual game with seed 0."""
+    rules = reading.rules
+    v = variant_of(rules)
+    if reading.field is None:
+        return record_game(rules, reading.preset, v.default_players, None, 0)
+    counts = player_choices(rules)
+    ordered = sorted(counts, key=lambda n: (n != v.default_players, n))
+    for rounds in LENGTHS_IN_ROUNDS:
+        for seed in range(SEARCH_SEEDS):
+            for players in ordered:
+                deals = _length(rules, players, rounds, reading.field)
+                try:
+                    rec = record_game(rules, reading.preset, players, deals, seed)
+                except RecordError:
+                    continue
+                if tells_apart(rec, reading.field):
+                    return rec
+    raise ValueError(f"no game of {reading.preset} {reading.name} within the search tells it from the default")
+
+
+def _length(rules: Ruleset, players: int, rounds: int, field: str) -> int | None:
+    v = variant_of(rules)
+    if v.game_end == "target":
+        return None
+    if field == "deal_count":
+        return players * rounds + 1  # a length only 'any' allows
+    return players * rounds
+
+
+# --------------------------------------------------------------------- what a game case exercises
+
+
+def game_case_rules(rec: GameRecord) -> set[str]:
+    """The rule ids a legal game record exercises: the game's own, and each deal's (``comet.vectors``)."""
+    from comet.vectors import deal_case_rules
+
+    verdict = replay_game(rec)
+    rules = rec.ruleset()
+    v = variant_of(rules)
+    standings_rule, end_rule = game_rule_ids(rules)
+    hits = {"R-DEAL-DEALER", "R-GAME-DEALS", standings_rule, end_rule}
+    if verdict.finished:
+        hits.add("R-GAME-WINNER")
+    if v.scoring == "chips":
+        hits.add("R-GAME-CHIPS")
+    entry = variant_classifiers().get(rules.variant)
+    if entry is not None:
+        hits |= entry.game
+    if len({d.start.pack for d in verdict.deals}) > 1 or len(packs_in_rotation(rules, rec.players)) == 1:
+        hits.add("R-PACK-ALTERNATE")
+    for d in verdict.deals:
+        hits |= deal_case_rules(d.start, d.verdict.record.actions[: d.verdict.applied])
+        if d.after is not None and any(c != v.comet_value for c in d.after.comet_values):
+            hits.add("R-COMET-ESCALATE")
+    return hits
+
+
+# --------------------------------------------------------------------- planted faults
+
+Mutation = Callable[[JsonObject], None]
+
+
+def _deals(obj: JsonObject) -> list[JsonObject]:
+    deals = obj["deals"]
+    assert isinstance(deals, list)
+    out = []
+    for d in deals:
+        assert isinstance(d, dict)
+        out.append(d)
+    return out
+
+
+def _sub(obj: JsonObject, *path: str | int) -> JsonObject:
+    cur: JsonValue = obj
+    for p in path:
+        if isinstance(p, int):
+            assert isinstance(cur, list)
+            cur = cur[p]
+        else:
+            assert isinstance(cur, dict)
+            cur = cur[p]
+    assert isinstance(cur, dict)
+    return cur
+
+
+def _bump_standing(obj: JsonObject) -> None:
+    after = _sub(obj, "deals", 0, "after")
+    standings = after["standings"]
+    assert isinstance(standings, list) and isinstance(standings[0], int)
+    standings[0] += 1
+
+
+def _bump_carried_value(obj: JsonObject) -> None:
+    after = _sub(obj, "deals", 0, "after")
+    values = after["comet_values"]
+    assert isinstance(values, list) and isinstance(values[0], int)
+    values[0] += 2
+
+
+def _bump_deal_value(obj: JsonObject) -> None:
+    rec = _sub(obj, "deals", 1, "record")
+    value = rec.get("comet_value", 2)
+    assert isinstance(value, int)
+    rec["comet_value"] = value + 2
+
+
+def _same_dealer_again(obj: JsonObject) -> None:
+    first = _sub(obj, "deals", 0, "record")
+    _sub(obj, "deals", 1, "record")["dealer"] = first["dealer"]
+
+
+def _wrong_winners(obj: JsonObject) -> None:
+    end = _sub(obj, "end")
+    players = obj["players"]
+    won = end["winners"]
+    assert isinstance(players, int) and isinstance(won, list)
+    end["winners"] = [s for s in range(players) if s not in won]
+
+
+def _deal_after_the_end(obj: JsonObject) -> None:
+    deals = _deals(obj)
+    deals.append(copy.deepcopy(deals[0]))
+
+
+def _end_too_early(obj: JsonObject) -> None:
+    deals = _deals(obj)
+    obj["deals"] = list(deals[:-1])
+
+
+def _illegal_pass(obj: JsonObject) -> None:
+    rec = _sub(obj, "deals", 1, "record")
+    actions = rec["actions"]
+    assert isinstance(actions, list)
+    actions[0] = "pass"
+
+
+def _wrong_length(obj: JsonObject) -> None:
+    length = obj["length"]
+    assert isinstance(length, int)
+    obj["length"] = length + 1
+
+
+def _undecided_draw(obj: JsonObject) -> None:
+    """Seats 0 and 1 draw the two lowest cards of one rank: a tie the record leaves undecided."""
+    from comet.cards import card_text, rank_of
+    from comet.presets import preset as preset_of
+
+    players = obj["players"]
+    variant = obj["variant"]
+    assert isinstance(players, int) and isinstance(variant, str)
+    rulings = obj.get("rulings", {})
+    assert isinstance(rulings, dict)
+    rules = preset_of(variant).rules.with_overrides({str(k): v for k, v in rulings.items() if isinstance(v, str | int)})
+    cards = sorted(packs_in_rotation(rules, players)[0].cards, key=rank_of)
+    low = [c for c in cards if rank_of(c) == rank_of(cards[0])][:2]
+    rest = [c for c in cards if rank_of(c) > rank_of(cards[0])]
+    row: list[JsonValue] = [card_text(c) for c in (*low, *rest[: players - 2])]
+    obj["draw"] = [row]
+
+
+#: (case name, mutation) of the planted faults of the default readings.
+FAULTS: tuple[tuple[str, Mutation], ...] = (
+    ("wrong-standings", _bump_standing),
+    ("wrong-carried-comet-value", _bump_carried_value),
+    ("wrong-deal-comet-value", _bump_deal_value),
+    ("same-dealer-twice", _same_dealer_again),
+    ("wrong-winners", _wrong_winners),
+    ("deal-after-the-end", _deal_after_the_end),
+    ("end-too-early", _end_too_early),
+    ("illegal-action-in-a-deal", _illegal_pass),
+    ("length-not-a-multiple", _wrong_length),
+    ("undecided-draw", _undecided_draw),
+)
+
+#: Malformed game records: (case name, change of the JSON object).
+MALFORMED: tuple[tuple[str, Mutation], ...] = (
+    ("deals-not-a-list", lambda o: o.__setitem__("deals", {})),
+    ("bad-card-in-a-deal", lambda o: _sub(o, "deals", 0, "record").__setitem__("dead", ["1Z"])),
+    ("deal-of-another-game", lambda o: _sub(o, "deals", 0, "record").__setitem__("variant", "nonesuch")),
+    ("record-and-seed", lambda o: _sub(o, "deals", 0).__setitem__("seed", 1)),
+    ("unknown-field", lambda o: o.__setitem__("extra", 1)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameVector:
+    path: str
+    kind: str
+    text: str
+    rules: tuple[str, ...]
+    description: str
+
+
+def case_text(case: JsonObject) -> str:
+    from comet.vectors import case_text as text
+
+    return text(case)
+
+
+def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
+    """The game vectors of one reading."""
+    base = f"{reading.preset}/{reading.name}/game"
+    rec = find_game(reading)
+    obj = rec.to_json()
+    out = output(rec)
+    rules = tuple(sorted(game_case_rules(rec)))
+    how = "" if reading.field is None else f"; read with {reading.field} at its default it gives another verdict"
+    yield GameVector(
+        f"{base}/00.json",
+        "game",
+        case_text({"record": obj, "expected": out, "exit": 0}),
+        rules,
+        f"a {reading.preset} game of {len(rec.deals)} deals for {rec.players} players{how}",
+    )
+    if reading.field is not None:
+        return
+    n = 1
+    for name, mutate in FAULTS:
+        bad = json.loads(json.dumps(obj))
+        mutate(bad)
+        try:
+            verdict = replay_game(parse_game_record(bad)).to_json()
+        except RecordError:
+            continue
+        error = verdict.get("error")
+        if not isinstance(error, dict):
+            continue  # the change makes no fault in this game (e.g. the length of a game to a target)
+        rid = error["rule"]
+        assert isinstance(rid, str)
+        yield GameVector(
+            f"{base}/{n:02d}-{name}.json",
+            "game",
+            case_text({"record": bad, "expected": verdict, "exit": 1}),
+            (rid,),
+            f"game/00 with one fault ({name.replace('-', ' ')}): {error['item']} breaks {rid}",
+        )
+        n += 1
+    if reading.preset != "standard":
+        return
+    for name, mutate in MALFORMED:
+        bad = json.loads(json.dumps(obj))
+        mutate(bad)
+        try:
+            replay_game(parse_game_record(bad))
+        except RecordError as e:
+            yield GameVector(
+                f"{reading.preset}/{reading.name}/malformed/game-{name}.json",
+                "malformed",
+                case_text({"input": json.dumps(bad), "expected": {"kind": e.kind}, "exit": 2}),
+                ("R-REC-FAULTS",),
+                f"a malformed game record ({name.replace('-', ' ')}): kind {e.kind}",
+            )
+
+
+def all_game_readings(presets: list[str] | None = None) -> list[GameReading]:
+    from comet.presets import PRESETS
+
+    names = sorted(PRESETS) if presets is None else sorted(presets)
+    return [r for name in names for r in game_readings(name)]
+
+
+def game_rule_id_set() -> frozenset[str]:
+    """Every rule id about whole games: the standard game's and the variants' game rules."""
+    ids = {"R-GAME-DEALS", "R-GAME-CHIPS", "R-GAME-WINNER", "R-DEAL-DEALER"}
+    for entry in variant_classifiers().values():
+        ids |= entry.game
+    return frozenset(ids)
+
+
+def unused_ruling_fields() -> list[str]:
+    """Game-level fields that are not ruling fields (a renamed field leaves its vectors behind)."""
+    return [f for f in GAME_LEVEL_FIELDS if f not in RULING_FIELDS]
+
+
+def game_coverage_gaps(index: JsonObject) -> list[str]:
+    """What the game vectors of ``index`` (``vectors/index.json``) miss: a game rule id with no vector,
+    or a game reading of a preset with no ``game/00.json``."""
+    files = index["files"]
+    assert isinstance(files, list)
+    covered: set[str] = set()
+    paths: set[str] = set()
+    for entry in files:
+        assert isinstance(entry, dict)
+        if entry.get("kind") != "game":
+            continue
+        paths.add(str(entry["path"]))
+        rules = entry["rules"]
+        assert isinstance(rules, list)
+        covered |= {str(r) for r in rules}
+    problems = [f"{rid} has no game vector" for rid in sorted(game_rule_id_set() - covered)]
+    presets = index["presets"]
+    assert isinstance(presets, list)
+    for reading in all_game_readings([str(p) for p in presets]):
+        if f"{reading.preset}/{reading.name}/game/00.json" not in paths:
+            problems.append(f"{reading.preset}/{reading.name} has no game vector")
+    return problems
