@@ -417,34 +417,9 @@ def replay_game(rec: GameRecord) -> GameVerdict:
             if mismatch is not None:
                 raise RecordError("field", f"{where}.record: {mismatch}")
             start = deal_rec.start()
-            if start.dealer != game.dealer:
-                return stop(
-                    Fault(
-                        f"{where}.record.dealer",
-                        "R-DEAL-DEALER",
-                        "the deal passes to the left",
-                        i,
-                        game.dealer,
-                        start.dealer,
-                    )
-                )
-            want_pack = packs_in_rotation(rules, rec.players)[pack_index(game)].name
-            if start.pack != want_pack:
-                return stop(
-                    Fault(f"{where}.record", "R-PACK-ALTERNATE", "the packs are used in turn", i, want_pack, start.pack)
-                )
-            want_value = _comet_value(game, start)
-            if start.comet_value != want_value:
-                return stop(
-                    Fault(
-                        f"{where}.record.comet_value",
-                        "R-COMET-ESCALATE",
-                        "the Comet's value carried from the last deal",
-                        i,
-                        want_value,
-                        start.comet_value,
-                    )
-                )
+            wrong = start_fault(game, start, f"{where}.record", i)
+            if wrong is not None:
+                return stop(wrong)
         verdict = replay_from(deal_rec, start)
         if not verdict.legal:
             assert verdict.error is not None
@@ -514,6 +489,27 @@ def replay_game(rec: GameRecord) -> GameVerdict:
                 Fault("end.winners", "R-GAME-WINNER", "the winners", None, list(winners(game)), list(rec.end_winners))
             )
     return GameVerdict(rec, first, game, tuple(outcomes), None)
+
+
+def start_fault(game: GameState, start: DealState, where: str, i: int) -> Fault | None:
+    """Why ``start`` cannot be the game's next deal: its dealer (R-DEAL-DEALER), its pack
+    (R-PACK-ALTERNATE) or the Comet's value (R-COMET-ESCALATE) is not what the game carries."""
+    if start.dealer != game.dealer:
+        return Fault(f"{where}.dealer", "R-DEAL-DEALER", "the deal passes to the left", i, game.dealer, start.dealer)
+    want_pack = packs_in_rotation(game.rules, game.players)[pack_index(game)].name
+    if start.pack != want_pack:
+        return Fault(where, "R-PACK-ALTERNATE", "the packs are used in turn", i, want_pack, start.pack)
+    want_value = _comet_value(game, start)
+    if start.comet_value != want_value:
+        return Fault(
+            f"{where}.comet_value",
+            "R-COMET-ESCALATE",
+            "the Comet's value carried from the last deal",
+            i,
+            want_value,
+            start.comet_value,
+        )
+    return None
 
 
 def _comet_value(game: GameState, start: DealState) -> int:

@@ -29,6 +29,7 @@ from typing import TextIO
 from comet.contract import FORMAT
 from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
+from comet.gamesession import GAME_OPS, GAMES, is_game_request
 from comet.perft import perft
 from comet.presets import PRESETS, preset
 from comet.record import (
@@ -53,7 +54,19 @@ from comet.state import DealState
 PROTOCOL_VERSION = 1
 #: Every op; the deal session's (new, legal_actions, state, undo, close, and apply with a deal_id) are
 #: answered by ``comet.session``.
-OPS: tuple[str, ...] = ("hello", "legal", "apply", "settle", "replay", "explain", "deal", "perft", "quit", *SESSION_OPS)
+OPS: tuple[str, ...] = (
+    "hello",
+    "legal",
+    "apply",
+    "settle",
+    "replay",
+    "explain",
+    "deal",
+    "perft",
+    "quit",
+    *SESSION_OPS,
+    *GAME_OPS,
+)
 #: The deepest perft the oracle counts in one request (deeper counts take minutes).
 MAX_PERFT_DEPTH = 8
 
@@ -76,6 +89,8 @@ def handle(req: object) -> JsonObject:
     op = req.get("op")
     if is_session_request(req):  # new, apply with a deal_id, legal_actions, state, undo, close
         return SESSIONS.respond(rid, req)
+    if is_game_request(req):  # game_new, game_deal, game_apply, game_legal_actions, game_standings, game_undo, ...
+        return GAMES.respond(rid, req)
     echo: JsonValue = op if isinstance(op, str) else None
     if not isinstance(op, str) or op not in OPS:
         return error_response(rid, "request", f"unknown op {op!r}; known: {', '.join(OPS)}", echo)
