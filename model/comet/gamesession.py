@@ -33,7 +33,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.game import Draw, GameState, finish_deal, first_dealer_draw, game_over, new_game, next_deal, winners
 from comet.gamerecord import DealEntry, GameRecord, parse_game_record, replay_game, start_fault
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, parse_record, record_from_state, whole_number
+from comet.record import JsonObject, JsonValue, check_reading, parse_record, record_from_state, whole_number
 from comet.ruleset import Ruleset
 from comet.session import SessionError, read_action
 from comet.state import Action, DealState
@@ -231,6 +231,10 @@ class Games:
         rulings = req.get("rulings", {})
         if not isinstance(rulings, dict):
             raise SessionError("request", "'rulings' must be an object of name: reading")
+        for name, value in rulings.items():
+            if not isinstance(value, str | int | bool):
+                raise RecordError("ruling", f"ruling {name!r}: a reading is a string, a whole number or a boolean")
+            check_reading(str(name), value)
         try:
             rules = preset(variant).rules.with_overrides(dict(rulings))
         except ValueError as e:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TextIO
 
 from comet.contract import FORMAT
@@ -38,6 +39,7 @@ from comet.record import (
     JsonObject,
     JsonValue,
     Verdict,
+    check_reading,
     dumps_json,
     explain_lines,
     loads_record,
@@ -123,7 +125,10 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
         if "action" not in req:
             raise RecordError("request", "op 'apply' needs an 'action' field")
         action = parse_action_text(req["action"], len(rec.actions))
-        rec = rec.with_actions((*rec.actions, action))
+        text = req["action"]
+        assert isinstance(text, str)  # parse_action_text refused anything else
+        # the new action is reported as written, as replay reports a record's actions
+        rec = replace(rec, actions=(*rec.actions, action), action_texts=(*rec.action_texts, text))
     verdict = replay_record(rec)
     if op == "perft":
         return perft_op(req, verdict)
@@ -236,6 +241,10 @@ def deal_op(req: JsonObject) -> JsonObject:
     rulings = req.get("rulings", {})
     if not isinstance(rulings, dict):
         raise RecordError("request", "'rulings' must be an object of name: reading")
+    for name, value in rulings.items():
+        if not isinstance(value, str | int | bool):
+            raise RecordError("ruling", f"ruling {name!r}: a reading is a string, a whole number or a boolean")
+        check_reading(str(name), value)
     try:
         rules = preset(variant).rules.with_overrides(dict(rulings))
     except ValueError as e:

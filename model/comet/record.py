@@ -30,7 +30,7 @@ from comet.engine import apply, deal_points, explicit_deal, legal_actions, retur
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
-from comet.ruleset import Ruleset
+from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
 
@@ -66,6 +66,8 @@ class DealRecord:
     def ruleset(self) -> Ruleset:
         """The preset's ruleset with this record's rulings applied (RecordError kind ``ruling``)."""
         base = preset(self.variant).rules
+        for name, value in self.rulings:
+            check_reading(name, value)
         try:
             return base.with_overrides(dict(self.rulings))
         except ValueError as e:
@@ -103,6 +105,29 @@ class DealRecord:
         out["dead"] = [card_text(c) for c in self.dead]
         out["actions"] = list(self.action_texts)
         return out
+
+
+@rule("R-REC-FAULTS")
+def check_reading(name: str, value: str | int | bool) -> None:
+    """A reading in a record is a JSON value of the ruling's own type: ``true``/``false`` for a yes-or-no
+    ruling, a whole number (0 or more) for a number, a string for a named reading.  ``"yes"``, ``"true"``
+    or ``"1"`` for a boolean and ``"50"`` for a number are refused (kind ``ruling``), as are negative
+    numbers; the command line's ``--ruling FIELD=VALUE`` is text and is parsed, a record is not."""
+    try:
+        readings = field_readings(name)
+    except ValueError:
+        return  # an unknown ruling: with_overrides names it
+    if readings is None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RecordError("ruling", f"ruling {name!r} takes a whole number, not {_show(value)}")
+        if value < 0:
+            raise RecordError("ruling", f"ruling {name!r} takes a whole number 0 or more, not {value}")
+    elif False in readings and len(readings) == 2:
+        if not isinstance(value, bool):
+            raise RecordError("ruling", f"ruling {name!r} takes true or false (JSON booleans), not {_show(value)}")
+    elif not isinstance(value, str):
+        shown = ", ".join(json.dumps(r) for r in readings)
+        raise RecordError("ruling", f"ruling {name!r} takes one of {shown}, not {_show(value)}")
 
 
 def record_from_state(start: DealState, variant: str, actions: Sequence[Action] = ()) -> DealRecord:
@@ -166,7 +191,7 @@ def parse_card_code(text: object, where: str) -> int:
     """A card code in its exact form (``5H``, ``10C``, ``AS``); RecordError kind ``card`` otherwise
     (kind ``field`` if it is not a string at all)."""
     if not isinstance(text, str):
-        raise RecordError("field", f"{where}: a card is a string such as \"5H\", not {_show(text)}")
+        raise RecordError("field", f'{where}: a card is a string such as "5H", not {_show(text)}')
     c = CARD_CODES.get(text)  # exactly the codes CARD_RE matches
     if c is None:
         raise RecordError(
@@ -244,17 +269,19 @@ def _check_shape(obj: object) -> dict[str, object]:
         raise RecordError("field", f"'comet_value' must not be negative, not {_show(obj['comet_value'])}")
     hands_raw = obj["hands"]
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
-        raise RecordError("field", f"'hands' must be a list of lists of card codes, one per seat, not {_show(hands_raw)}")
+        raise RecordError(
+            "field", f"'hands' must be a list of lists of card codes, one per seat, not {_show(hands_raw)}"
+        )
     for seat, hand in enumerate(hands_raw):
         for i, c in enumerate(hand):
             if not isinstance(c, str):
-                raise RecordError("field", f"hands[{seat}][{i}]: a card is a string such as \"5H\", not {_show(c)}")
+                raise RecordError("field", f'hands[{seat}][{i}]: a card is a string such as "5H", not {_show(c)}')
     dead_raw = obj["dead"]
     if not isinstance(dead_raw, list):
         raise RecordError("field", f"'dead' must be a list of card codes, not {_show(dead_raw)}")
     for i, c in enumerate(dead_raw):
         if not isinstance(c, str):
-            raise RecordError("field", f"dead[{i}]: a card is a string such as \"5H\", not {_show(c)}")
+            raise RecordError("field", f'dead[{i}]: a card is a string such as "5H", not {_show(c)}')
     actions_raw = obj["actions"]
     if not isinstance(actions_raw, list):
         raise RecordError("field", f"'actions' must be a list of action strings, not {_show(actions_raw)}")
