@@ -22,7 +22,7 @@ from comet.game import play_game, winners
 from comet.gamerecord import game_trace, parse_game_record, record_game, replay_game
 from comet.itf import read_trace
 from comet.presets import PRESETS
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 COMET = str(Path(sys.executable).with_name("comet"))
 

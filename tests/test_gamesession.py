@@ -13,7 +13,7 @@ from comet.gamerecord import record_game
 from comet.gamesession import GAME_OPS, Games
 from comet.oracle import handle
 from comet.presets import PRESETS
-from comet.variants.base import variant_of
+from comet.variant import variant_of
 
 
 def recorded(name: str = "standard", players: int = 3, seed: int = 7) -> dict[str, Any]:
