@@ -362,11 +362,6 @@ def game_rule_id_set() -> frozenset[str]:
     return frozenset(ids)
 
 
-def unused_ruling_fields() -> list[str]:
-    """Game-level fields that are not ruling fields (a renamed field leaves its vectors behind)."""
-    return [f for f in GAME_LEVEL_FIELDS if f not in RULING_FIELDS]
-
-
 def game_coverage_gaps(index: JsonObject) -> list[str]:
     """What the game vectors of ``index`` (``vectors/index.json``) miss: a game rule id with no vector,
     or a game reading of a preset with no ``game/00.json``."""
