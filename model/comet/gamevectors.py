@@ -91,12 +91,22 @@ def player_choices(rules: Ruleset) -> tuple[int, ...]:
     return player_counts(rules)
 
 
+#: The rulings about the wild card's rising value (RUL-ESCALATION-PACKS, -RESET, -TRIGGER).
+ESCALATION_FIELDS = ("escalation", "comet_reset", "escalate_on")
+
+
+def inert(reading: GameReading) -> bool:
+    """A reading no game can tell from the default: an escalation ruling of a preset whose wild card does
+    not rise under its rules (Old Comet's manille with RUL-OLD-ESCALATION ``fixed``)."""
+    return reading.field in ESCALATION_FIELDS and not variant_of(reading.rules).escalates_under(reading.rules)
+
+
 def find_game(reading: GameReading) -> GameRecord:
     """The first seeded game (over player counts, lengths and seeds, in that order of search) that tells
     the reading from the default; for the default reading, the preset's usual game with seed 0."""
     rules = reading.rules
     v = variant_of(rules)
-    if reading.field is None:
+    if reading.field is None or inert(reading):
         return record_game(rules, reading.preset, v.default_players, None, 0)
     counts = player_choices(rules)
     ordered = sorted(counts, key=lambda n: (n != v.default_players, n))
@@ -300,6 +310,10 @@ def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
     out = output(rec)
     rules = tuple(sorted(game_case_rules(rec)))
     how = "" if reading.field is None else f"; read with {reading.field} at its default it gives another verdict"
+    if inert(reading):
+        how = (
+            f"; {reading.field} changes nothing here: the wild card of {reading.preset} does not rise under these rules"
+        )
     yield GameVector(
         f"{base}/00.json",
         "game",
