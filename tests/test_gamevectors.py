@@ -73,3 +73,11 @@ def test_the_default_readings_have_planted_faults_with_rule_ids() -> None:
         "R-GAME-DEALS",
         "R-PLAY-MUST",
     } <= faults
+
+
+def test_game_vectors_match_the_case_schema() -> None:
+    from test_replay_cli import validator
+
+    schema = validator("vector-case.json")
+    for entry in GAME_FILES:
+        schema.validate(json.loads((VECTORS / entry["path"]).read_text(encoding="utf-8")))
