@@ -1,12 +1,15 @@
 """Interactions: pairs of rulings of one preset whose effects depend on each other.
 
-Ruling f's divergence *depends on* ruling g when there is a deal where f's two readings part ways under
-one reading of g and not under the other.  Two checks, both cheap:
+Ruling f's divergence *depends on* ruling g when f's two readings part ways under one reading of g and
+not under the other.  Whether they part under g's other reading is decided by a **fresh search** under it
+(``witness.search``), never by the stored witness alone:
 
-* f's stored witness replayed with g switched to its other reading: if f's readings no longer part
-  there (or the deal is refused), the witness itself shows the dependence;
-* a ruling with no witness under the preset's defaults is searched again (a short bound) with g
-  switched: if a witness appears, f matters only together with g (as the Opera draw needs the Opera).
+* a pair with a stored witness: the witness is first replayed with g switched (cheap); if it still shows
+  the same first difference, f still matters there and nothing is reported.  Otherwise a witness is
+  searched afresh with g switched; only if none is found within the bound is the dependence reported
+  (``witness-vanishes``: f matters under the defaults, and no difference is found with g switched);
+* a pair with no stored witness is searched afresh with g switched: a witness there is reported
+  (``witness-appears``: f matters only together with g, as the Opera draw needs the Opera).
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from comet.diverge.conformance import verdict
 from comet.diverge.pairs import Pair, pairs_for, value_text
-from comet.diverge.store import load, pair_for
-from comet.diverge.witness import Bound, Witness, search
+from comet.diverge.store import load, pair_for, witness_of
+from comet.diverge.witness import Bound, Witness, claimed_difference, search
+from comet.errors import RecordError
 from comet.presets import preset
 from comet.record import JsonObject
 from comet.ruleset import Ruleset
@@ -32,15 +35,21 @@ class Interaction:
     field: str
     other: str  # ... on this ruling's reading
     other_value: object
-    how: str  # "witness-lost" | "witness-appears"
+    how: str  # "witness-vanishes" | "witness-appears"
     witness: Witness | None
     text: str
 
 
-def _lost(rec: JsonObject, a: Ruleset, b: Ruleset) -> bool:
-    """Is ``rec`` a deal under both rule sets on which they nevertheless agree?"""
-    va, vb = verdict(rec, a), verdict(rec, b)
-    return va[1] != 2 and vb[1] != 2 and va == vb
+def _still_differs(e: JsonObject, a: Ruleset, b: Ruleset) -> bool:
+    """Does the stored witness of ``e`` still show its first difference, with its label, under ``a``/``b``?"""
+    w = witness_of(e)
+    if w is None or w.level != "deal":
+        return False
+    pair = Pair(str(e["preset"]), str(e["field"]), a, b)
+    try:
+        return claimed_difference(pair, w) == (e.get("step", -1), e.get("kind"), e.get("detail"))
+    except (ValueError, RecordError):
+        return False
 
 
 def check(
@@ -55,39 +64,43 @@ def check(
     except ValueError:
         return None
     label = f"{g.field} = {value_text(g.value_b)}"
-    if e.get("found") and e.get("level") == "deal" and e.get("kind") != "dealt":
-        rec = e["record"]
-        assert isinstance(rec, dict)
-        if _lost(rec, a2, b2):
-            return Interaction(
-                pair.preset,
-                pair.key,
-                pair.field,
-                g.field,
-                g.value_b,
-                "witness-lost",
-                None,
-                f"with `{label}` the witness of `{pair.label_b()}` no longer parts the readings",
-            )
-    elif not e.get("found"):
-        # a ruling g that never changes a deal leaves every deal as it was: only games can differ
-        g_entry = (load() if stored is None else stored).get(g.key, {})
-        g_in_deals = bool(g_entry.get("found")) and g_entry.get("level") == "deal"
-        res = search(Pair(pair.preset, pair.field, a2, b2), bound, deals=g_in_deals)
+    fresh = Pair(pair.preset, pair.field, a2, b2)
+    if e.get("found"):
+        if e.get("level") != "deal" or e.get("kind") == "dealt" or _still_differs(e, a2, b2):
+            return None
+        res = search(fresh, bound)
         if res.witness is not None:
-            w = res.witness
-            return Interaction(
-                pair.preset,
-                pair.key,
-                pair.field,
-                g.field,
-                g.value_b,
-                "witness-appears",
-                w,
-                f"`{pair.label_b()}` makes no difference under the defaults but does with `{label}` "
-                f"({w.kind}, {len(w.actions)} action(s), {w.players} players: {w.detail})",
-            )
-    return None
+            return None
+        return Interaction(
+            pair.preset,
+            pair.key,
+            pair.field,
+            g.field,
+            g.value_b,
+            "witness-vanishes",
+            None,
+            f"with `{label}`, `{pair.label_b()}` no longer makes a difference: none found afresh "
+            f"({res.deals_tried} deals, {res.games_tried} games searched; {res.bound})",
+        )
+    # a ruling g that never changes a deal leaves every deal as it was: only games can differ
+    g_entry = (load() if stored is None else stored).get(g.key, {})
+    g_in_deals = bool(g_entry.get("found")) and g_entry.get("level") == "deal"
+    res = search(fresh, bound, deals=g_in_deals)
+    if res.witness is None:
+        return None
+    w = res.witness
+    size = f"{len(w.actions)} action(s)" if w.level == "deal" else "a game"
+    return Interaction(
+        pair.preset,
+        pair.key,
+        pair.field,
+        g.field,
+        g.value_b,
+        "witness-appears",
+        w,
+        f"`{pair.label_b()}` makes no difference under the defaults but does with `{label}` "
+        f"({w.kind}, {size}, {w.players} players: {w.detail})",
+    )
 
 
 def interactions(

@@ -23,37 +23,59 @@ class PairReport:
     interactions: tuple[str, ...] = ()
 
 
+def proof_line(s: Search) -> str:
+    """The witness's size claim: proved smallest within a stated bound, inert, or not proved."""
+    pr = s.proof
+    if pr is None:
+        return "Smallest: not proved (searched before size proofs were kept)."
+    if pr.method == "inert":
+        return f"**{pr.text[0].upper()}{pr.text[1:]}.**"
+    if pr.proved and pr.method == "z3":
+        return (
+            f"Smallest within every deal of the game's player counts: {pr.text}; "
+            "proved by Z3 (`comet_proofs.smallest`)."
+        )
+    if pr.proved:
+        return f"Smallest possible: {pr.text}; proved by construction."
+    return f"Smallest: not proved; {pr.text}."
+
+
 def witness_section(r: PairReport) -> list[str]:
     s = r.search
     w = s.witness
     if w is None:
         note = "; ".join(s.notes) or "none found"
+        if s.proof is not None and s.proof.method == "inert":
+            return [proof_line(s), "", f"Under the preset's own readings: no witness ({note})."]
+        proved = f" {proof_line(s)}" if s.proof is not None and s.proof.proved else ""
         return [
             f"**No witness** within the bound ({note}). Searched: {s.bound}; "
-            f"{s.deals_tried} deals and {s.games_tried} games tried.",
+            f"{s.deals_tried} deals and {s.games_tried} games tried.{proved}",
         ]
     size = (
         f"{len(w.actions)} action(s), {w.players} players, {len(cards_that_matter(w))} card(s) played"
         if w.level == "deal"
         else f"a game, {w.players} players"
     )
-    lines = [f"**Witness** ({w.level}, {w.kind}; {size}; found in: {w.origin}).", ""]
+    lines = [f"**Witness** ({w.level}, {w.kind}; {size}; found by: {w.origin}). {proof_line(s)}", ""]
     lines += narrate_witness(r.pair, w)
     if s.notes:
         lines += ["", "Note: " + "; ".join(s.notes) + "."]
     return lines
 
 
-def pair_section(r: PairReport, out_dir: Path | None, deals: int, games: int) -> list[str]:
+def pair_section(r: PairReport, out_dir: Path | None, deals: int, games: int, title: str = "") -> list[str]:
     p = r.pair
-    lines = [f"### {p.preset}: `{p.label_a()}` (A) against `{p.label_b()}` (B)", ""]
+    heading = title or f"{p.preset}: `{p.label_a()}` (A) against `{p.label_b()}` (B)"
+    lines = [f"### {heading}", ""]
     lines += witness_section(r)
     name = f"{p.field or 'house'}-{p.preset}-{value_text(p.value_b) if p.field else 'b'}"
     points = variant_of(p.a).scoring != "chips"
     lines += ["", *impact_lines(r.impact, points, out_dir, name, f"{p.preset}: {p.label_a()} (A) vs {p.label_b()} (B)")]
     if r.interactions:
         lines += ["", "**Interactions** (another ruling's reading changes whether this one makes a difference):", ""]
-        lines += [f"- {x}" for x in r.interactions]
+        # an item's narration follows it indented (a nested block of the list item), not as items of its own
+        lines += [x if not x or x.startswith("  ") else f"- {x}" for x in r.interactions]
     return [*lines, ""]
 
 
@@ -67,6 +89,7 @@ def field_section(
     deals: int,
     games: int,
     citations: Sequence[str] = (),
+    title: str = "",
 ) -> list[str]:
     lines = [f"## {ruling}: `{field}`" if field else "## House rules", ""]
     if question:
@@ -76,5 +99,5 @@ def field_section(
         lines += [f"- {c}" for c in citations]
     lines.append("")
     for r in reports:
-        lines += pair_section(r, out_dir, deals, games)
+        lines += pair_section(r, out_dir, deals, games, title)
     return lines

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from comet.diverge.pairs import Pair, all_pairs
-from comet.diverge.witness import Search, Witness
+from comet.diverge.witness import Proof, Search, Witness
 from comet.record import JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
 
@@ -34,6 +34,15 @@ def entry(search: Search) -> JsonObject:
         "games_tried": search.games_tried,
         "notes": list(search.notes),
     }
+    if search.proof is not None:
+        pr = search.proof
+        out["proof"] = {
+            "method": pr.method,
+            "proved": pr.proved,
+            "text": pr.text,
+            "needs": pr.needs,
+            "size": list(pr.size),
+        }
     w = search.witness
     if w is None:
         return out
@@ -149,4 +158,18 @@ def search_of(pair: Pair, e: JsonObject) -> Search:
         games if isinstance(games, int) else 0,
         0.0,
         tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+        proof_of(e),
+    )
+
+
+def proof_of(e: JsonObject) -> Proof | None:
+    """The stored proof of the witness's size (None for an entry stored before proofs were kept)."""
+    pr = e.get("proof")
+    if not isinstance(pr, dict):
+        return None
+    size = pr.get("size", [0, 0, 0])
+    parts = [x for x in size if isinstance(x, int)] if isinstance(size, list) else []
+    three = (parts[0], parts[1], parts[2]) if len(parts) == 3 else (0, 0, 0)
+    return Proof(
+        str(pr.get("method", "none")), bool(pr.get("proved")), str(pr.get("text", "")), str(pr.get("needs", "")), three
     )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from comet.cards import KING, Card, rank_of
@@ -104,6 +104,23 @@ class Witness:
 
 
 @dataclass(frozen=True, slots=True)
+class Proof:
+    """What is proved about a witness's size (or about there being none).
+
+    ``method``: ``z3`` (the encodings of ``comet_proofs``, every deal of the player counts named;
+    ``comet_proofs.smallest``), ``construction`` (a witness of 0 actions with the fewest players the game
+    allows is the smallest there can be), ``inert`` (no reading of the pair can matter until another
+    ruling is changed: ``needs`` says which), or ``none`` (nothing proved; ``text`` says what was tried).
+    ``text`` states the bound in words."""
+
+    method: str
+    proved: bool
+    text: str
+    needs: str = ""
+    size: tuple[int, int, int] = (0, 0, 0)  # (actions, players, cards) a Z3 proof is about
+
+
+@dataclass(frozen=True, slots=True)
 class Search:
     """The result for one pair: the witness found (or None) and the bound searched."""
 
@@ -114,6 +131,7 @@ class Search:
     games_tried: int
     seconds: float
     notes: tuple[str, ...] = field(default=())
+    proof: Proof | None = None
 
 
 def cards_that_matter(w: Witness) -> tuple[Card, ...]:
@@ -388,6 +406,40 @@ def shrink(
 # --------------------------------------------------------------------- whole games
 
 
+def game_points(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> list[tuple[str, object]]:
+    """What an observer sees of a whole seeded game, in the order it happens: the first dealer, each deal's
+    net chips, then the winners, the net chips and the deals played (or that the game is refused)."""
+    starts: list[DealState] = []
+    try:
+        g = play_game(rules, players, deals, seed, make_policy(policy, seed), lambda s, a, g: starts.append(s))
+    except RecordError as e:
+        return [("refused", f"{e.kind}: {e}")]
+    out: list[tuple[str, object]] = [("first dealer", starts[0].dealer if starts else -1)]
+    out += [(f"deal {i + 1} net chips", list(h)) for i, h in enumerate(g.history)]
+    return [*out, ("winners", list(winners(g))), ("net chips", list(_net(g))), ("deals played", g.deal_index)]
+
+
+def game_difference(pair: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
+    """The first point where the seeded game differs under A and B (its index in ``game_points``) and what
+    differs there, told in words; None if the games are the same."""
+    pa = game_points(pair.a, players, deals, seed, policy)
+    pb = game_points(pair.b, players, deals, seed, policy)
+    for i, (x, y) in enumerate(zip(pa, pb, strict=False)):
+        if x != y:
+            if x[0] != y[0]:
+                return i, f"A: {x[0]} {_value(x[1])}; B: {y[0]} {_value(y[1])}"
+            return i, f"{x[0]}: A {_value(x[1])}, B {_value(y[1])}"
+    if len(pa) != len(pb):
+        return min(len(pa), len(pb)), f"A: {len(pa)} points, B: {len(pb)}"
+    return None
+
+
+def _value(v: object) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"seat {v}" if v >= 0 else "none"
+    return str(v)
+
+
 def game_outcome(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> tuple[object, ...]:
     """What an observer sees of a whole seeded game: refused (and why), or winners, net chips per seat,
     deals played and each deal's net chips."""
@@ -404,7 +456,9 @@ def _net(g: GameState) -> tuple[int, ...]:
 
 
 def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tuple[Witness | None, int]:
-    """The smallest seeded game (fewest deals, then players) whose outcome differs; games tried."""
+    """The smallest seeded game (fewest deals, then players) whose outcome differs, and of those the one
+    that differs earliest (the first dealer before the first deal's chips before the winners); games tried.
+    The detail names what differs at that point, checked by ``claimed_difference``."""
     from comet.engine import player_counts
 
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
@@ -412,47 +466,64 @@ def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tu
     lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
     for deals in lengths:
         for players in counts:
-            for seed in range(bound.game_seeds):
-                for policy in ("simple", "hoarder", "random"):
+            best: tuple[int, int, int, str, str] | None = None
+            # once a game differs, up to ten times the seeds are tried for one that differs earlier (the
+            # first dealer drawn differently rather than a later draw of the shuffle)
+            for seed in range(bound.game_seeds * 10):
+                if seed >= bound.game_seeds and (best is None or best[0] == 0):
+                    break
+                for k, policy in enumerate(("simple", "hoarder", "random")):
                     if time.monotonic() > deadline:
                         return None, tried
                     tried += 1
-                    oa = game_outcome(pair.a, players, deals, seed, policy)
-                    ob = game_outcome(pair.b, players, deals, seed, policy)
-                    if oa != ob:
-                        n = deals if deals is not None else -1
-                        return (
-                            Witness(
-                                "game",
-                                "game",
-                                _game_detail(oa, ob),
-                                players,
-                                game_seed=seed,
-                                game_deals=n,
-                                game_policy=policy,
-                                origin=f"game seed {seed}, {players} players, {policy} policy",
-                            ),
-                            tried,
-                        )
+                    diff = game_difference(pair, players, deals, seed, policy)
+                    if diff is not None and (best is None or (diff[0], seed, k) < best[:3]):
+                        best = (diff[0], seed, k, policy, diff[1])
+            if best is not None:
+                _, seed, _, policy, detail = best
+                n = deals if deals is not None else -1
+                return (
+                    Witness(
+                        "game",
+                        "game",
+                        detail,
+                        players,
+                        game_seed=seed,
+                        game_deals=n,
+                        game_policy=policy,
+                        origin=f"game seed {seed}, {players} players, {policy} policy",
+                    ),
+                    tried,
+                )
     return None, tried
-
-
-def _game_detail(oa: tuple[object, ...], ob: tuple[object, ...]) -> str:
-    def one(o: tuple[object, ...]) -> str:
-        if o[0] == "refused":
-            return f"refused ({o[2]})"
-        return f"winners {list(o[1])}, net {list(o[2])}, {o[3]} deals"  # type: ignore[call-overload]
-
-    return f"A: {one(oa)}; B: {one(ob)}"
 
 
 # --------------------------------------------------------------------- the search
 
 
-def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool = True) -> Search:
-    """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games)."""
+def search(
+    pair: Pair,
+    bound: Bound = Bound(),
+    games: bool = True,
+    deals: bool = True,
+    prove_size: bool = False,
+    on_question: Callable[[str], None] | None = None,
+) -> Search:
+    """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games); with
+    ``prove_size``, a deal witness proved smallest by ``prove`` where it can be, and for a pair with no
+    witness, what would make it matter (``needs``)."""
     t0 = time.monotonic()
-    deadline = t0 + bound.seconds
+    z: object = None
+    if prove_size and deals:
+        from comet.engine import player_counts
+
+        counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+        if not any(differs_before_play(pair, n) for n in counts):
+            z = z3_smallest(pair, on_question)
+    if z is not None and getattr(z, "start", None) is not None:
+        w, z_proof = prove(pair, None, z)
+        return Search(pair, w, "every deal (Z3)", 0, 0, time.monotonic() - t0, (), z_proof)
+    deadline = time.monotonic() + bound.seconds
     best: Witness | None = None
     tried = 0
     capped = False
@@ -489,6 +560,9 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
     notes: list[str] = []
     if capped:
         notes.append(f"the deal search stopped at its time cap ({bound.seconds:g} s) after {tried} deals")
+    proof: Proof | None = None
+    if prove_size and deals:
+        best, proof = prove(pair, best, z)
     if best is None and games:
         deadline = time.monotonic() + bound.seconds
         best, games_tried = game_witness(pair, bound, deadline)
@@ -496,7 +570,86 @@ def search(pair: Pair, bound: Bound = Bound(), games: bool = True, deals: bool =
             notes.append("no deal and no game within the bound differs")
         else:
             notes.append("the readings never differed within a deal in the bound; they differ over a game")
-    return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes))
+            if proof is not None:
+                proof = Proof("none", False, _game_size(pair, best, proof))
+    if best is None and prove_size and pair.field:
+        need = needs(pair, bound)
+        if need is not None:
+            proof = Proof("inert", True, need[1], need[0])
+    return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes), proof)
+
+
+def _game_size(pair: Pair, w: Witness, within: Proof) -> str:
+    """What is known of a game witness's size: the game's own size, and what is proved of single deals."""
+    from comet.engine import player_counts
+
+    fewest = min(n for n in player_counts(pair.a) if n in player_counts(pair.b))
+    game = (
+        f"a game of 1 deal with {w.players} players, the fewest the game allows, is the smallest game there is"
+        if w.game_deals == 1 and w.players == fewest
+        else "not proved the smallest game (games are sampled by seed)"
+    )
+    return f"{game}; that no single deal differs is {'proved: ' if within.proved else 'not proved: '}{within.text}"
+
+
+def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
+    """What would make an inert pair matter: the first other reading of the preset under which the pair's
+    readings part ways, as (``field = value``, why), or None.
+
+    Readings that put the deal under an encoding which quantifies the pair's field (the Opera's encoding
+    reads ``opera_draw``; the standard one lists it as unquantified) are tried first; each is confirmed by
+    a witness search under it, so the answer is a witness, not a guess."""
+    from comet.diverge.pairs import all_pairs, value_text
+
+    others = [g for g in all_pairs([pair.preset]) if g.field != pair.field]
+    first = [g for g in others if _quantified_under(pair, g)]
+    quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
+    for g in [*first, *[g for g in others if g not in first]]:
+        try:
+            a2 = pair.a.with_overrides({g.field: g.value_b})
+            b2 = a2.with_overrides({pair.field: pair.value_b})
+        except ValueError:
+            continue
+        flipped = Pair(pair.preset, pair.field, a2, b2)
+        if g in first:
+            # the field is read within a deal under g: Z3 over every deal, else the full sampled search
+            z = z3_smallest(flipped)
+            start = getattr(z, "start", None)
+            if start is not None:
+                actions = getattr(z, "actions", ())
+                _step, kind, detail = _label(flipped, start, actions)
+                w: Witness | None = deal_witness(start, kind, detail, "Z3", actions)
+            else:
+                w = search(flipped, bound, games=False).witness
+        else:
+            # the field changes no deal under the preset's encoding: only whole games can differ
+            w = search(flipped, quick, deals=False).witness
+        if w is not None:
+            label = f"{g.field} = {value_text(g.value_b)}"
+            size = (
+                f"{len(w.actions)} action(s), {w.players} players"
+                if w.level == "deal"
+                else f"a game, {w.players} players"
+            )
+            return label, f"inert: needs {label} (with it, a witness of {size}: {w.detail})"
+    return None
+
+
+def _quantified_under(pair: Pair, g: Pair) -> bool:
+    """Does switching ``g`` bring the deal under an encoding that quantifies ``pair``'s field?"""
+    try:
+        from comet_proofs.smallest import quantifies
+    except ImportError:
+        return False
+    from comet.variant import variant_of
+
+    try:
+        a2 = pair.a.with_overrides({g.field: g.value_b})
+        b2 = a2.with_overrides({pair.field: pair.value_b})
+    except ValueError:
+        return False
+    n = variant_of(a2).default_players
+    return quantifies(pair.preset, pair.field, a2, b2, n) and not quantifies(pair.preset, pair.field, pair.a, pair.b, n)
 
 
 def _short(text: str, limit: int = 120) -> str:
@@ -505,3 +658,128 @@ def _short(text: str, limit: int = 120) -> str:
 
 def _better(best: Witness | None, new: Witness) -> Witness:
     return new if best is None or new.size < best.size else best
+
+
+# --------------------------------------------------------------------- checked labels
+
+
+def claimed_difference(pair: Pair, w: Witness) -> tuple[int, str, str]:
+    """Replay a witness under both rule sets and say where and how they first differ: (step, kind, detail)
+    as ``search`` labels a witness (step -1: the deal itself).  A stored label must equal this
+    (``tests/test_diverge_labels.py``); ValueError when the witness shows no difference at all."""
+    if w.level == "game":
+        deals = None if w.game_deals < 0 else w.game_deals
+        diff = game_difference(pair, w.players, deals, w.game_seed, w.game_policy)
+        if diff is None:
+            raise ValueError("the two games are the same")
+        return -1, "game", diff[1]
+    try:
+        sa = w.start(pair.a)
+    except RecordError as e:
+        raise ValueError(f"the deal is refused under A: {e}") from e
+    try:
+        w.start(pair.b)
+    except RecordError as e:
+        return -1, "refused", f"B refuses this deal [{e.kind}]: {_short(str(e))}"
+    if w.kind == "dealt" and not w.actions:
+        return -1, "dealt", w.detail  # a shuffle dealt two ways: the hands under B are not in the record
+    sb = _as_b(pair, sa)
+    for i, a in enumerate(w.actions):
+        split = legal_split(sa, sb)
+        if split is not None:
+            if split != a:
+                raise ValueError(f"step {i}: the rule sets part ways on '{split}', not on the record's '{a}'")
+            return i, "legal", describe("legal", sa, sb, a)
+        sa, sb, kind = step_both(sa, sb, a)
+        if kind is not None:
+            return i, kind, describe(kind, sa, sb, a)
+    raise ValueError("the rule sets agree on every step of the record")
+
+
+# --------------------------------------------------------------------- proofs of size
+
+
+def differs_before_play(pair: Pair, players: int) -> bool:
+    """Can a deal of ``players`` differ before any action (a 0-action witness)?  B refuses a deal of A, or
+    deals a shuffle differently.  Whether ``explicit_deal`` accepts a deal reads only the cards of the
+    whole deal (one of the packs in rotation) and the hand sizes, the same for every deal of a player
+    count, so one deal per pack decides it for all; a shuffle is dealt alike when the packs, the deal sizes
+    and the deal order agree."""
+    try:
+        packs_a = packs_in_rotation(pair.a, players)
+        packs_b = packs_in_rotation(pair.b, players)
+    except RecordError:
+        return True
+    if [p.cards for p in packs_a] != [p.cards for p in packs_b] or pair.a.deal_order != pair.b.deal_order:
+        return True
+    for pack in packs_a:
+        try:
+            sizes = deal_sizes(pair.a, players, len(pack.cards))
+            if deal_sizes(pair.b, players, len(pack.cards)) != sizes:
+                return True
+            hands, dead = distribute(pair.a, pack.cards, players, 0, sizes[0])
+            explicit_deal(pair.b, players, 0, hands, dead, None)
+        except RecordError:
+            return True
+    return False
+
+
+def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None) -> object:
+    """``comet_proofs.smallest.smallest`` for the pair (None: no encoding tells the readings apart; the
+    string "missing" when the proofs package is not installed)."""
+    try:
+        from comet_proofs.smallest import smallest
+    except ImportError:  # the proofs package is not installed
+        return "missing"
+    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question)
+
+
+def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None, Proof]:
+    """The witness to keep and what is proved about its size, from the sampled witness ``found`` and
+    Z3's answer ``z`` (``z3_smallest``).
+
+    A witness of 0 actions (the deal refused or dealt differently) with the fewest players both rule sets
+    allow cannot be beaten.  Otherwise Z3 (``comet_proofs.smallest``) searches every deal of every player
+    count, fewest actions first, when the pair is one its encodings tell apart; its witness (replayed and
+    checked by the engine) replaces the one found by sampling.  Without either, nothing is proved."""
+    from comet.engine import player_counts
+
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    before = [n for n in counts if differs_before_play(pair, n)]
+    if found is not None and found.level == "deal" and not found.actions:
+        if before and found.players == before[0]:
+            fewer = [n for n in counts if n < found.players]
+            why = (
+                f"; with {', '.join(map(str, fewer))} players every deal is dealt and accepted alike under both"
+                if fewer
+                else ", the fewest the game allows"
+            )
+            return found, Proof(
+                "construction", True, f"0 actions (the deal itself differs) with {found.players} players{why}"
+            )
+        return found, Proof("none", False, "not proved: a deal of fewer players may differ before play")
+    if before:
+        return found, Proof("none", False, f"not proved: a deal of {before[0]} players differs before play")
+    if z == "missing":
+        return found, Proof("none", False, "not proved (the comet_proofs package is not installed)")
+    if z is None:
+        return found, Proof("none", False, "not proved: the Z3 encodings do not tell these readings apart")
+    from comet_proofs.smallest import Smallest
+
+    assert isinstance(z, Smallest)
+    if z.start is None:
+        if z.proved:
+            return found, Proof("z3", True, z.text, size=z.size)
+        return found, Proof("none", False, f"not proved ({z.text})")
+    step, kind, detail = _label(pair, z.start, z.actions)
+    w = deal_witness(z.start, kind, detail, f"Z3, {z.players} players, every deal", z.actions)
+    if step != len(z.actions) - 1:
+        raise AssertionError(f"{pair.key}: the Z3 witness differs at step {step}, not at its last action")
+    if found is not None and found.level == "deal" and found.size < w.size:
+        return found, Proof("none", False, f"not proved (Z3's witness is larger than the one sampled: {z.text})")
+    return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size)
+
+
+def _label(pair: Pair, start: DealState, actions: tuple[Action, ...]) -> tuple[int, str, str]:
+    w = deal_witness(start, "", "", "", actions)
+    return claimed_difference(pair, w)

@@ -1,0 +1,404 @@
+"""Provably smallest divergence witnesses: Z3 over the counting (or card-level) encodings.
+
+A witness of ``m`` actions for two rule sets A and B of one game (``comet.diverge.witness``) is a deal and
+``m - 1`` actions legal under both, after which the ``m``-th action is legal under one rule set only, or is
+legal under both and moves different chips (or points), ends the deal under one only, or settles it
+differently.  The order witnesses are compared in is fewest actions, then fewest players, then fewest cards
+put on the table.
+
+For ``m = 1, 2, ...`` and each player count in turn, Z3 is asked for a deal of that many players and ``m``
+actions with that property, over the encoding of each rule set (``comet_proofs.encoding``), both started
+from the same dealt cards and the same first player, the Comet at its starting value.  The earlier actions
+need not agree on anything but being legal under both: a run that differs earlier has a shorter witness,
+which an earlier question would have found.  So "unsat" for every ``m' < m`` (all player counts) and for
+fewer players at ``m`` proves that no witness is smaller than the one found, over **every** deal of those
+player counts, not over a sample; the cards are then minimised the same way.  The search space is the
+encoding's: the counting abstraction loses nothing the rules look at (suits matter only to tell the Comet
+apart), which the refinement check and the random successor-exact cross-check test (spec/proofs.md).
+
+The first satisfying model is made a real deal (``concrete.concretise``), replayed through ``comet.engine``
+step by step, and the engine's own lockstep comparison must show the difference at the same step:
+the witness is the engine's, the proof the encoding's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import z3
+from comet import engine
+from comet.presets import preset as preset_named
+from comet.ruleset import Ruleset
+from comet.state import Action, DealState
+from comet.variant import variant_of
+
+from comet_proofs.concrete import concretise
+from comet_proofs.encoding import (
+    ENCODINGS,
+    AbstractState,
+    Readings,
+    StandardEncoding,
+    SymAction,
+    SymState,
+    encoding_for,
+)
+from comet_proofs.refine import realism
+
+#: Z3's budget per question (ms); a question that runs out leaves the pair "not proved", never "proved".
+TIMEOUT_MS = 30_000
+#: the budget for one pair's questions (seconds); when it runs out, what was proved so far is a lower bound
+PAIR_SECONDS = 90.0
+#: the longest witness looked for (actions)
+MAX_ACTIONS = 14
+
+
+@dataclass(frozen=True, slots=True)
+class Smallest:
+    """The outcome for one pair: the witness deal (under A) and actions, and what was proved.
+
+    ``proved`` is true when every smaller (actions, players, cards) was shown impossible; ``text`` states
+    the bound in words for the report; ``questions`` counts the Z3 questions asked."""
+
+    start: DealState | None
+    actions: tuple[Action, ...]
+    players: int
+    size: tuple[int, int, int]
+    proved: bool
+    text: str
+    questions: int
+    seconds: float
+
+
+def covers(enc: StandardEncoding, rules: Ruleset, players: int) -> bool:
+    """Does ``enc`` cover deals of ``rules`` (its ``abstract`` accepts a fresh deal under them)?"""
+    try:
+        start = engine.shuffled_deal(rules, players, 0, 0)
+        enc.abstract(start)
+    except ValueError:
+        return False
+    known = (*enc.unquantified, *enc.outside)
+    return all(enc.has_ruling(f) or f in known for f in _read_fields(rules))
+
+
+def _read_fields(rules: Ruleset) -> tuple[str, ...]:
+    from comet.ruleset import APPLIES_TO, applies
+
+    return tuple(f for f in APPLIES_TO if applies(f, rules.variant))
+
+
+def encoding_of(preset: str, rules: Ruleset, players: int) -> StandardEncoding | None:
+    """The encoding that covers ``rules``: the preset's own, else another registered one (the Opera's
+    encoding covers the standard game with opera = true)."""
+    try:
+        own = encoding_for(preset)
+    except ValueError:
+        own = None
+    if own is not None and covers(own, rules, players):
+        return own
+    import comet_proofs.variants  # noqa: F401
+
+    for name in sorted(ENCODINGS):
+        enc = ENCODINGS[name]()
+        if players in enc.player_counts and covers(enc, rules, players):
+            return enc
+    return None
+
+
+def quantifies(preset: str, field: str, a: Ruleset, b: Ruleset, players: int) -> bool:
+    """Can the encodings tell A and B apart at all: the field is a free Boolean of A's or B's encoding, or
+    the two rule sets need different encodings."""
+    ea, eb = encoding_of(preset, a, players), encoding_of(preset, b, players)
+    if ea is None or eb is None:
+        return False
+    return ea.name != eb.name or ea.has_ruling(field)
+
+
+def _deal_fields(s: SymState) -> list[z3.ExprRef]:
+    out: list[z3.ExprRef] = [x for h in s.hands for x in h]
+    return out + [s.comet, *s.dead, s.to_move, s.comet_value]
+
+
+def _shared_extra(sa: SymState, sb: SymState) -> list[z3.BoolRef]:
+    """Extra fields both encodings have (the Opera's answer for the dealer) start equal."""
+    names_b = {k for k, _ in sb.extra}
+    return [t == sb.x(k) for k, t in sa.extra if k in names_b and k in ("dealer_could", "stake")]
+
+
+def _observed_differ(
+    ea: StandardEncoding, eb: StandardEncoding, ta: SymState, tb: SymState, rda: Readings, rdb: Readings
+) -> z3.BoolRef:
+    """``comet.diverge.witness.observed`` differs: over or not, who won, a draw, chips so far (running), or
+    the settled chips and points (finished)."""
+    term_a, term_b = ea.terminal(ta), eb.terminal(tb)
+    running = z3.Or([x != y for x, y in zip(ta.chips, tb.chips, strict=True)])
+    ra, rb = ea.deal_returns(ta, rda), eb.deal_returns(tb, rdb)
+    pa, pb = ea.deal_points(ta, rda), eb.deal_points(tb, rdb)
+    settled = z3.Or(
+        ta.winner != tb.winner,
+        _drawn(ta) != _drawn(tb),
+        z3.Or([x != y for x, y in zip(ra, rb, strict=True)]),
+        z3.Or([x != y for x, y in zip(pa, pb, strict=True)]),
+    )
+    return z3.Or(
+        term_a != term_b,
+        z3.And(z3.Not(term_a), z3.Not(term_b), running),
+        z3.And(term_a, term_b, settled),
+    )
+
+
+def _drawn(s: SymState) -> z3.ArithRef:
+    names = {k for k, _ in s.extra}
+    return s.x("drawn") if "drawn" in names else z3.IntVal(0)
+
+
+@dataclass
+class _Problem:
+    solver: z3.Solver
+    sa: list[SymState]
+    sb: list[SymState]
+    acts: list[SymAction]
+    cards: z3.ArithRef
+
+
+def _problem(
+    ea: StandardEncoding,
+    eb: StandardEncoding,
+    a: Ruleset,
+    b: Ruleset,
+    preset: str,
+    players: int,
+    m: int,
+    real: bool,
+) -> _Problem:
+    """The question "a witness of ``m`` actions and ``players`` players" (``real``: with the constraints
+    that make a model concretisable, which the proof questions leave out)."""
+    rda, rdb = ea.readings_of(a), eb.readings_of(b)
+    sa = [ea.fresh_state(f"A{i}", players) for i in range(m + 1)]
+    sb = [eb.fresh_state(f"B{i}", players) for i in range(m + 1)]
+    acts = [SymAction.fresh(f"x{i}") for i in range(m)]
+    solver = z3.Solver()
+    solver.set("timeout", TIMEOUT_MS)
+    start = variant_of(a).comet_value
+    solver.add(ea.initial(sa[0], rda), eb.initial(sb[0], rdb), sa[0].comet_value == start)
+    solver.add(*[x == y for x, y in zip(_deal_fields(sa[0]), _deal_fields(sb[0]), strict=True)])
+    solver.add(*_shared_extra(sa[0], sb[0]))
+    # the rules are the same for every seat: the first player is seat 0 without loss of generality
+    solver.add(sa[0].to_move == 0)
+    if real:
+        solver.add(*realism(ea, preset, sa[0], False))
+    for i in range(m - 1):
+        solver.add(ea.transition(sa[i], acts[i], sa[i + 1], rda), eb.transition(sb[i], acts[i], sb[i + 1], rdb))
+    x = acts[m - 1]
+    la, lb = ea.legal(sa[m - 1], x, rda), eb.legal(sb[m - 1], x, rdb)
+    both = z3.And(
+        la,
+        lb,
+        ea.transition(sa[m - 1], x, sa[m], rda),
+        eb.transition(sb[m - 1], x, sb[m], rdb),
+        _observed_differ(ea, eb, sa[m], sb[m], rda, rdb),
+    )
+    solver.add(z3.Or(la != lb, both))
+    # cards put on the table by the m actions: those played before the last, and the last action's
+    cards = z3.Sum(*sa[m - 1].played) + z3.If(sa[m - 1].comet == -2, 1, 0) + _action_cards(ea, sa[m - 1], x)
+    return _Problem(solver, sa, sb, acts, cards)
+
+
+def _action_cards(enc: StandardEncoding, s: SymState, x: SymAction) -> z3.ArithRef:
+    from comet_proofs.encoding import CARD, COMET, COMET_QUARTET, GROUP_BASE, NATURAL, NINE, PASS, QUARTET
+
+    mine = enc.mover_count(s, x.rank)
+    groups = [z3.If(x.kind == GROUP_BASE + k, k, 0) for k in range(1, 9)]
+    return z3.If(
+        x.kind == PASS,
+        0,
+        z3.If(
+            z3.Or(x.kind == NATURAL, x.kind == COMET, x.kind == CARD),
+            1,
+            z3.If(x.kind == QUARTET, mine, z3.If(x.kind == COMET_QUARTET, enc.pack_count(NINE) + 1, z3.Sum(*groups))),
+        ),
+    )
+
+
+def _replay(
+    pair_a: Ruleset,
+    pair_b: Ruleset,
+    enc: StandardEncoding,
+    first: AbstractState,
+    nexts: Sequence[AbstractState],
+    m: int,
+) -> tuple[DealState, tuple[Action, ...]] | None:
+    """The engine's deal for a model: the first state dealt for real, then the legal action whose successor
+    abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions)."""
+    from comet.diverge.pairs import Pair
+    from comet.diverge.witness import legal_split, step_both
+
+    try:
+        rough = concretise(enc, first, pair_a)
+        pack = next(p for p in engine.packs_in_rotation(pair_a, rough.players) if p.name == rough.pack)
+        sa = engine.start_deal(pair_a, pack, rough.players, rough.dealer, rough.hands, rough.dead, rough.comet_value)
+        sb = engine.start_deal(pair_b, pack, rough.players, rough.dealer, rough.hands, rough.dead, rough.comet_value)
+    except (ValueError, StopIteration):
+        return None
+    del Pair
+    start = sa
+    actions: list[Action] = []
+    for target in nexts[: m - 1]:
+        legal_b = set(engine.legal_actions(sb))
+        step = next(
+            (x for x in engine.legal_actions(sa) if x in legal_b and enc.abstract(engine.apply(sa, x)) == target),
+            None,
+        )
+        if step is None:
+            return None
+        actions.append(step)
+        sa, sb, kind = step_both(sa, sb, step)
+        if kind is not None:
+            return None
+    split = legal_split(sa, sb)
+    if split is not None:
+        return start, (*actions, split)
+    legal_b = set(engine.legal_actions(sb))
+    for x in engine.legal_actions(sa):
+        if x in legal_b and step_both(sa, sb, x)[2] is not None:
+            return start, (*actions, x)
+    return None
+
+
+def smallest(
+    preset: str,
+    field: str,
+    a: Ruleset,
+    b: Ruleset,
+    on_question: Callable[[str], None] | None = None,
+    max_actions: int = MAX_ACTIONS,
+    seconds: float = PAIR_SECONDS,
+) -> Smallest | None:
+    """The smallest witness for A against B, proved so by Z3; None when the encodings cannot tell A and B
+    apart (the field, or for ``field`` empty none of the fields that differ, is one they quantify) or a
+    rule set has no encoding."""
+    t0 = time.monotonic()
+    counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
+    encs: dict[int, tuple[StandardEncoding, StandardEncoding]] = {}
+    for n in counts:
+        ea, eb = encoding_of(preset, a, n), encoding_of(preset, b, n)
+        if ea is None or eb is None or n not in ea.player_counts:
+            return None
+        fields = [field] if field else list(b.differences(a))
+        if ea.name == eb.name and not any(ea.has_ruling(f) for f in fields):
+            return None
+        encs[n] = (ea, eb)
+    asked = 0
+    for m in range(1, max_actions + 1):
+        for n in counts:
+            ea, eb = encs[n]
+            if time.monotonic() - t0 > seconds:
+                return _unproved(f"{_lower(m, n, counts)} (Z3's budget of {seconds:g} s ran out)", asked, t0, m, n)
+            if on_question is not None:
+                on_question(f"{preset}/{field}: {m} action(s), {n} players")
+            prob = _problem(ea, eb, a, b, preset, n, m, real=False)
+            asked += 1
+            verdict = _check_split(prob, ea)
+            if verdict == z3.unknown:
+                why = f"{_lower(m, n, counts)} (Z3 gave no answer for {m} action(s), {n} players)"
+                return _unproved(why, asked, t0, m, n)
+            if verdict == z3.unsat:
+                continue
+            return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts)
+    text = f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players"
+    return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0)
+
+
+def _check_split(prob: _Problem, enc: StandardEncoding) -> z3.CheckSatResult:
+    """The question asked once per kind of the last action (and once for any other kind), which Z3
+    answers far faster than the whole; sat if any case is, unknown if any case is and none is sat."""
+    x = prob.acts[-1]
+    cases = enc.action_cases(x)
+    verdict = z3.unsat
+    for case in [*cases, z3.Not(z3.Or(cases))]:
+        prob.solver.push()
+        prob.solver.add(case)
+        r = prob.solver.check()
+        prob.solver.pop()
+        if r == z3.sat:
+            return r
+        if r == z3.unknown:
+            verdict = r
+    return verdict
+
+
+def _lower(m: int, n: int, counts: Sequence[int]) -> str:
+    """What the questions answered before (``m`` actions, ``n`` players) proved."""
+    parts = []
+    if m > 1:
+        parts.append(f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players")
+    fewer = [k for k in counts if k < n]
+    if fewer:
+        parts.append(f"none of {m} actions with {', '.join(map(str, fewer))} players")
+    return "; ".join(parts) or "nothing proved"
+
+
+def _unproved(why: str, asked: int, t0: float, m: int, n: int) -> Smallest:
+    return Smallest(None, (), n, (m, n, 0), False, why, asked, time.monotonic() - t0)
+
+
+def _settle(
+    preset: str,
+    ea: StandardEncoding,
+    eb: StandardEncoding,
+    a: Ruleset,
+    b: Ruleset,
+    n: int,
+    m: int,
+    asked: int,
+    t0: float,
+    counts: Sequence[int],
+) -> Smallest:
+    """Actions and players are minimal: minimise the cards, then make the model a real deal."""
+    prob = _problem(ea, eb, a, b, preset, n, m, real=True)
+    best: tuple[DealState, tuple[Action, ...], int] | None = None
+    bound_cards: int | None = None
+    while True:
+        asked += 1
+        verdict = prob.solver.check()
+        if verdict != z3.sat:
+            break
+        model = prob.solver.model()
+        c = int(model.eval(prob.cards, model_completion=True).as_long())
+        found = _replay(a, b, ea, prob.sa[0].evaluate(model), [s.evaluate(model) for s in prob.sa[1:]], m)
+        if found is None:
+            prob.solver.add(z3.Not(prob.sa[0].equals(SymState.const(prob.sa[0].evaluate(model)))))
+            continue
+        best = (found[0], found[1], c)
+        bound_cards = c
+        prob.solver.add(prob.cards < c)
+    fewer = [k for k in counts if k < n]
+    players_text = f"{', '.join(map(str, fewer))} players" if fewer else ""
+    shorter = f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players"
+    if best is None:
+        return _unproved(
+            f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal", asked, t0, m, n
+        )
+    start, actions, c = best
+    # the cards bound holds over the concretisable models only when the last question was unsat with realism;
+    # the proof of fewer cards is over the realistic encoding, restated without realism:
+    prob_all = _problem(ea, eb, a, b, preset, n, m, real=False)
+    prob_all.solver.add(prob_all.cards < c)
+    asked += 1
+    cards_proved = prob_all.solver.check() == z3.unsat
+    parts = [shorter]
+    if players_text:
+        parts.append(f"none of {m} actions with {players_text}")
+    parts.append(
+        f"none of {m} actions and {n} players with fewer than {c} card(s) played"
+        if cards_proved
+        else f"fewer than {c} card(s) not excluded"
+    )
+    del bound_cards
+    return Smallest(start, actions, n, (m, n, c), cards_proved, "; ".join(parts), asked, time.monotonic() - t0)
+
+
+def rules_pair(preset: str, field: str, value: object) -> tuple[Ruleset, Ruleset]:
+    base = preset_named(preset).rules
+    return base, base.with_overrides({field: value})

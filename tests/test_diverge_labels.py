@@ -1,0 +1,164 @@
+"""Issue 17: every stored witness's label is checked, and every size claim is a proof.
+
+A stored witness says where the readings first differ (``step``, -1 for the deal or game itself), of what
+kind (``legal``, ``payments``, ``outcome``, ``refused``, ``dealt``, ``game``) and what differs (``detail``:
+the action only one reading allows, the chips, the winner, the first dealer ...).  Replaying it under both
+readings (``witness.claimed_difference``) must give exactly that label.  Rule ids exercised through the
+replays include R-NEW-RUN, R-STOP-STUCK, R-COMET-WILD and R-DEAL-DEALER (the first dealer's draw).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from comet.diverge.pairs import pairs_for
+from comet.diverge.store import load, pair_for, proof_of, witness_of
+from comet.diverge.witness import cards_that_matter, claimed_difference, deal_witness
+from comet.record import JsonObject
+
+ENTRIES = load()
+
+
+def _witness_entries() -> list[JsonObject]:
+    return [e for _, e in sorted(ENTRIES.items()) if e.get("found")]
+
+
+@pytest.mark.parametrize("e", _witness_entries(), ids=lambda e: str(e["key"]))
+def test_stored_label_is_the_difference_replayed(e: JsonObject) -> None:
+    """The claimed first difference (step, kind, what differs) is what replaying under A and B shows."""
+    pair = pair_for(e)
+    w = witness_of(e)
+    assert w is not None
+    step = e.get("step", -1)
+    assert claimed_difference(pair, w) == (step, e["kind"], e["detail"]), e["key"]
+
+
+def test_a_wrong_label_is_caught() -> None:
+    """Planted: a label naming another difference, and a record cut before its difference, both fail."""
+    e = ENTRIES["standard/new_run=may"]
+    pair = pair_for(e)
+    w = witness_of(e)
+    assert w is not None
+    wrong = dataclasses.replace(w, detail="'pass': A allows it, B does not")
+    assert claimed_difference(pair, wrong)[2] != wrong.detail
+    cut = deal_witness(w.start(pair.a), w.kind, w.detail, w.origin, w.actions[:-1])
+    with pytest.raises(ValueError, match="agree on every step"):
+        claimed_difference(pair, cut)
+
+
+def test_first_dealer_tie_witness_shows_different_first_dealers() -> None:
+    """RUL-FIRST-DEALER (R-DEAL-DEALER): the stored game witness is one where the tie is broken
+    differently, so the two games have different first dealers, not merely different later draws."""
+    for p in pairs_for("first_dealer_tie"):
+        e = ENTRIES[p.key]
+        assert e.get("found") and str(e["detail"]).startswith("first dealer: A seat "), (p.key, e.get("detail"))
+
+
+def proof_problems(key: str, e: JsonObject) -> list[str]:
+    """What is wrong with an entry's size claim (empty: nothing)."""
+    proof = proof_of(e)
+    if proof is None or not proof.text:
+        return [f"{key}: no proof stated"]
+    out = []
+    if "smallest found" in proof.text:
+        out.append(f"{key}: 'smallest found' is not a proof")
+    if proof.method == "inert" and not (proof.needs and not e.get("found") and proof.text.startswith("inert: needs ")):
+        out.append(f"{key}: an inert pair must have no witness and say what it needs")
+    w = witness_of(e)
+    if proof.method == "z3" and proof.proved and w is not None:
+        size = [len(w.actions), w.players, len(cards_that_matter(w))]
+        if list(proof.size) != size:
+            out.append(f"{key}: proved size {list(proof.size)} but the witness has {size}")
+    return out
+
+
+def test_every_entry_states_its_proof() -> None:
+    """Every pair says what is proved: smallest (Z3 or by construction) with the bound, inert with what
+    would make it matter, or not proved with the reason; a proved deal witness's stated size is its size."""
+    problems = [x for key, e in sorted(ENTRIES.items()) for x in proof_problems(key, e)]
+    assert problems == []
+
+
+def test_a_wrong_size_claim_is_caught() -> None:
+    """Planted: a proof claiming one action fewer than the stored witness has."""
+    e = dict(ENTRIES["standard/new_run=may"])
+    proof = e["proof"]
+    assert isinstance(proof, dict)
+    e["proof"] = {**proof, "size": [1, 2, 1]}
+    assert proof_problems("planted", e)
+
+
+def test_z3_reproves_a_stored_smallest_witness() -> None:
+    """The proof is reproduced from scratch for a cheap pair (RUL-NEW-RUN: 2 actions, 2 players)."""
+    from comet_proofs.smallest import smallest
+
+    e = ENTRIES["standard/new_run=may"]
+    pair = pair_for(e)
+    res = smallest(pair.preset, pair.field, pair.a, pair.b)
+    assert res is not None and res.proved and res.size == (2, 2, 1)
+    w = witness_of(e)
+    assert w is not None and (len(w.actions), w.players, len(cards_that_matter(w))) == res.size
+
+
+def test_inert_opera_rulings_say_they_need_the_opera() -> None:
+    """R-OPERA-DRAW: where the Opera is off, its sub-rulings are inert; what would make them matter is
+    found by searching under each other reading (the Opera encoding quantifies them), not by name."""
+    for key in ("standard/opera_draw=never", "two_player/opera_draw=never"):
+        proof = proof_of(ENTRIES[key])
+        assert proof is not None and proof.method == "inert" and proof.needs == "opera = true", key
+
+
+def test_switching_the_opera_on_is_what_brings_its_draw_under_the_encoding() -> None:
+    """The first candidates of ``needs`` come from the encodings' data; planted: a reading that changes
+    nothing about which encoding covers the deal (starting chips) is not one."""
+    from comet.diverge.witness import _quantified_under
+
+    pair = pairs_for("opera_draw", ["standard"])[0]
+    assert _quantified_under(pair, pairs_for("opera", ["standard"])[0])
+    assert not _quantified_under(pair, pairs_for("starting_chips", ["standard"])[0])
+
+
+def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
+    """RUL-COMET-LEAD x RUL-NEW-RUN: with new_run = may, forbidding the Comet's lead still parts the
+    readings at the first action, so no interaction is reported; the Opera's draw under the Opera is one."""
+    from comet.diverge.interactions import check
+    from comet.diverge.witness import Bound
+
+    bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=8)
+    lead = ENTRIES["standard/comet_lead=forbidden"]
+    may = next(p for p in pairs_for("new_run", ["standard"]))
+    assert check(lead, may, bound) is None
+    draw = ENTRIES["standard/opera_draw=never"]
+    found = check(draw, pairs_for("opera", ["standard"])[0], bound)
+    assert found is not None and found.how == "witness-appears"
+
+
+def test_interaction_narration_is_nested_under_its_item() -> None:
+    """The interactions list: one item per interaction, its narration indented under it (no '- ' before
+    every line of the nested block)."""
+    from comet.diverge.report import PairReport, pair_section
+    from comet.diverge.witness import Search
+
+    pair = pairs_for("opera_draw", ["standard"])[0]
+    items = ("`opera_draw = never` matters with `opera = true`", "", "  ```", "  Anna deals", "  ```", "")
+    lines = pair_section(PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [], items), None, 0, 0)
+    start = lines.index("- `opera_draw = never` matters with `opera = true`")
+    assert lines[start + 2 : start + 5] == ["  ```", "  Anna deals", "  ```"]
+
+
+def test_house_rules_report_has_its_own_wording_and_a_field_breakdown(tmp_path: Path) -> None:
+    """A house-rules comparison of two fields: no preset boilerplate, a heading naming the two rule sets,
+    and a row per field saying what that field alone changes (R-NEW-RUN, R-COMET-WILD)."""
+    from comet.cli import main
+
+    out = tmp_path / "house"
+    argv = ["diverge", "--rules", "standard", "--against", "standard", "--against-ruling", "new_run=may"]
+    argv += ["--against-ruling", "comet_lead=forbidden", "--deals", "1", "--games", "0", "--policies", "random"]
+    assert main([*argv, "--out", str(out)]) == 0
+    text = (out / "README.md").read_text()
+    assert "preset's default reading" not in text and "(A) against" not in text
+    assert "### `standard` against `standard` with `new_run=may`, `comet_lead=forbidden`" in text
+    assert "| `new_run` | must → may | legal, 2 action(s), 2 players | yes |" in text
+    assert "| `comet_lead` | king → forbidden | legal, 1 action(s), 2 players | yes |" in text
