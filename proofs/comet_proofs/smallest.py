@@ -50,6 +50,8 @@ from comet_proofs.refine import realism
 TIMEOUT_MS = 30_000
 #: the budget for one pair's questions (seconds); when it runs out, what was proved so far is a lower bound
 PAIR_SECONDS = 90.0
+#: the space every bound is over, in words
+SPACE = " (the Comet at its starting value)"
 #: the longest witness looked for (actions)
 MAX_ACTIONS = 14
 
@@ -132,7 +134,9 @@ def _observed_differ(
     """``comet.diverge.witness.observed`` differs: over or not, who won, a draw, chips so far (running), or
     the settled chips and points (finished)."""
     term_a, term_b = ea.terminal(ta), eb.terminal(tb)
-    running = z3.Or([x != y for x, y in zip(ta.chips, tb.chips, strict=True)])
+    names_b = {k for k, _ in tb.extra}
+    scores = [(t, tb.x(k)) for k, t in ta.extra if k.startswith("score") and k in names_b]  # Commit's points in play
+    running = z3.Or([x != y for x, y in [*zip(ta.chips, tb.chips, strict=True), *scores]])
     ra, rb = ea.deal_returns(ta, rda), eb.deal_returns(tb, rdb)
     pa, pb = ea.deal_points(ta, rda), eb.deal_points(tb, rdb)
     settled = z3.Or(
@@ -306,7 +310,7 @@ def smallest(
             if verdict == z3.unsat:
                 continue
             return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts)
-    text = f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players"
+    text = f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
     return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0)
 
 
@@ -336,7 +340,7 @@ def _lower(m: int, n: int, counts: Sequence[int]) -> str:
     fewer = [k for k in counts if k < n]
     if fewer:
         parts.append(f"none of {m} actions with {', '.join(map(str, fewer))} players")
-    return "; ".join(parts) or "nothing proved"
+    return "; ".join(parts) + SPACE if parts else "nothing proved"
 
 
 def _unproved(why: str, asked: int, t0: float, m: int, n: int) -> Smallest:
@@ -375,7 +379,7 @@ def _settle(
         prob.solver.add(prob.cards < c)
     fewer = [k for k in counts if k < n]
     players_text = f"{', '.join(map(str, fewer))} players" if fewer else ""
-    shorter = f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players"
+    shorter = f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
     if best is None:
         return _unproved(
             f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal", asked, t0, m, n
