@@ -332,6 +332,10 @@ def _check_split(prob: _Problem, enc: StandardEncoding) -> z3.CheckSatResult:
     return verdict
 
 
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
 def _lower(m: int, n: int, counts: Sequence[int]) -> str:
     """What the questions answered before (``m`` actions, ``n`` players) proved."""
     parts = []
@@ -339,7 +343,7 @@ def _lower(m: int, n: int, counts: Sequence[int]) -> str:
         parts.append(f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players")
     fewer = [k for k in counts if k < n]
     if fewer:
-        parts.append(f"none of {m} actions with {', '.join(map(str, fewer))} players")
+        parts.append(f"none of {_n(m, 'action')} with {', '.join(map(str, fewer))} players")
     return "; ".join(parts) + SPACE if parts else "nothing proved"
 
 
@@ -379,7 +383,11 @@ def _settle(
         prob.solver.add(prob.cards < c)
     fewer = [k for k in counts if k < n]
     players_text = f"{', '.join(map(str, fewer))} players" if fewer else ""
-    shorter = f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
+    shorter = (
+        f"no witness of fewer than {m} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
+        if m > 1
+        else "1 action, the fewest once no deal differs before play"
+    )
     if best is None:
         return _unproved(
             f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal", asked, t0, m, n
@@ -393,11 +401,11 @@ def _settle(
     cards_proved = prob_all.solver.check() == z3.unsat
     parts = [shorter]
     if players_text:
-        parts.append(f"none of {m} actions with {players_text}")
+        parts.append(f"none of {_n(m, 'action')} with {players_text}")
     parts.append(
-        f"none of {m} actions and {n} players with fewer than {c} card(s) played"
+        f"none of {_n(m, 'action')} and {n} players with fewer than {_n(c, 'card')} played"
         if cards_proved
-        else f"fewer than {c} card(s) not excluded"
+        else f"fewer than {_n(c, 'card')} not excluded"
     )
     del bound_cards
     return Smallest(start, actions, n, (m, n, c), cards_proved, "; ".join(parts), asked, time.monotonic() - t0)
