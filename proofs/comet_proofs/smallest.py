@@ -166,6 +166,64 @@ class _Problem:
     cards: z3.ArithRef
 
 
+class _Unrolling:
+    """Both encodings unrolled from one deal, one step at a time, in one solver: the question for ``m``
+    actions is asked with the difference pushed on top of ``m - 1`` steps, so what Z3 learnt about the
+    earlier steps is kept for the next ``m`` (``real``: with the constraints that make a model
+    concretisable, which the proof questions leave out)."""
+
+    def __init__(
+        self, ea: StandardEncoding, eb: StandardEncoding, a: Ruleset, b: Ruleset, preset: str, players: int, real: bool
+    ) -> None:
+        self.ea, self.eb, self.players = ea, eb, players
+        self.rda, self.rdb = ea.readings_of(a), eb.readings_of(b)
+        sa0, sb0 = ea.fresh_state("A0", players), eb.fresh_state("B0", players)
+        self.sa, self.sb = [sa0], [sb0]
+        self.acts: list[SymAction] = []
+        solver = z3.Solver()
+        solver.set("timeout", TIMEOUT_MS)
+        start = variant_of(a).comet_value
+        solver.add(ea.initial(sa0, self.rda), eb.initial(sb0, self.rdb), sa0.comet_value == start)
+        solver.add(*[x == y for x, y in zip(_deal_fields(sa0), _deal_fields(sb0), strict=True)])
+        solver.add(*_shared_extra(sa0, sb0))
+        # the rules are the same for every seat: the first player is seat 0 without loss of generality
+        solver.add(sa0.to_move == 0)
+        if real:
+            solver.add(*realism(ea, preset, sa0, False))
+        self.solver = solver
+
+    def extend_to(self, steps: int) -> None:
+        """Unroll both encodings to ``steps`` actions legal under both."""
+        while len(self.acts) < steps:
+            i = len(self.acts)
+            x = SymAction.fresh(f"x{i}")
+            ta, tb = self.ea.fresh_state(f"A{i + 1}", self.players), self.eb.fresh_state(f"B{i + 1}", self.players)
+            self.solver.add(
+                self.ea.transition(self.sa[i], x, ta, self.rda), self.eb.transition(self.sb[i], x, tb, self.rdb)
+            )
+            self.sa.append(ta)
+            self.sb.append(tb)
+            self.acts.append(x)
+
+    def difference(self, m: int) -> tuple[z3.BoolRef, SymAction, z3.ArithRef]:
+        """(the ``m``-th action parts the rule sets, that action, the cards the ``m`` actions put down)."""
+        self.extend_to(m - 1)
+        ea, eb, sa, sb = self.ea, self.eb, self.sa[m - 1], self.sb[m - 1]
+        x = SymAction.fresh(f"y{m}")
+        ta, tb = ea.fresh_state(f"TA{m}", self.players), eb.fresh_state(f"TB{m}", self.players)
+        la, lb = ea.legal(sa, x, self.rda), eb.legal(sb, x, self.rdb)
+        both = z3.And(
+            la,
+            lb,
+            ea.transition(sa, x, ta, self.rda),
+            eb.transition(sb, x, tb, self.rdb),
+            _observed_differ(ea, eb, ta, tb, self.rda, self.rdb),
+        )
+        # cards put on the table by the m actions: those played before the last, and the last action's
+        cards = z3.Sum(*sa.played) + z3.If(sa.comet == -2, 1, 0) + _action_cards(ea, sa, x)
+        return z3.Or(la != lb, both), x, cards
+
+
 def _problem(
     ea: StandardEncoding,
     eb: StandardEncoding,
@@ -176,37 +234,11 @@ def _problem(
     m: int,
     real: bool,
 ) -> _Problem:
-    """The question "a witness of ``m`` actions and ``players`` players" (``real``: with the constraints
-    that make a model concretisable, which the proof questions leave out)."""
-    rda, rdb = ea.readings_of(a), eb.readings_of(b)
-    sa = [ea.fresh_state(f"A{i}", players) for i in range(m + 1)]
-    sb = [eb.fresh_state(f"B{i}", players) for i in range(m + 1)]
-    acts = [SymAction.fresh(f"x{i}") for i in range(m)]
-    solver = z3.Solver()
-    solver.set("timeout", TIMEOUT_MS)
-    start = variant_of(a).comet_value
-    solver.add(ea.initial(sa[0], rda), eb.initial(sb[0], rdb), sa[0].comet_value == start)
-    solver.add(*[x == y for x, y in zip(_deal_fields(sa[0]), _deal_fields(sb[0]), strict=True)])
-    solver.add(*_shared_extra(sa[0], sb[0]))
-    # the rules are the same for every seat: the first player is seat 0 without loss of generality
-    solver.add(sa[0].to_move == 0)
-    if real:
-        solver.add(*realism(ea, preset, sa[0], False))
-    for i in range(m - 1):
-        solver.add(ea.transition(sa[i], acts[i], sa[i + 1], rda), eb.transition(sb[i], acts[i], sb[i + 1], rdb))
-    x = acts[m - 1]
-    la, lb = ea.legal(sa[m - 1], x, rda), eb.legal(sb[m - 1], x, rdb)
-    both = z3.And(
-        la,
-        lb,
-        ea.transition(sa[m - 1], x, sa[m], rda),
-        eb.transition(sb[m - 1], x, sb[m], rdb),
-        _observed_differ(ea, eb, sa[m], sb[m], rda, rdb),
-    )
-    solver.add(z3.Or(la != lb, both))
-    # cards put on the table by the m actions: those played before the last, and the last action's
-    cards = z3.Sum(*sa[m - 1].played) + z3.If(sa[m - 1].comet == -2, 1, 0) + _action_cards(ea, sa[m - 1], x)
-    return _Problem(solver, sa, sb, acts, cards)
+    """The question "a witness of ``m`` actions and ``players`` players", in a solver of its own."""
+    u = _Unrolling(ea, eb, a, b, preset, players, real)
+    diff, x, cards = u.difference(m)
+    u.solver.add(diff)
+    return _Problem(u.solver, u.sa, u.sb, [*u.acts, x], cards)
 
 
 def _action_cards(enc: StandardEncoding, s: SymState, x: SymAction) -> z3.ArithRef:
@@ -294,6 +326,7 @@ def smallest(
             return None
         encs[n] = (ea, eb)
     asked = 0
+    unrolled: dict[int, _Unrolling] = {}
     for m in range(1, max_actions + 1):
         for n in counts:
             ea, eb = encs[n]
@@ -301,9 +334,13 @@ def smallest(
                 return _unproved(f"{_lower(m, n, counts)} (Z3's budget of {seconds:g} s ran out)", asked, t0, m, n)
             if on_question is not None:
                 on_question(f"{preset}/{field}: {m} action(s), {n} players")
-            prob = _problem(ea, eb, a, b, preset, n, m, real=False)
+            u = unrolled.setdefault(n, _Unrolling(ea, eb, a, b, preset, n, False))
+            diff, x, _ = u.difference(m)
             asked += 1
-            verdict = _check_split(prob, ea)
+            u.solver.push()
+            u.solver.add(diff)
+            verdict = _check_split(u.solver, ea, x)
+            u.solver.pop()
             if verdict == z3.unknown:
                 why = f"{_lower(m, n, counts)} (Z3 gave no answer for {m} action(s), {n} players)"
                 return _unproved(why, asked, t0, m, n)
@@ -314,17 +351,16 @@ def smallest(
     return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0)
 
 
-def _check_split(prob: _Problem, enc: StandardEncoding) -> z3.CheckSatResult:
-    """The question asked once per kind of the last action (and once for any other kind), which Z3
+def _check_split(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> z3.CheckSatResult:
+    """The question asked once per kind of the last action ``x`` (and once for any other kind), which Z3
     answers far faster than the whole; sat if any case is, unknown if any case is and none is sat."""
-    x = prob.acts[-1]
     cases = enc.action_cases(x)
     verdict = z3.unsat
     for case in [*cases, z3.Not(z3.Or(cases))]:
-        prob.solver.push()
-        prob.solver.add(case)
-        r = prob.solver.check()
-        prob.solver.pop()
+        solver.push()
+        solver.add(case)
+        r = solver.check()
+        solver.pop()
         if r == z3.sat:
             return r
         if r == z3.unknown:
