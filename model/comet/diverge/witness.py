@@ -682,7 +682,10 @@ def claimed_difference(pair: Pair, w: Witness) -> tuple[int, str, str]:
     except RecordError as e:
         return -1, "refused", f"B refuses this deal [{e.kind}]: {_short(str(e))}"
     if w.kind == "dealt" and not w.actions:
-        return -1, "dealt", w.detail  # a shuffle dealt two ways: the hands under B are not in the record
+        # a shuffle dealt two ways: B's hands are not in the record, but the rule sets must deal differently
+        if not differs_before_play(pair, w.players):
+            raise ValueError("the rule sets deal every shuffle alike")
+        return -1, "dealt", w.detail
     sb = _as_b(pair, sa)
     for i, a in enumerate(w.actions):
         split = legal_split(sa, sb)
