@@ -508,6 +508,7 @@ def search(
     deals: bool = True,
     prove_size: bool = False,
     on_question: Callable[[str], None] | None = None,
+    prove_seconds: float | None = None,
 ) -> Search:
     """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games); with
     ``prove_size``, a deal witness proved smallest by ``prove`` where it can be, and for a pair with no
@@ -519,7 +520,7 @@ def search(
 
         counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
         if not any(differs_before_play(pair, n) for n in counts):
-            z = z3_smallest(pair, on_question)
+            z = z3_smallest(pair, on_question, prove_seconds)
     if z is not None and getattr(z, "start", None) is not None:
         w, z_proof = prove(pair, None, z)
         return Search(pair, w, "every deal (Z3)", 0, 0, time.monotonic() - t0, (), z_proof)
@@ -727,14 +728,16 @@ def differs_before_play(pair: Pair, players: int) -> bool:
     return False
 
 
-def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None) -> object:
+def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None, seconds: float | None = None) -> object:
     """``comet_proofs.smallest.smallest`` for the pair (None: no encoding tells the readings apart; the
     string "missing" when the proofs package is not installed)."""
     try:
         from comet_proofs.smallest import smallest
     except ImportError:  # the proofs package is not installed
         return "missing"
-    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question)
+    if seconds is None:
+        return smallest(pair.preset, pair.field, pair.a, pair.b, on_question)
+    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question, seconds=seconds)
 
 
 def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None, Proof]:
