@@ -4,12 +4,13 @@ Ruling f's divergence *depends on* ruling g when f's two readings part ways unde
 not under the other.  Whether they part under g's other reading is decided by a **fresh search** under it
 (``witness.search``), never by the stored witness alone:
 
-* a pair with a stored witness: the witness is first replayed with g switched (cheap); if it still shows
-  the same first difference, f still matters there and nothing is reported.  Otherwise a witness is
+* a pair with a stored witness: the witness is first replayed with g switched (cheap); if the readings
+  still part ways on it (at its step or earlier), f still matters there and nothing is reported.  Otherwise a witness is
   searched afresh with g switched; only if none is found within the bound is the dependence reported
   (``witness-vanishes``: f matters under the defaults, and no difference is found with g switched);
 * a pair with no stored witness is searched afresh with g switched: a witness there is reported
-  (``witness-appears``: f matters only together with g, as the Opera draw needs the Opera).
+  (``witness-appears``: f matters only together with g, as the Opera draw needs the Opera); the reading
+  the pair's stored proof says it needs (``witness.needs``, Z3 where an encoding reads the field) counts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from comet.diverge.pairs import Pair, pairs_for, value_text
-from comet.diverge.store import load, pair_for, witness_of
+from comet.diverge.store import load, pair_for, proof_of, witness_of
 from comet.diverge.witness import Bound, Witness, claimed_difference, search
 from comet.errors import RecordError
 from comet.presets import preset
@@ -41,15 +42,16 @@ class Interaction:
 
 
 def _still_differs(e: JsonObject, a: Ruleset, b: Ruleset) -> bool:
-    """Does the stored witness of ``e`` still show its first difference, with its label, under ``a``/``b``?"""
+    """Do ``a`` and ``b`` still part ways somewhere on the stored witness of ``e`` (at its step or before)?"""
     w = witness_of(e)
     if w is None or w.level != "deal":
         return False
     pair = Pair(str(e["preset"]), str(e["field"]), a, b)
     try:
-        return claimed_difference(pair, w) == (e.get("step", -1), e.get("kind"), e.get("detail"))
+        claimed_difference(pair, w)
     except (ValueError, RecordError):
         return False
+    return True
 
 
 def check(
@@ -81,6 +83,20 @@ def check(
             None,
             f"with `{label}`, `{pair.label_b()}` no longer makes a difference: none found afresh "
             f"({res.deals_tried} deals, {res.games_tried} games searched; {res.bound})",
+        )
+    proof = proof_of(e)
+    if proof is not None and proof.method == "inert" and proof.needs == label:
+        # the witness search under each other reading already found this one (``witness.needs``)
+        return Interaction(
+            pair.preset,
+            pair.key,
+            pair.field,
+            g.field,
+            g.value_b,
+            "witness-appears",
+            None,
+            f"`{pair.label_b()}` makes no difference under the defaults but does with `{label}`: "
+            + proof.text.split("(with it, ", 1)[-1].rstrip(")"),
         )
     # a ruling g that never changes a deal leaves every deal as it was: only games can differ
     g_entry = (load() if stored is None else stored).get(g.key, {})

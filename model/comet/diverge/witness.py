@@ -40,7 +40,7 @@ from comet.engine import (
     returns,
     start_deal,
 )
-from comet.errors import RecordError
+from comet.errors import IllegalAction, RecordError
 from comet.game import GameState, play_game, winners
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
@@ -694,7 +694,10 @@ def claimed_difference(pair: Pair, w: Witness) -> tuple[int, str, str]:
             if split != a:
                 raise ValueError(f"step {i}: the rule sets part ways on '{split}', not on the record's '{a}'")
             return i, "legal", describe("legal", sa, sb, a)
-        sa, sb, kind = step_both(sa, sb, a)
+        try:
+            sa, sb, kind = step_both(sa, sb, a)
+        except IllegalAction as e:
+            raise ValueError(f"step {i}: '{a}' is legal under neither rule set ({e.rule})") from e
         if kind is not None:
             return i, kind, describe(kind, sa, sb, a)
     raise ValueError("the rule sets agree on every step of the record")
