@@ -590,7 +590,8 @@ def _game_size(pair: Pair, w: Witness, within: Proof) -> str:
         if w.game_deals == 1 and w.players == fewest
         else "not proved the smallest game (games are sampled by seed)"
     )
-    return f"{game}; that no single deal differs is {'proved: ' if within.proved else 'not proved: '}{within.text}"
+    why = within.text.removeprefix("not proved: ").removeprefix("not proved ")
+    return f"{game}; that no single deal differs is {'proved: ' if within.proved else 'not proved: '}{why}"
 
 
 def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
