@@ -575,8 +575,10 @@ def search(
                 proof = Proof("none", False, _game_size(pair, best, proof))
     if best is None and prove_size and pair.field:
         need = needs(pair, bound)
-        if need is not None:
+        if need is not None and need[1].startswith("inert: "):
             proof = Proof("inert", True, need[1], need[0])
+        elif need is not None:
+            proof = Proof("none", False, need[1], need[0])
     return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes), proof)
 
 
@@ -595,8 +597,11 @@ def _game_size(pair: Pair, w: Witness, within: Proof) -> str:
 
 
 def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
-    """What would make an inert pair matter: the first other reading of the preset under which the pair's
-    readings part ways, as (``field = value``, why), or None.
+    """What would make a pair with no witness matter: the first other reading of the preset under which
+    the pair's readings part ways, as (``field = value``, why), or None.  The pair is called *inert* only
+    when that reading brings the deal under an encoding that reads the pair's field while the preset's
+    own encoding does not (its cross-check varies the field and sees no change); otherwise the text says
+    only that no witness was found without the reading.
 
     Readings that put the deal under an encoding which quantifies the pair's field (the Opera's encoding
     reads ``opera_draw``; the standard one lists it as unquantified) are tried first; each is confirmed by
@@ -633,7 +638,11 @@ def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
                 if w.level == "deal"
                 else f"a game, {w.players} players"
             )
-            return label, f"inert: needs {label} (with it, a witness of {size}: {w.detail})"
+            found = f"a witness of {size}: {w.detail}"
+            if g in first:
+                return label, f"inert: needs {label} (with it, {found})"
+            # a witness under g is no proof that none exists without it (the search is bounded)
+            return label, f"no witness found under the preset's readings; with {label} there is {found}"
     return None
 
 
