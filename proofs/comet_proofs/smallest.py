@@ -315,6 +315,8 @@ def smallest(
     apart (the field, or for ``field`` empty none of the fields that differ, is one they quantify) or a
     rule set has no encoding."""
     t0 = time.monotonic()
+    # each question may take a quarter of the pair's budget (at least TIMEOUT_MS)
+    timeout = max(TIMEOUT_MS, int(seconds * 250))
     counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
     encs: dict[int, tuple[StandardEncoding, StandardEncoding]] = {}
     for n in counts:
@@ -335,6 +337,7 @@ def smallest(
             if on_question is not None:
                 on_question(f"{preset}/{field}: {m} action(s), {n} players")
             u = unrolled.setdefault(n, _Unrolling(ea, eb, a, b, preset, n, False))
+            u.solver.set("timeout", timeout)
             diff, x, _ = u.difference(m)
             asked += 1
             u.solver.push()
