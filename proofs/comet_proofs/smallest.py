@@ -233,9 +233,11 @@ def _problem(
     players: int,
     m: int,
     real: bool,
+    timeout: int = TIMEOUT_MS,
 ) -> _Problem:
     """The question "a witness of ``m`` actions and ``players`` players", in a solver of its own."""
     u = _Unrolling(ea, eb, a, b, preset, players, real)
+    u.solver.set("timeout", timeout)
     diff, x, cards = u.difference(m)
     u.solver.add(diff)
     return _Problem(u.solver, u.sa, u.sb, [*u.acts, x], cards)
@@ -342,33 +344,36 @@ def smallest(
             asked += 1
             u.solver.push()
             u.solver.add(diff)
-            verdict = _check_split(u.solver, ea, x)
+            verdict, case = _check_cases(u.solver, ea, x)
             u.solver.pop()
             if verdict == z3.unknown:
                 why = f"{_lower(m, n, counts)} (Z3 gave no answer for {m} action(s), {n} players)"
                 return _unproved(why, asked, t0, m, n)
             if verdict == z3.unsat:
                 continue
-            return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts)
+            return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts, timeout, case)
     text = f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
     return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0)
 
 
 def _check_split(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> z3.CheckSatResult:
-    """The question asked once per kind of the last action ``x`` (and once for any other kind), which Z3
-    answers far faster than the whole; sat if any case is, unknown if any case is and none is sat."""
+    return _check_cases(solver, enc, x)[0]
+
+
+def _check_cases(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> tuple[z3.CheckSatResult, int]:
+    """``_check_split`` and the index of the case found sat (-1 if none)."""
     cases = enc.action_cases(x)
     verdict = z3.unsat
-    for case in [*cases, z3.Not(z3.Or(cases))]:
+    for i, case in enumerate([*cases, z3.Not(z3.Or(cases))]):
         solver.push()
         solver.add(case)
         r = solver.check()
         solver.pop()
         if r == z3.sat:
-            return r
+            return r, i
         if r == z3.unknown:
             verdict = r
-    return verdict
+    return verdict, -1
 
 
 def _n(k: int, word: str) -> str:
@@ -401,9 +406,18 @@ def _settle(
     asked: int,
     t0: float,
     counts: Sequence[int],
+    timeout: int = TIMEOUT_MS,
+    case: int = -1,
 ) -> Smallest:
-    """Actions and players are minimal: minimise the cards, then make the model a real deal."""
-    prob = _problem(ea, eb, a, b, preset, n, m, real=True)
+    """Actions and players are minimal: minimise the cards, then make the model a real deal (first with the
+    last action of the kind the proof question found, ``case``, which Z3 answers far faster)."""
+    prob = _problem(ea, eb, a, b, preset, n, m, real=True, timeout=timeout)
+    cases = ea.action_cases(prob.acts[-1])
+    if 0 <= case < len(cases):
+        prob.solver.push()
+        prob.solver.add(cases[case])
+        if prob.solver.check() != z3.sat:
+            prob.solver.pop()
     best: tuple[DealState, tuple[Action, ...], int] | None = None
     bound_cards: int | None = None
     while True:
@@ -434,7 +448,7 @@ def _settle(
     start, actions, c = best
     # the cards bound holds over the concretisable models only when the last question was unsat with realism;
     # the proof of fewer cards is over the realistic encoding, restated without realism:
-    prob_all = _problem(ea, eb, a, b, preset, n, m, real=False)
+    prob_all = _problem(ea, eb, a, b, preset, n, m, real=False, timeout=timeout)
     prob_all.solver.add(prob_all.cards < c)
     asked += 1
     cards_proved = prob_all.solver.check() == z3.unsat
