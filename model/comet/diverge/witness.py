@@ -574,7 +574,7 @@ def search(
             if proof is not None:
                 proof = Proof("none", False, _game_size(pair, best, proof))
     if best is None and prove_size and pair.field:
-        need = needs(pair, bound)
+        need = needs(pair, bound, prove_seconds)
         if need is not None and need[1].startswith("inert: "):
             proof = Proof("inert", True, need[1], need[0])
         elif need is not None:
@@ -596,7 +596,7 @@ def _game_size(pair: Pair, w: Witness, within: Proof) -> str:
     return f"{game}; that no single deal differs is {'proved: ' if within.proved else 'not proved: '}{why}"
 
 
-def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
+def needs(pair: Pair, bound: Bound, prove_seconds: float | None = None) -> tuple[str, str] | None:
     """What would make a pair with no witness matter: the first other reading of the preset under which
     the pair's readings part ways, as (``field = value``, why), or None.  The pair is called *inert* only
     when that reading brings the deal under an encoding that reads the pair's field while the preset's
@@ -620,7 +620,7 @@ def needs(pair: Pair, bound: Bound) -> tuple[str, str] | None:
         flipped = Pair(pair.preset, pair.field, a2, b2)
         if g in first:
             # the field is read within a deal under g: Z3 over every deal, else the full sampled search
-            z = z3_smallest(flipped)
+            z = z3_smallest(flipped, None, prove_seconds)
             start = getattr(z, "start", None)
             if start is not None:
                 actions = getattr(z, "actions", ())
