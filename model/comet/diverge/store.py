@@ -163,10 +163,11 @@ def search_of(pair: Pair, e: JsonObject) -> Search:
 
 
 def proof_of(e: JsonObject) -> Proof | None:
-    """The stored proof of the witness's size (None for an entry stored before proofs were kept)."""
+    """The stored proof of the witness's size ("not proved" for an entry stored before proofs were kept)."""
     pr = e.get("proof")
     if not isinstance(pr, dict):
-        return None
+        # an entry searched before sizes were proved claims nothing about its size
+        return Proof("none", False, "not proved (searched before size proofs were kept; `--search` proves afresh)")
     size = pr.get("size", [0, 0, 0])
     parts = [x for x in size if isinstance(x, int)] if isinstance(size, list) else []
     three = (parts[0], parts[1], parts[2]) if len(parts) == 3 else (0, 0, 0)
