@@ -741,6 +741,23 @@ def differs_before_play(pair: Pair, players: int) -> bool:
     return False
 
 
+def _before_play_witness(pair: Pair, players: int) -> Witness | None:
+    """A deal of ``players`` that differs before any action (``differs_before_play`` says one exists):
+    seeded shuffles of each pack in rotation, dealt under A, until one is refused or dealt otherwise."""
+    for seed in range(20):
+        for pack in packs_in_rotation(pair.a, players):
+            order = list(pack.cards)
+            random.Random(f"{seed}:before:{pack.name}").shuffle(order)
+            size, _ = deal_sizes(pair.a, players, len(pack.cards))
+            hands, dead = distribute(pair.a, order, players, 0, size)
+            start = start_deal(pair.a, pack, players, 0, hands, dead, variant_of(pair.a).comet_value)
+            origin = f"{players} players, seed {seed}, {pack.name} pack, shuffled deal"
+            w = deal_difference(pair, start, order, origin)
+            if w is not None:
+                return w
+    return None
+
+
 def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None, seconds: float | None = None) -> object:
     """``comet_proofs.smallest.smallest`` for the pair (None: no encoding tells the readings apart; the
     string "missing" when the proofs package is not installed)."""
@@ -765,6 +782,8 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
 
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     before = [n for n in counts if differs_before_play(pair, n)]
+    if before and (found is None or found.actions or found.level != "deal" or found.players > before[0]):
+        found = _before_play_witness(pair, before[0]) or found
     if found is not None and found.level == "deal" and not found.actions:
         if before and found.players == before[0]:
             fewer = [n for n in counts if n < found.players]
