@@ -103,9 +103,10 @@ def test_z3_reproves_a_stored_smallest_witness() -> None:
 
 
 def test_inert_opera_rulings_say_they_need_the_opera() -> None:
-    """R-OPERA-DRAW: where the Opera is off, its sub-rulings are inert; what would make them matter is
-    found by searching under each other reading (the Opera encoding quantifies them), not by name."""
-    proof = proof_of(ENTRIES["standard/opera_draw=never"])
+    """R-OPERA-DOUBLE (RUL-OPERA-STACK): where the Opera is off, its sub-rulings are inert; what would make
+    them matter is found by searching under each other reading (the Opera encoding quantifies them), not
+    by name."""
+    proof = proof_of(ENTRIES["standard/opera_stack=highest"])
     assert proof is not None and proof.method == "inert" and proof.needs == "opera = true"
     # every pair called inert needs a reading that brings its field under an encoding that reads it
     from comet.diverge.pairs import all_pairs
