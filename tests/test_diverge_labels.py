@@ -133,7 +133,7 @@ def test_switching_the_opera_on_is_what_brings_its_draw_under_the_encoding() -> 
 
 def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
     """RUL-COMET-LEAD x RUL-NEW-RUN: with new_run = may, forbidding the Comet's lead still parts the
-    readings at the first action, so no interaction is reported; the Opera's draw under the Opera is one."""
+    readings at the first action, so no interaction is reported; the Opera's stacking under the Opera is one."""
     from comet.diverge.interactions import check
     from comet.diverge.witness import Bound
 
@@ -141,8 +141,8 @@ def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
     lead = ENTRIES["standard/comet_lead=forbidden"]
     may = next(p for p in pairs_for("new_run", ["standard"]))
     assert check(lead, may, bound) is None
-    draw = ENTRIES["standard/opera_draw=never"]
-    found = check(draw, pairs_for("opera", ["standard"])[0], bound)
+    stack = ENTRIES["standard/opera_stack=highest"]
+    found = check(stack, pairs_for("opera", ["standard"])[0], bound)
     assert found is not None and found.how == "witness-appears"
 
 
