@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from comet.diverge.pairs import pairs_for
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import cards_that_matter, claimed_difference, deal_witness
+from comet.diverge.witness import cards_played, claimed_difference, deal_witness
 from comet.record import JsonObject
 
 ENTRIES = load()
@@ -68,7 +68,7 @@ def proof_problems(key: str, e: JsonObject) -> list[str]:
         out.append(f"{key}: an inert pair must have no witness and say what it needs")
     w = witness_of(e)
     if proof.method == "z3" and proof.proved and w is not None:
-        size = [len(w.actions), w.players, len(cards_that_matter(w))]
+        size = [len(w.actions), w.players, cards_played(w)]
         if list(proof.size) != size:
             out.append(f"{key}: proved size {list(proof.size)} but the witness has {size}")
     return out
@@ -99,7 +99,7 @@ def test_z3_reproves_a_stored_smallest_witness() -> None:
     res = smallest(pair.preset, pair.field, pair.a, pair.b)
     assert res is not None and res.proved and res.size == (2, 2, 1)
     w = witness_of(e)
-    assert w is not None and (len(w.actions), w.players, len(cards_that_matter(w))) == res.size
+    assert w is not None and (len(w.actions), w.players, cards_played(w)) == res.size
 
 
 def test_inert_opera_rulings_say_they_need_the_opera() -> None:

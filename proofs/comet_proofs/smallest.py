@@ -270,7 +270,7 @@ def _replay(
     """The engine's deal for a model: the first state dealt for real, then the legal action whose successor
     abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions)."""
     from comet.diverge.pairs import Pair
-    from comet.diverge.witness import legal_split, step_both
+    from comet.diverge.witness import step_both
 
     try:
         rough = concretise(enc, first, pair_a)
@@ -294,14 +294,14 @@ def _replay(
         sa, sb, kind = step_both(sa, sb, step)
         if kind is not None:
             return None
-    split = legal_split(sa, sb)
-    if split is not None:
-        return start, (*actions, split)
-    legal_b = set(engine.legal_actions(sb))
-    for x in engine.legal_actions(sa):
-        if x in legal_b and step_both(sa, sb, x)[2] is not None:
-            return start, (*actions, x)
-    return None
+    # the last action: of those that part the rule sets here, one putting down the fewest cards
+    la, lb = engine.legal_actions(sa), engine.legal_actions(sb)
+    only = [x for x in la if x not in lb] + [x for x in lb if x not in la]
+    both = [x for x in la if x in lb and step_both(sa, sb, x)[2] is not None] if not only else []
+    parting = only or both
+    if not parting:
+        return None
+    return start, (*actions, min(parting, key=lambda x: len(x.cards)))
 
 
 def smallest(
@@ -374,6 +374,19 @@ def _check_cases(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> tupl
         if r == z3.unknown:
             verdict = r
     return verdict, -1
+
+
+def counts_cards(enc: StandardEncoding) -> bool:
+    """Does the cards term count every card put down?  The counting encodings with one wild card (the
+    Comet, its place in ``comet``) do; the Red Nines' two wild cards and Commit's card-level places are
+    not in ``played``, so there the cards are not claimed minimal."""
+    from comet_proofs.variants.commit_common import SuitedEncoding
+
+    try:
+        wilds = enc.pack_composition(2 if 2 in enc.player_counts else enc.player_counts[0])[1]
+    except ValueError:
+        return False
+    return wilds == 1 and not isinstance(enc, SuitedEncoding)
 
 
 def _n(k: int, word: str) -> str:
@@ -451,7 +464,7 @@ def _settle(
     prob_all = _problem(ea, eb, a, b, preset, n, m, real=False, timeout=timeout)
     prob_all.solver.add(prob_all.cards < c)
     asked += 1
-    cards_proved = prob_all.solver.check() == z3.unsat
+    cards_proved = counts_cards(ea) and sum(len(x.cards) for x in actions) == c and prob_all.solver.check() == z3.unsat
     parts = [shorter]
     if players_text:
         parts.append(f"none of {_n(m, 'action')} with {players_text}")

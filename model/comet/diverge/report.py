@@ -11,7 +11,7 @@ from comet.diverge.impact_report import impact_lines
 from comet.diverge.narrate import narrate_witness
 from comet.diverge.pairs import Pair, value_text
 from comet.diverge.study import Measured
-from comet.diverge.witness import Search, cards_that_matter
+from comet.diverge.witness import Search, cards_played
 from comet.variant import variant_of
 
 
@@ -53,7 +53,7 @@ def witness_section(r: PairReport) -> list[str]:
             f"{s.deals_tried} deals and {s.games_tried} games tried.{proved}",
         ]
     size = (
-        f"{len(w.actions)} action(s), {w.players} players, {len(cards_that_matter(w))} card(s) played"
+        f"{len(w.actions)} action(s), {w.players} players, {cards_played(w)} card(s) played"
         if w.level == "deal"
         else f"a game, {w.players} players"
     )

@@ -96,7 +96,7 @@ class Witness:
     @property
     def size(self) -> tuple[int, int, int]:
         """The order witnesses are compared in: fewest actions, then players, then cards that matter."""
-        return (len(self.actions), self.players, len(cards_that_matter(self)))
+        return (len(self.actions), self.players, cards_played(self))
 
     def start(self, rules: Ruleset) -> DealState:
         """The deal under ``rules`` (RecordError if the deal is not a legal deal under them)."""
@@ -132,6 +132,11 @@ class Search:
     seconds: float
     notes: tuple[str, ...] = field(default=())
     proof: Proof | None = None
+
+
+def cards_played(w: Witness) -> int:
+    """How many cards the witness's actions put on the table (a pack's duplicate cards count twice)."""
+    return sum(len(a.cards) for a in w.actions)
 
 
 def cards_that_matter(w: Witness) -> tuple[Card, ...]:
