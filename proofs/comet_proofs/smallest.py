@@ -99,7 +99,9 @@ def encoding_of(preset: str, rules: Ruleset, players: int) -> StandardEncoding |
         own = None
     if own is not None and covers(own, rules, players):
         return own
-    import comet_proofs.variants  # noqa: F401
+    from comet_proofs.games import load_encodings
+
+    load_encodings()  # every game folder registers its encoding in ENCODINGS
 
     for name in sorted(ENCODINGS):
         enc = ENCODINGS[name]()
@@ -380,7 +382,7 @@ def counts_cards(enc: StandardEncoding) -> bool:
     """Does the cards term count every card put down?  The counting encodings with one wild card (the
     Comet, its place in ``comet``) do; the Red Nines' two wild cards and Commit's card-level places are
     not in ``played``, so there the cards are not claimed minimal."""
-    from comet_proofs.variants.commit_common import SuitedEncoding
+    from comet_proofs.games.commit_common import SuitedEncoding
 
     try:
         wilds = enc.pack_composition(2 if 2 in enc.player_counts else enc.player_counts[0])[1]
