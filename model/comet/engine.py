@@ -248,10 +248,10 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     hand = state.hands[state.to_move]
     need = state.need
     wilds = [*filter(hand.__contains__, state.wild)]  # the pack's wild cards that the hand holds, sorted
-    others: list[Action] = []  # the plays other than one natural card: sets, and the Comet for each rank
     if need == 0:
         # R-LEAD-ANY: a new run starts with any card.
         naturals = natural_cards(state, hand)
+        others: list[Action] = []  # the plays other than one natural card: sets, and the Comet for each rank
         if rules.quartet_on_lead:
             others.extend(lead_quartets(state, hand, naturals))
         if rules.comet_lead == "any_rank":
@@ -267,6 +267,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if not held and not wilds and not state.free_lead:
             return PASS_ONLY  # R-PLAY-MUST: nothing to go on with (the usual position): the turn passes
         naturals = natural_cards(state, held)
+        others = []
         q = quartet(state, held, need) if len(held) >= 3 else None  # a set needs three cards at least
         if q is not None:
             others.append(Action(q))

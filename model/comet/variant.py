@@ -156,5 +156,7 @@ def variant_named(name: str) -> Variant:
 
 def variant_of(rules: Ruleset) -> Variant:
     """The variant that ``rules`` plays (``rules.variant``); the engine asks this several times per action."""
-    v = REGISTRY.get(rules.variant)
-    return v if v is not None else variant_named(rules.variant)
+    try:
+        return REGISTRY[rules.variant]
+    except KeyError:  # not imported yet
+        return variant_named(rules.variant)
