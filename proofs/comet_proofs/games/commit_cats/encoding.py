@@ -24,7 +24,7 @@ from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, F
 from comet.ruleset import Ruleset
 from comet.state import DealState
 
-from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState
+from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState, scaled
 from comet_proofs.games.commit_common import (
     BRANCH,
     DEAD,
@@ -322,7 +322,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         )
         out: list[z3.ArithRef] = []
         for p in range(n):
-            won = z3.If(s.winner == p, 1 + mult * z3.Sum(*[left[q] for q in range(n) if q != p]), 0)
+            won = z3.If(s.winner == p, 1 + scaled(z3.Sum(*[left[q] for q in range(n) if q != p]), mult), 0)
             gift = z3.If(z3.And(caught >= 0, caught != p), 1, 0)
             out.append(z3.If(s.winner >= 0, self.score(s, p) + won + gift, 0))
         return tuple(out)
