@@ -69,7 +69,17 @@ class OperaEncoding(StandardEncoding):
         if first:
             # the search reads only the dealer's hand, the rules and the pack (it skips passes, so no other
             # hand is looked at): every successor of a first-turn state asks the same question
-            key = (state.rules, state.players, state.dealer, state.hands[state.dealer], state.wild, state.pack)
+            # (the search function itself is part of the key: a test that plants a broken search must not
+            # read answers the real one cached, nor leave its own behind)
+            key = (
+                dealer_could_go_out,
+                state.rules,
+                state.players,
+                state.dealer,
+                state.hands[state.dealer],
+                state.wild,
+                state.pack,
+            )
             if key not in _COULD:
                 _COULD[key] = dealer_could_go_out(state)
             could = _COULD[key]
