@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -236,6 +237,11 @@ def test_a_preset_page_shows_the_deal_comet_deal_plays(site: Path, capsys: pytes
     assert capsys.readouterr().out.strip() == story.strip()
     assert 'aria-label="9 of diamonds, the manille"' in page
 
+def base_args(e: Mapping[str, object], g: Mapping[str, object]) -> list[str]:
+    """The `comet game` command a game witness page gives (reading A; B adds --ruling)."""
+    return ["game", "--preset", str(e["preset"]), "--players", str(g["players"]), "--deals", str(g["deals"]),
+            "--seed", str(g["seed"])]
+
 
 def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
     capsys: pytest.CaptureFixture[str],
@@ -250,18 +256,22 @@ def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
         if not isinstance(g, dict) or g.get("policy") != "simple":
             continue
         detail = str(e["detail"])
-        part_a, _, part_b = detail.removeprefix("A: ").partition("; B: ")
-        base = [
-            "game",
-            "--preset",
-            str(e["preset"]),
-            "--players",
-            str(g["players"]),
-            "--deals",
-            str(g["deals"]),
-            "--seed",
-            str(g["seed"]),
-        ]
+        # a game witness names the earliest thing that differs: the first dealer, else each side's outcome
+        first = re.fullmatch(r"first dealer: A seat (\d+), B seat (\d+)", detail)
+        if first:
+            part_a, part_b = f"first dealer seat {first[1]}", f"first dealer seat {first[2]}"
+        elif detail.startswith("A: "):
+            part_a, _, part_b = detail.removeprefix("A: ").partition("; B: ")
+        else:  # another earliest difference (a deal's net chips, ...): both commands run and tell apart
+            outs = []
+            for extra in ([], ["--ruling", f"{e['field']}={str(e['b']).lower() if isinstance(e['b'], bool) else e['b']}"]):
+                capsys.readouterr()
+                assert main([*base_args(e, g), *extra]) == 0, f"{e['key']}: {detail!r}"
+                outs.append(capsys.readouterr().out)
+            assert outs[0] != outs[1], f"{e['key']}: the two commands print the same game ({detail!r})"
+            n += 1
+            continue
+        base = base_args(e, g)
         value = e["b"]
         shown_b = str(value).lower() if isinstance(value, bool) else str(value)
         for argv, part in ((base, part_a), ([*base, "--ruling", f"{e['field']}={shown_b}"], part_b)):
@@ -270,6 +280,13 @@ def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
             out = capsys.readouterr().out
             if part.startswith("refused"):
                 assert code == 2, f"{e['key']}: {argv} should be refused ({part})"
+                continue
+            dealer = re.match(r"first dealer seat (\d+)", part)
+            if dealer:
+                assert code == 0, f"{e['key']}: {argv}"
+                row = next(x for x in out.splitlines() if re.match(r"\W*1\W", x))  # the first deal's row
+                shown = row.split("\u2502")[2].strip()
+                assert shown == seat_name(int(dealer[1])), f"{e['key']}: {row!r}, stored {part!r}"
                 continue
             seats = re.match(r"winners \[([0-9, ]*)\]", part)
             assert code == 0 and seats, f"{e['key']}: {part!r}"
