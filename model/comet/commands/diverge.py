@@ -10,10 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
+from comet.diverge.pimc import Strength
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.report import PairReport, field_section
+from comet.diverge.results import load_unit, save_unit, unit_key, unit_path
 from comet.diverge.store import entry, load, save, search_of
-from comet.diverge.study import Job, Measured, fast_plays, game_level, job_work, player_counts, run_job
+from comet.diverge.study import (
+    Job,
+    Measured,
+    engine_of,
+    fast_plays,
+    game_level,
+    job_cost,
+    player_counts,
+    run_job,
+)
 from comet.diverge.witness import Bound, search
 from comet.presets import PRESETS, preset
 from comet.ruleset import APPLIES_TO, RULING_FIELDS
@@ -144,7 +155,19 @@ def register(sub: Any) -> None:
         help="also measure the PIMC player's strength over N deals against each other policy (standard game, "
         "3 players) and report it",
     )
-    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write README.md and a PNG per pair into DIR")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write README.md and a PNG per pair into DIR, and each pair's measured figures into DIR/results as it "
+        "finishes: a later run with the same parameters measures only the pairs not saved yet",
+    )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="with --out: measure every pair again, ignoring (and overwriting) the results saved in DIR/results",
+    )
     p.set_defaults(run=run)
 
 
@@ -186,7 +209,14 @@ def chosen_pairs(args: argparse.Namespace) -> list[Pair]:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     if args.prove_seconds is not None and args.prove_seconds <= 0:
         raise ValueError("--prove-seconds must be positive")
@@ -237,28 +267,50 @@ def run(args: argparse.Namespace) -> int:
     for i, (pair, counts) in enumerate(plan):
         for n in counts:
             groups.setdefault((pair.preset, n), []).append(i)
-    jobs = [
-        Job(
-            tuple((i, plan[i][0]) for i in idx),
+
+    def unit(i: int, n: int) -> Job:
+        pair, counts = plan[i]
+        whole = game_level(pair)
+        return Job(
+            ((i, pair),),
             n,
-            tuple(0 if game_level(plan[i][0]) else deals_of(plan[i][0]) for i in idx),
-            tuple(args.games if game_level(plan[i][0]) and n == games_at(*plan[i]) else 0 for i in idx),
+            (0 if whole else deals_of(pair),),
+            (args.games if whole and n == games_at(pair, counts) else 0,),
             common,
             args.backend,
-            tuple(
-                tuple((pol, 0) for pol in overrides) if game_level(plan[i][0]) else extra_of(plan[i][0], n, plan[i][1])
-                for i in idx
-            ),
+            (tuple((pol, 0) for pol in overrides) if whole else extra_of(pair, n, counts),),
         )
-        for (_, n), idx in groups.items()
-    ]
-    jobs.sort(key=job_work, reverse=True)  # the longest first, so the workers finish together
+
+    # one job per pair and player count, a preset's pairs at one player count together (so the worker that
+    # plays them plays the default side once per chunk of seeds), the costliest groups first
+    cost = {g: sum(job_cost(unit(i, g[1])) for i in idx) for g, idx in groups.items()}
+    jobs = [unit(i, g[1]) for g in sorted(groups, key=lambda g: -cost[g]) for i in groups[g]]
     console = Console(stderr=True)
     measured: dict[int, list[Measured]] = {i: [] for i in range(len(plan))}
-    with Progress(console=console, transient=True) as progress:
+    saved_dir: Path | None = args.out
+    keys = [unit_key(job, engine_of(job)) for job in jobs]
+    todo: list[int] = []
+    for j, job in enumerate(jobs):
+        got = None
+        if saved_dir is not None and not args.fresh:
+            got = load_unit(unit_path(saved_dir, job.pairs[0][1], job.players), keys[j])
+        if got is None:
+            todo.append(j)
+        else:
+            measured[job.pairs[0][0]].append(got)
+    left_of = {i: sum(1 for j in todo if jobs[j].pairs[0][0] == i) for i in range(len(plan))}
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("diverge: witnesses", total=len(pairs))
         searches = []
-        for pair, counts in plan:
+        for i, (pair, counts) in enumerate(plan):
             progress.update(task, description=f"{pair.key}: witness")
             found = stored.get(pair.key)
             if found is not None and not args.search and pair.field:
@@ -276,25 +328,55 @@ def run(args: argparse.Namespace) -> int:
                     save(stored)
             searches.append(res)
             plain = [pol for pol in policies if pol != "pimc"]
-            if args.backend != "reference" and fast_plays(pair) and args.deals and plain:
+            if left_of[i] and args.backend != "reference" and fast_plays(pair) and args.deals and plain:
                 check_fast(pair, counts[0], plain[0])
             progress.advance(task)
-        task = progress.add_task("diverge: impact", total=sum(job_work(j) for j in jobs))
-        if args.workers > 1:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
+        progress.remove_task(task)
+        pending = sum(1 for i in range(len(plan)) if left_of[i])
+        state = {"done": len(plan) - pending, "unit": 0}
 
-            with ProcessPoolExecutor(max_workers=args.workers) as pool:
-                futures = {pool.submit(run_job, job): job for job in jobs}
-                for fut in as_completed(futures):
-                    for i, m in fut.result():
-                        measured[i].append(m)
-                    progress.advance(task, job_work(futures[fut]))
-        else:
-            for job in jobs:
-                progress.update(task, description=f"impact: {job.pairs[0][1].preset}, {job.players} players")
-                for i, m in run_job(job):
-                    measured[i].append(m)
-                progress.advance(task, job_work(job))
+        def describe() -> str:
+            done = state["done"]
+            return (
+                f"impact: {done}/{len(plan)} pair(s) done, {len(plan) - done} left "
+                f"({len(plan) - pending} saved before; {state['unit']}/{len(todo)} pair and player counts measured)"
+            )
+
+        task = progress.add_task(describe(), total=max(1, sum(job_cost(jobs[j]) for j in todo)))
+
+        def finished(j: int, got: Measured) -> None:
+            job = jobs[j]
+            i = job.pairs[0][0]
+            measured[i].append(got)
+            if saved_dir is not None:
+                save_unit(unit_path(saved_dir, job.pairs[0][1], job.players), keys[j], got)
+            left_of[i] -= 1
+            state["unit"] += 1
+            state["done"] += int(left_of[i] == 0)
+            progress.update(task, advance=job_cost(job), description=describe())
+
+        try:
+            if args.workers > 1 and len(todo) > 1:
+                from concurrent.futures import ProcessPoolExecutor, as_completed
+
+                with ProcessPoolExecutor(max_workers=args.workers) as pool:
+                    futures = {pool.submit(run_job, jobs[j]): j for j in todo}
+                    for fut in as_completed(futures):
+                        for _, m in fut.result():
+                            finished(futures[fut], m)
+            else:
+                for j in todo:
+                    for _, m in run_job(jobs[j]):
+                        finished(j, m)
+        except KeyboardInterrupt:
+            if saved_dir is not None:
+                console.print(
+                    f"interrupted: {state['unit']} of {len(todo)} pair and player counts measured this run are saved "
+                    f"in {saved_dir / 'results'}; the same command measures only the rest"
+                )
+            raise
+        if not todo:
+            progress.update(task, completed=1)
         for i, (pair, _) in enumerate(plan):
             reports.append(PairReport(pair, searches[i], sorted(measured[i], key=lambda m: m.players)))
         contradictions: list[str] = []
@@ -302,13 +384,13 @@ def run(args: argparse.Namespace) -> int:
             reports = with_interactions(reports, progress, task)
             contradictions = contradiction_lines(sorted({r.pair.preset for r in reports if r.pair.field}))
     if args.strength:
-        from comet.diverge.pimc import strength, strength_lines
+        from comet.diverge.pimc import strength_lines
 
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("PIMC strength", total=3)
             strengths = []
             for opponent in POLICY_NAMES:
-                strengths.append(strength("standard", 3, args.strength, opponent))
+                strengths.append(saved_strength(args.out if not args.fresh else None, args.strength, opponent))
                 progress.advance(task)
         contradictions = [*strength_lines(strengths, "standard"), *contradictions]
     text = render(pairs, reports, args, contradictions)
@@ -319,6 +401,38 @@ def run(args: argparse.Namespace) -> int:
         (args.out / "README.md").write_text(text, encoding="utf-8")
         console.print(f"wrote {args.out / 'README.md'} and {len(reports)} plot(s)")
     return 0
+
+
+def saved_strength(out_dir: Path | None, deals: int, opponent: str) -> Strength:
+    """The PIMC player's strength against ``opponent`` (standard game, 3 players), read from
+    ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
+    import dataclasses
+
+    from comet.diverge.pimc import SAMPLES, Strength, strength
+    from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
+    from comet.record import JsonObject
+
+    key: JsonObject = {
+        "format": FORMAT,
+        "strength": "standard",
+        "players": 3,
+        "deals": deals,
+        "opponent": opponent,
+        "samples": SAMPLES,
+        "rules": rules_digest(preset("standard").rules),
+    }
+    path = None if out_dir is None else out_dir / "results" / f"strength-standard-3p-{opponent}.json"
+    if path is not None:
+        got = load_json(path, key)
+        if got is not None:
+            try:
+                return Strength(**got)  # type: ignore[arg-type]
+            except TypeError:
+                pass
+    r = strength("standard", 3, deals, opponent)
+    if path is not None:
+        save_json(path, key, dict(dataclasses.asdict(r)))
+    return r
 
 
 def counts_of(pair: Pair, players: int | None) -> tuple[int, ...]:

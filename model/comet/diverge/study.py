@@ -133,6 +133,31 @@ def run_job(job: Job) -> list[tuple[int, Measured]]:
     return out
 
 
+#: relative cost of one paired deal (or game) by how it is played, for the progress bar's estimate of the
+#: time left (measured on this machine, README "The divergence report at scale"; only the ETA uses them)
+COST_FAST = 1
+COST_REFERENCE = 40
+COST_GAME = 600
+COST_PIMC = 25_000
+
+
+def engine_of(job: Job) -> str:
+    """The engine that plays a job's plain policies: ``fast`` or ``reference`` (``auto`` resolved)."""
+    fast = job.backend == "fast" or (job.backend == "auto" and all(fast_plays(p) for _, p in job.pairs))
+    return "fast" if fast else "reference"
+
+
+def job_cost(job: Job) -> int:
+    """A job's expected time in units of one fast-engine paired deal (see ``COST_*``)."""
+    total = 0
+    for (_, pair), deals, games, extra in zip(job.pairs, job.deals, job.games, job.extra, strict=True):
+        fast = job.backend == "fast" or (job.backend == "auto" and fast_plays(pair))
+        per = COST_FAST if fast else COST_REFERENCE
+        total += deals * len(job.policies) * per + games * len(job.policies) * COST_GAME
+        total += sum(n * (COST_PIMC if p == "pimc" else per) for p, n in extra)
+    return total
+
+
 def job_work(job: Job) -> int:
     """Deals and games a job plays (for a progress bar)."""
     return sum(

@@ -103,17 +103,17 @@ def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
 
 
 _SIDES: dict[tuple[Ruleset, int, str, bytes], _Traced] = {}
-_KEEP_SIDES = 512  # every pair of a preset shares its side A: kept per chunk (a few integers per deal)
+_KEEP_SIDES = 256  # every pair of a preset shares its side A: kept per chunk (about 0.5 MB per 4,000 deals)
 
 
 def _side_of(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
     key = (deal_level(rules), players, policy, seeds.tobytes())
-    got = _SIDES.get(key)
+    got = _SIDES.pop(key, None)  # least recently used first out: side A, shared by a preset's pairs, stays
     if got is None:
         got = _traced(rules, players, seeds, policy)
         if len(_SIDES) >= _KEEP_SIDES:
             del _SIDES[next(iter(_SIDES))]
-        _SIDES[key] = got
+    _SIDES[key] = got
     return got
 
 

@@ -1,0 +1,112 @@
+"""``comet diverge --out DIR`` is resumable and incremental (issue 17, every preset at scale): each pair's
+figures are saved in DIR/results as it finishes, a second run with the same parameters measures nothing
+again and writes the same report, an interrupted run loses only the pair in flight, and any parameter that
+changes the figures (or the rules of either side) measures afresh.  Cites R-DEAL (the deals measured)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import comet.commands.diverge as cmd
+import pytest
+from comet.cli import main
+from comet.diverge.pairs import pairs_for
+from comet.diverge.results import load_unit, rules_digest, save_unit, unit_key, unit_path
+from comet.diverge.study import Job, Measured, run_job
+from comet.record import JsonValue
+
+ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--games", "0", "--policies", "random"]
+
+
+def report(out: Path) -> str:
+    """The README without the time it was written."""
+    return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", (out / "README.md").read_text())
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, fail_after: int | None = None) -> list[Job]:
+    """Replace the command's ``run_job`` by one that records the jobs it runs (and, after ``fail_after``
+    jobs, is interrupted as by Ctrl-C)."""
+    ran: list[Job] = []
+
+    def run(job: Job) -> list[tuple[int, Measured]]:
+        if fail_after is not None and len(ran) >= fail_after:
+            raise KeyboardInterrupt
+        ran.append(job)
+        return run_job(job)
+
+    monkeypatch.setattr(cmd, "run_job", run)
+    return ran
+
+
+def test_second_run_measures_nothing_and_writes_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "rep"
+    ran = counting(monkeypatch)
+    assert main([*ARGV, "--out", str(out)]) == 0
+    first = report(out)
+    units = len(ran)
+    assert units == len(pairs_for("comet_lead", ["two_player"])) == len(list((out / "results").glob("*.json")))
+    assert main([*ARGV, "--out", str(out)]) == 0
+    assert len(ran) == units  # nothing measured again
+    assert report(out) == first
+    # --fresh measures everything again, with the same figures
+    assert main([*ARGV, "--out", str(out), "--fresh"]) == 0
+    assert len(ran) == 2 * units and report(out) == first
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    counting(monkeypatch)
+    assert main([*ARGV, "--out", str(whole)]) == 0
+    broken = tmp_path / "broken"
+    ran = counting(monkeypatch, fail_after=1)
+    assert main([*ARGV, "--out", str(broken)]) == 130  # interrupted after the first pair
+    assert len(ran) == 1 and len(list((broken / "results").glob("*.json"))) == 1
+    assert not (broken / "README.md").exists()
+    ran = counting(monkeypatch)
+    assert main([*ARGV, "--out", str(broken)]) == 0
+    assert len(ran) == len(pairs_for("comet_lead", ["two_player"])) - 1  # only the pair not saved
+    assert report(broken) == report(whole)
+
+
+def test_a_changed_parameter_measures_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "rep"
+    ran = counting(monkeypatch)
+    assert main([*ARGV, "--out", str(out)]) == 0
+    units = len(ran)
+    argv = [x if x != "30" else "40" for x in ARGV]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert len(ran) == 2 * units and "40 paired deals per player" in report(out)
+    assert main([*argv, "--policies", "random,greedy", "--out", str(out)]) == 0
+    assert len(ran) == 3 * units
+
+
+def test_the_key_holds_every_parameter_and_the_rules_of_both_sides(tmp_path: Path) -> None:
+    """A saved unit is read back only under its exact key: a planted change of any parameter, or of the
+    rules of either side, is a miss (so a ruling whose readings change is measured again)."""
+    pair = pairs_for("comet_lead", ["standard"])[0]
+    job = Job(((0, pair),), 3, (10,), (0,), ("random",), "auto", ((),))
+    (_, m) = run_job(job)[0]
+    key = unit_key(job, "fast")
+    path = unit_path(tmp_path, pair, 3)
+    save_unit(path, key, m)
+    assert load_unit(path, key) == m
+    changes: list[tuple[str, JsonValue]] = [
+        ("deals", 11),
+        ("games", 5),
+        ("players", 4),
+        ("policies", ["greedy"]),
+        ("extra", [["pimc", 12]]),
+        ("engine", "reference"),
+        ("rules_b", rules_digest(pair.a)),
+    ]
+    for name, value in changes:
+        assert load_unit(path, {**key, name: value}) is None, name
+    other = pair.b.with_overrides({"new_run": "may"})
+    assert rules_digest(other) != rules_digest(pair.b)
+    path.write_text("{ not json")
+    assert load_unit(path, key) is None
