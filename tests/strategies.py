@@ -44,7 +44,7 @@ preset_names = st.sampled_from(sorted(PRESETS))
 @st.composite
 def rulesets(draw: st.DrawFn, preset_name: str | None = None) -> Ruleset:
     """A preset's ruleset with every ruling field that applies to it drawn (all their readings
-    reachable; the others stay at their defaults, ``comet.ruleset.APPLIES_TO``)."""
+    reachable; the others stay at their defaults, ``comet.ruleset.applies``)."""
     name = draw(preset_names) if preset_name is None else preset_name
     base = PRESETS[name].rules
     values: dict[str, object] = {}

@@ -34,7 +34,7 @@ from comet.fast.check import check_deals, check_record
 from comet.fuzz import make_deal, pack_count
 from comet.presets import PRESETS
 from comet.record import replay_record
-from comet.ruleset import APPLIES_TO, Ruleset, field_readings
+from comet.ruleset import RULING_FIELDS, Ruleset, families_reading, field_readings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import deal_starts, rulesets
@@ -59,7 +59,8 @@ def test_a_game_without_a_fast_kernel_is_refused(monkeypatch: pytest.MonkeyPatch
 
 def test_a_ruling_the_fast_engine_does_not_know_is_refused_not_ignored() -> None:
     """Every field that applies to a supported game is played, or does not change a deal, or is refused."""
-    for name, (_, variants) in APPLIES_TO.items():
+    for name in RULING_FIELDS:
+        variants = families_reading(name)
         if name in SUPPORTED_FIELDS or name in GAME_LEVEL_FIELDS:
             continue
         readings = field_readings(name)

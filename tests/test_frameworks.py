@@ -28,7 +28,7 @@ from comet.frameworks import (
     utilities,
     utility_bound,
 )
-from comet.ruleset import APPLIES_TO, field_readings
+from comet.ruleset import RULING_FIELDS, applies, field_readings
 from comet.state import Action, DealState
 
 
@@ -36,8 +36,8 @@ def every_reading() -> Iterator[tuple[str, dict[str, object]]]:
     """Every preset with its own readings, then with each other reading of each ruling that applies."""
     for name, p in PRESETS.items():
         yield name, {}
-        for field, (_, variants) in APPLIES_TO.items():
-            if p.rules.variant not in variants:
+        for field in RULING_FIELDS:
+            if not applies(field, p.rules.variant):
                 continue
             for reading in field_readings(field) or ():
                 if reading != getattr(p.rules, field):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from comet.cli import main
 from comet.presets import preset
-from comet.ruleset import APPLIES_TO, RULING_FIELDS
+from comet.ruleset import RULING_FIELDS, RULING_OF
 from comet.rulesfile import dumps_toml, load_rules_file, loads_toml, resolve
 
 
@@ -47,7 +47,7 @@ def test_rules_show_toml_round_trips(tmp_path: Path, capsys: pytest.CaptureFixtu
     for name in ("red_nines", "commit_hoyle", "old_comet"):
         rules = preset(name).rules
         assert loads_toml(dumps_toml(name, rules)).rules == rules
-    assert all(f in APPLIES_TO for f in RULING_FIELDS if f in text.split("[rulings]")[1])
+    assert all(f in RULING_OF for f in RULING_FIELDS if f in text.split("[rulings]")[1])
 
 
 @pytest.mark.parametrize(

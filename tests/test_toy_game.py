@@ -5,6 +5,8 @@ pack and a Comet worth a fixed 5 chips that never rises.  Its folder holds the t
 needs (``__init__.py``, ``rules.py`` with its ``Variant``, ``check.py`` with its independent
 recomputation); the test puts the folder on ``comet.games``' search path, as a plug-in would be, and
 then plays, fuzzes and checks it through the same engine, checker and fuzzer as every preset.
+The folder also declares the ruling fields the game reads and its preset, so ``comet.preset("toy")``
+finds it and the rulings that apply to it are derived from its declaration alone.
 Not yet covered by the walk-through: an encoding for the proofs and conformance vectors (the proofs'
 encodings are still registered by preset name; see DESIGN.md, "Target layout").
 """
@@ -25,7 +27,8 @@ from comet.checks.play import check_game, play_checked
 from comet.coverage import all_rule_ids
 from comet.fuzz import check_deal, pick_policy
 from comet.policy import random_policy
-from comet.ruleset import Ruleset
+from comet.presets import PRESETS, preset
+from comet.ruleset import Ruleset, applies, families_reading
 from comet.variant import REGISTRY, variant_of
 
 RULES = '''
@@ -33,7 +36,14 @@ RULES = '''
 
     from comet.cards import black_pack
     from comet.games.opera.rules import OPERA
-    from comet.variant import Variant, register
+    from comet.ruleset import (
+        CHIP_RULINGS,
+        EVERY_GAME_RULINGS,
+        FIXED_LENGTH_RULINGS,
+        STANDARD_PLAY_RULINGS,
+        Ruleset,
+    )
+    from comet.variant import Preset, Variant, register
 
     TOY = register(
         Variant(
@@ -43,6 +53,8 @@ RULES = '''
             comet_escalates=False,
             packs=lambda rules, players: (black_pack(),),
             options=(OPERA,),
+            rulings=(*EVERY_GAME_RULINGS, *STANDARD_PLAY_RULINGS, *CHIP_RULINGS, *FIXED_LENGTH_RULINGS),
+            presets=(Preset("toy", Ruleset(variant="toy"), "Comet in one pack, a Comet worth 5", ("test",)),),
         )
     )
 '''
@@ -92,6 +104,7 @@ def toy_folder(tmp_path: Path) -> Iterator[Path]:
         for mod in [m for m in sys.modules if m == "comet.games.toy" or m.startswith("comet.games.toy.")]:
             del sys.modules[mod]
         REGISTRY.pop("toy", None)
+        PRESETS.pop("toy", None)
         from comet.checks.registry import CHECKS
 
         CHECKS.pop("toy", None)
@@ -107,6 +120,18 @@ def test_the_folder_is_found_and_plays_under_the_one_checker(toy_folder: Path) -
         assert start.pack == "black" and start.comet_value == 5
         final, _, problems = play_checked(start, random_policy(random.Random(seed)))
         assert problems == [] and final.terminal
+
+
+def test_the_folder_declares_its_rulings_and_its_preset(toy_folder: Path) -> None:
+    """R-PACKS, RUL-PACKS: the preset and the rulings that apply come from the toy folder alone: a reading of a
+    field the toy game does not declare (the packs' rotation; it has one pack) is refused, one it declares is taken,
+    and the shared "which families read this field" includes the toy game."""
+    assert preset("toy").rules == TOY and list(PRESETS)[-1] == "toy"
+    assert applies("comet_lead", TOY.variant) and applies("opera", TOY.variant) and not applies("packs", TOY.variant)
+    assert "toy" in families_reading("comet_lead") and "toy" not in families_reading("packs")
+    assert TOY.with_overrides({"comet_lead": "any_rank"}).comet_lead == "any_rank"
+    with pytest.raises(ValueError, match=r"ruling 'packs' \(RUL-PACKS\) does not apply to the toy game"):
+        TOY.with_overrides({"packs": "black_only"})
 
 
 def test_whole_games_and_the_fuzzer_run_it(toy_folder: Path) -> None:

@@ -1,4 +1,5 @@
-"""Which rulings apply to which presets: ``comet.ruleset.APPLIES_TO`` against the spec's
+"""Which rulings apply to which presets: the fields each game family declares (``Variant.rulings``, derived
+per field by ``comet.ruleset.families_reading``) against the spec's
 ``**Applies to.**`` lines, the rejection of a reading that does not apply (RUL-OPERA on a Commit or Red
 Nines preset, and every other field generically), the fuzzers drawing only the fields that apply, and an
 empirical check that a field outside its variants really changes nothing (so rejecting it loses nothing).
@@ -23,7 +24,7 @@ from comet.game import GameState, play_game
 from comet.policy import simple_policy
 from comet.presets import PRESETS
 from comet.record import loads_record
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, VariantName, applies, field_readings
+from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, VariantName, applies, families_reading, field_readings
 from comet.state import DealState, Payment
 from comet.variant import REGISTRY, variant_named
 from hypothesis import HealthCheck, given, settings
@@ -34,45 +35,51 @@ SECTIONS = parse_files(spec_files()).sections
 VARIANTS: tuple[VariantName, ...] = tuple(dict.fromkeys(p.rules.variant for p in PRESETS.values()))
 
 
+def declared() -> dict[str, tuple[str, tuple[VariantName, ...]]]:
+    """Field -> (its ruling id, the families that declare they read it), for the fields some family reads."""
+    return {f: (RULING_OF.get(f, ""), families_reading(f)) for f in RULING_FIELDS if families_reading(f)}
+
+
 def table_problems(sections: Sequence[Section], table: Mapping[str, tuple[str, tuple[VariantName, ...]]]) -> list[str]:
     """``table`` (field -> ruling id, variants) against the spec: the field's readings stand in that
     ruling's section, and its variants are exactly those of the presets its ``**Applies to.**`` line names."""
     problems: list[str] = []
     for field in RULING_FIELDS:
         if field not in table:
-            problems.append(f"Ruleset field {field!r} has no entry in APPLIES_TO")
+            problems.append(f"Ruleset field {field!r} is read by no game family")
             continue
         ruling, variants = table[field]
         holders = [s for s in sections if s.kind == "ruling" and any(r.field == field for r in s.readings)]
         if [s.id for s in holders] != [ruling]:
-            problems.append(f"{field}: APPLIES_TO names {ruling}, its readings stand in {[s.id for s in holders]}")
+            problems.append(f"{field}: RULING_OF names {ruling}, its readings stand in {[s.id for s in holders]}")
             continue
         named = applies_to(holders[0])
         spec = {PRESETS[p].rules.variant for p in named if p in PRESETS}
         if spec != set(variants):
             problems.append(
-                f"{field}: APPLIES_TO gives the variants {sorted(variants)}, but {ruling}'s Applies to line "
+                f"{field}: the families declare the variants {sorted(variants)}, but {ruling}'s Applies to line "
                 f"({', '.join(named)}) gives {sorted(spec)}"
             )
-    problems.extend(f"APPLIES_TO names {f!r}, which is no Ruleset field" for f in table if f not in RULING_FIELDS)
+    problems.extend(f"RULING_OF names {f!r}, which is no Ruleset field" for f in table if f not in RULING_FIELDS)
     return problems
 
 
 def test_the_table_agrees_with_the_applies_to_lines() -> None:
-    assert table_problems(SECTIONS, APPLIES_TO) == []
+    assert table_problems(SECTIONS, declared()) == []
+    assert set(RULING_OF) == set(RULING_FIELDS)
 
 
 def test_a_table_that_strays_from_the_spec_is_reported() -> None:
-    """Planted: the table claims RUL-OPERA applies to commit_hoyle, drops a field and names another ruling."""
-    bad = dict(APPLIES_TO)
-    bad["opera"] = ("RUL-OPERA", (*APPLIES_TO["opera"][1], "commit_hoyle"))
+    """Planted: the declarations claim RUL-OPERA applies to commit_hoyle, drop a field and name another ruling."""
+    bad = declared()
+    bad["opera"] = ("RUL-OPERA", (*bad["opera"][1], "commit_hoyle"))
     del bad["red_nines_out"]
     bad["commit_stake"] = ("RUL-COMMIT-H-FIVE", ("commit_hoyle",))
     assert table_problems(SECTIONS, bad) == [
-        "opera: APPLIES_TO gives the variants ['commit_hoyle', 'old_comet', 'standard', 'two_player'], but "
+        "opera: the families declare the variants ['commit_hoyle', 'old_comet', 'standard', 'two_player'], but "
         "RUL-OPERA's Applies to line (standard, two_player, old_comet) gives ['old_comet', 'standard', 'two_player']",
-        "commit_stake: APPLIES_TO names RUL-COMMIT-H-FIVE, its readings stand in ['RUL-COMMIT-H-STAKE']",
-        "Ruleset field 'red_nines_out' has no entry in APPLIES_TO",
+        "commit_stake: RULING_OF names RUL-COMMIT-H-FIVE, its readings stand in ['RUL-COMMIT-H-STAKE']",
+        "Ruleset field 'red_nines_out' is read by no game family",
     ]
 
 
@@ -97,7 +104,7 @@ def test_every_reading_outside_its_variants_is_rejected() -> None:
     """Generic: for every field, every variant its ruling does not apply to and every other reading,
     ``with_overrides`` raises a ValueError naming the field, its ruling and the presets it applies to."""
     checked = 0
-    for field, (ruling, variants) in APPLIES_TO.items():
+    for field, (ruling, variants) in declared().items():
         default = getattr(Ruleset(), field)
         others = [r for r in field_readings(field) or (default + 7,) if r != default]
         for variant in VARIANTS:
@@ -230,7 +237,7 @@ def inapplicable_differences(seeds: Sequence[int] = (1, 2), fields: Sequence[str
     default (bypassing ``with_overrides``) changes no deal and no game."""
     out: list[str] = []
     for field in fields:
-        variants = APPLIES_TO[field][1]
+        variants = families_reading(field)
         for variant in VARIANTS:
             if variant in variants:
                 continue

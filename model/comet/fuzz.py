@@ -74,7 +74,7 @@ def ruleset_from_choices(base: Ruleset, values: dict[str, object]) -> Ruleset:
 
 
 def preset_fields(preset_name: str) -> tuple[str, ...]:
-    """The ruling fields that apply to the preset's variant (``comet.ruleset.APPLIES_TO``); the others
+    """The ruling fields that apply to the preset's variant (``comet.ruleset.applies``: its family declares them); the others
     keep their defaults, as ``Ruleset.with_overrides`` requires."""
     variant = preset(preset_name).rules.variant
     return tuple(name for name in ruling_fields() if applies(name, variant))

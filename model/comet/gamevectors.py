@@ -24,8 +24,8 @@ from comet.errors import RecordError
 from comet.gamerecord import GameRecord, game_rule_ids, parse_game_record, record_game, replay_game, with_rulings
 from comet.presets import preset
 from comet.record import JsonObject, JsonValue
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
+from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
 from comet.variant import variant_of
 
 #: Rulings that only matter between deals (``comet.ruleset.GAME_LEVEL_FIELDS``), in the field order.
@@ -54,7 +54,7 @@ def game_readings(preset_name: str) -> tuple[GameReading, ...]:
     base = preset(preset_name).rules
     out = [GameReading(preset_name, "default", None, base)]
     for field in GAME_LEVEL_FIELDS:
-        if field not in APPLIES_TO or not applies(field, base.variant):
+        if not applies(field, base.variant):
             continue
         finite = field_readings(field)
         values: tuple[object, ...] = tuple(finite) if finite is not None else INT_READINGS.get(field, ())

@@ -49,7 +49,7 @@ from comet.record import (
     replay_record,
     whole_number,
 )
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, field_readings
+from comet.ruleset import RULING_FIELDS, families_reading, field_readings, ruling_of
 from comet.session import SESSION_OPS, SESSIONS, is_session_request
 from comet.state import DealState
 
@@ -202,7 +202,7 @@ def ruling_fields() -> JsonObject:
     """Ruling field -> its ruling id, readings (null: any whole number), presets and each preset's default."""
     out: JsonObject = {}
     for field in RULING_FIELDS:
-        ruling, applies = APPLIES_TO.get(field, ("", ()))
+        ruling, applies = ruling_of(field), families_reading(field)
         values = field_readings(field)
         readings: JsonValue = None if values is None else [_json_scalar(v) for v in values]
         presets = [name for name in sorted(PRESETS) if PRESETS[name].rules.variant in applies]

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-VariantName = Literal["standard", "two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines"]
+from comet.variant import VariantName as VariantName
+from comet.variant import families, variant_named
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,93 +213,120 @@ _DEFAULTS = Ruleset()
 
 # --------------------------------------------------------------------- which rulings apply where
 
-_ALL: tuple[VariantName, ...] = typing.get_args(VariantName)
-_STANDARD_PLAY: tuple[VariantName, ...] = ("standard", "two_player", "old_comet")  # engine.legal_actions/play
-_CHIP_GAMES: tuple[VariantName, ...] = ("standard", "old_comet", "commit_hoyle")  # scoring "chips"
-_FIXED_LENGTH: tuple[VariantName, ...] = ("standard", "old_comet", "commit_hoyle", "red_nines")  # game_end "deals"
-
-# Field -> (its ruling id, the variants whose play or scoring the field changes).  The variants are
-# those of the presets named by the ruling's ``**Applies to.**`` line in spec/rulings*.md
+# Field -> the ruling whose readings it selects.  Which game families read a field is declared by each
+# family (``Variant.rulings``, its options' ``Option.rulings``; ``comet/games/<name>/``), so this module
+# keeps no table of families: ``families_reading`` derives it from the registry.  The families reading a
+# field are those of the presets named by its ruling's ``**Applies to.**`` line in spec/rulings*.md
 # (tests/test_variant_rulings_apply.py checks the two agree, and that a field really changes nothing
-# outside its variants).  ``Ruleset.with_overrides`` rejects a reading of a field that does not apply.
-APPLIES_TO: dict[str, tuple[str, tuple[VariantName, ...]]] = {
-    "deal_sizes": ("RUL-DEAL-SIZES", ("standard",)),
-    "deal_order": ("RUL-DEAL-ORDER", _ALL),
-    "packs": ("RUL-PACKS", ("standard", "two_player")),
-    "may_stop_early": ("RUL-MUST-CONTINUE", _STANDARD_PLAY),
-    "new_run": ("RUL-NEW-RUN", _STANDARD_PLAY),
-    "quartet_on_lead": ("RUL-QUARTET-LEAD", _STANDARD_PLAY),
-    "comet_lead": ("RUL-COMET-LEAD", _STANDARD_PLAY),
-    "comet_as": ("RUL-COMET-RANK", _STANDARD_PLAY),
-    "comet_requires_missing": ("RUL-COMET-HOLDING", _STANDARD_PLAY),
-    "comet_bonus_last": ("RUL-COMET-BONUS-LAST", ("standard",)),
-    "escalation": ("RUL-ESCALATION-PACKS", ("standard",)),
-    "comet_reset": ("RUL-ESCALATION-RESET", ("standard", "old_comet")),
-    "insolvency": ("RUL-INSOLVENCY", _CHIP_GAMES),
-    "starting_chips": ("RUL-STARTING-CHIPS", _CHIP_GAMES),
-    "deal_count": ("RUL-GAME-LENGTH", _FIXED_LENGTH),
-    "game_tie": ("RUL-GAME-TIE", _FIXED_LENGTH),
-    "first_dealer_tie": ("RUL-FIRST-DEALER", _ALL),
-    "escalate_on": ("RUL-ESCALATION-TRIGGER", ("standard", "old_comet")),
-    "comet_in_quartet": ("RUL-COMET-QUARTET", _STANDARD_PLAY),
-    "comet_after": ("RUL-COMET-AFTER", _STANDARD_PLAY),
-    "stuck_restart": ("RUL-STUCK-RESTART", _STANDARD_PLAY),
-    "opera": ("RUL-OPERA", _STANDARD_PLAY),
-    "opera_draw": ("RUL-OPERA-DRAW", _STANDARD_PLAY),
-    "opera_stack": ("RUL-OPERA-STACK", _STANDARD_PLAY),
-    "opera_comet_bonus": ("RUL-OPERA-COMET-BONUS", ("standard",)),
-    "opera_caught": ("RUL-OPERA-CAUGHT", ("standard", "two_player")),
-    "two_player_end": ("RUL-2P-END", ("two_player",)),
-    "old_deal_sizes": ("RUL-OLD-DEAL-SIZES", ("old_comet",)),
-    "old_caught": ("RUL-OLD-CAUGHT", ("old_comet",)),
-    "old_manille_last": ("RUL-OLD-MANILLE-LAST", ("old_comet",)),
-    "old_opera_caught": ("RUL-OLD-OPERA-CAUGHT", ("old_comet",)),
-    "old_manille_king": ("RUL-OLD-MANILLE-KING", ("old_comet",)),
-    "commit_five": ("RUL-COMMIT-H-FIVE", ("commit_hoyle",)),
-    "commit_rest": ("RUL-COMMIT-H-REST", ("commit_hoyle",)),
-    "commit_nine_branch": ("RUL-COMMIT-H-NINE-RUN", ("commit_hoyle",)),
-    "commit_king_payer": ("RUL-COMMIT-H-KINGS-HELD", ("commit_hoyle",)),
-    "commit_stake": ("RUL-COMMIT-H-STAKE", ("commit_hoyle",)),
-    "commit_removed": ("RUL-COMMIT-C-REMOVED", ("commit_cats",)),
-    "commit_lowest": ("RUL-COMMIT-C-LOWEST", ("commit_cats",)),
-    "commit_comet": ("RUL-COMMIT-C-COMET", ("commit_cats",)),
-    "commit_tie": ("RUL-COMMIT-C-TARGET", ("commit_cats",)),
-    "commit_comet_king": ("RUL-COMMIT-C-COMET-KING", ("commit_cats",)),
-    "commit_comet_lead": ("RUL-COMMIT-C-COMET-LEAD", ("commit_cats",)),
-    "commit_comet_branch": ("RUL-COMMIT-C-REPLACED", ("commit_cats",)),
-    "commit_comet_out": ("RUL-COMMIT-C-COMET-OUT", ("commit_cats",)),
-    "old_opera_bonus": ("RUL-OLD-OPERA-BONUS", ("old_comet",)),
-    "commit_nine_lead_turn": ("RUL-COMMIT-H-NINE-LEAD-TURN", ("commit_hoyle",)),
-    "commit_comet_card": ("RUL-COMMIT-C-COMET-CARD", ("commit_cats",)),
-    "commit_stops": ("RUL-COMMIT-C-STOPS", ("commit_cats",)),
-    "red_nines_many": ("RUL-RED9-MANY", ("red_nines",)),
-    "red_nines_lead": ("RUL-RED9-LEAD", ("red_nines",)),
-    "red_nines_first": ("RUL-RED9-FIRST-PLAY", ("red_nines",)),
-    "red_nines_out": ("RUL-RED9-OUT", ("red_nines",)),
-    "cats_new_run": ("RUL-CATS-NEW-RUN", ("commit_cats", "red_nines")),
-    "red_nines_continue": ("RUL-RED9-CONTINUE", ("red_nines",)),
-    "red_nines_wild_stop": ("RUL-RED9-NINE-STOP", ("red_nines",)),
-    "red_nines_king": ("RUL-RED9-KING", ("red_nines",)),
-    "commit_nine_when": ("RUL-COMMIT-H-NINE-PASS", ("commit_hoyle",)),
-    "commit_nine_lead": ("RUL-COMMIT-H-NINE-LEAD", ("commit_hoyle",)),
-    "old_court_points": ("RUL-OLD-COURT-POINTS", ("old_comet",)),
-    "old_caught_double": ("RUL-OLD-CAUGHT-DOUBLE", ("old_comet",)),
-    "old_caught_nine": ("RUL-OLD-CAUGHT-NINE", ("old_comet",)),
-    "old_bonus_last": ("RUL-OLD-BONUS-LAST", ("old_comet",)),
-    "old_king_quartet": ("RUL-OLD-KING-QUARTET", ("old_comet",)),
-    "old_last_card": ("RUL-OLD-LAST-CARD", ("old_comet",)),
-    "red_nines_suits": ("RUL-RED9-SUITS", ("red_nines",)),
-    "old_escalation": ("RUL-OLD-ESCALATION", ("old_comet",)),
+# outside its families).  ``Ruleset.with_overrides`` rejects a reading of a field that does not apply.
+RULING_OF: dict[str, str] = {
+    "deal_sizes": "RUL-DEAL-SIZES",
+    "deal_order": "RUL-DEAL-ORDER",
+    "packs": "RUL-PACKS",
+    "may_stop_early": "RUL-MUST-CONTINUE",
+    "new_run": "RUL-NEW-RUN",
+    "quartet_on_lead": "RUL-QUARTET-LEAD",
+    "comet_lead": "RUL-COMET-LEAD",
+    "comet_as": "RUL-COMET-RANK",
+    "comet_requires_missing": "RUL-COMET-HOLDING",
+    "comet_bonus_last": "RUL-COMET-BONUS-LAST",
+    "escalation": "RUL-ESCALATION-PACKS",
+    "comet_reset": "RUL-ESCALATION-RESET",
+    "insolvency": "RUL-INSOLVENCY",
+    "starting_chips": "RUL-STARTING-CHIPS",
+    "deal_count": "RUL-GAME-LENGTH",
+    "game_tie": "RUL-GAME-TIE",
+    "first_dealer_tie": "RUL-FIRST-DEALER",
+    "escalate_on": "RUL-ESCALATION-TRIGGER",
+    "comet_in_quartet": "RUL-COMET-QUARTET",
+    "comet_after": "RUL-COMET-AFTER",
+    "stuck_restart": "RUL-STUCK-RESTART",
+    "opera": "RUL-OPERA",
+    "opera_draw": "RUL-OPERA-DRAW",
+    "opera_stack": "RUL-OPERA-STACK",
+    "opera_comet_bonus": "RUL-OPERA-COMET-BONUS",
+    "opera_caught": "RUL-OPERA-CAUGHT",
+    "two_player_end": "RUL-2P-END",
+    "old_deal_sizes": "RUL-OLD-DEAL-SIZES",
+    "old_caught": "RUL-OLD-CAUGHT",
+    "old_manille_last": "RUL-OLD-MANILLE-LAST",
+    "old_opera_caught": "RUL-OLD-OPERA-CAUGHT",
+    "old_manille_king": "RUL-OLD-MANILLE-KING",
+    "commit_five": "RUL-COMMIT-H-FIVE",
+    "commit_rest": "RUL-COMMIT-H-REST",
+    "commit_nine_branch": "RUL-COMMIT-H-NINE-RUN",
+    "commit_king_payer": "RUL-COMMIT-H-KINGS-HELD",
+    "commit_stake": "RUL-COMMIT-H-STAKE",
+    "commit_removed": "RUL-COMMIT-C-REMOVED",
+    "commit_lowest": "RUL-COMMIT-C-LOWEST",
+    "commit_comet": "RUL-COMMIT-C-COMET",
+    "commit_tie": "RUL-COMMIT-C-TARGET",
+    "commit_comet_king": "RUL-COMMIT-C-COMET-KING",
+    "commit_comet_lead": "RUL-COMMIT-C-COMET-LEAD",
+    "commit_comet_branch": "RUL-COMMIT-C-REPLACED",
+    "commit_comet_out": "RUL-COMMIT-C-COMET-OUT",
+    "old_opera_bonus": "RUL-OLD-OPERA-BONUS",
+    "commit_nine_lead_turn": "RUL-COMMIT-H-NINE-LEAD-TURN",
+    "commit_comet_card": "RUL-COMMIT-C-COMET-CARD",
+    "commit_stops": "RUL-COMMIT-C-STOPS",
+    "red_nines_many": "RUL-RED9-MANY",
+    "red_nines_lead": "RUL-RED9-LEAD",
+    "red_nines_first": "RUL-RED9-FIRST-PLAY",
+    "red_nines_out": "RUL-RED9-OUT",
+    "cats_new_run": "RUL-CATS-NEW-RUN",
+    "red_nines_continue": "RUL-RED9-CONTINUE",
+    "red_nines_wild_stop": "RUL-RED9-NINE-STOP",
+    "red_nines_king": "RUL-RED9-KING",
+    "commit_nine_when": "RUL-COMMIT-H-NINE-PASS",
+    "commit_nine_lead": "RUL-COMMIT-H-NINE-LEAD",
+    "old_court_points": "RUL-OLD-COURT-POINTS",
+    "old_caught_double": "RUL-OLD-CAUGHT-DOUBLE",
+    "old_caught_nine": "RUL-OLD-CAUGHT-NINE",
+    "old_bonus_last": "RUL-OLD-BONUS-LAST",
+    "old_king_quartet": "RUL-OLD-KING-QUARTET",
+    "old_last_card": "RUL-OLD-LAST-CARD",
+    "red_nines_suits": "RUL-RED9-SUITS",
+    "old_escalation": "RUL-OLD-ESCALATION",
 }
+
+# Groups of fields read by shared engine code, for the families' declarations (``Variant.rulings``).
+#: Every game: the deal's order and the first dealer.
+EVERY_GAME_RULINGS: tuple[str, ...] = ("deal_order", "first_dealer_tie")
+#: The standard play (``engine.legal_actions``/``engine.play``), in families that leave those hooks alone.
+STANDARD_PLAY_RULINGS: tuple[str, ...] = (
+    "may_stop_early",
+    "new_run",
+    "quartet_on_lead",
+    "comet_lead",
+    "comet_as",
+    "comet_requires_missing",
+    "comet_in_quartet",
+    "comet_after",
+    "stuck_restart",
+)
+#: Chips scoring (``game.py``): balances and what a player who cannot pay does.
+CHIP_RULINGS: tuple[str, ...] = ("insolvency", "starting_chips")
+#: A game of a fixed number of deals (``game_end == "deals"``): its length and a tie at its end.
+FIXED_LENGTH_RULINGS: tuple[str, ...] = ("deal_count", "game_tie")
+
+
+def ruling_of(name: str) -> str:
+    """The ruling id behind field ``name`` (``RULING_OF``)."""
+    return RULING_OF[name]
+
+
+def families_reading(name: str) -> tuple[VariantName, ...]:
+    """The game families whose play or scoring field ``name`` changes (each declares it in its folder)."""
+    return tuple(v.name for v in families() if name in v.reads)
 
 
 def applies(name: str, variant: VariantName) -> bool:
-    """Does the ruling behind field ``name`` apply to ``variant`` (``APPLIES_TO``)?"""
-    return variant in APPLIES_TO[name][1]
+    """Does the ruling behind field ``name`` apply to ``variant`` (its family declares the field)?"""
+    return name in variant_named(variant).reads
 
 
 def _fits(rules: Ruleset, name: str) -> bool:
-    return applies(name, rules.variant) or getattr(rules, name) == getattr(_DEFAULTS, name)
+    return getattr(rules, name) == getattr(_DEFAULTS, name) or applies(name, rules.variant)
 
 
 def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
@@ -307,12 +335,10 @@ def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
     for name in names:
         if _fits(rules, name):
             continue
-        from comet.presets import PRESETS
-
-        ruling, variants = APPLIES_TO[name]
-        presets = ", ".join(p.name for p in PRESETS.values() if p.rules.variant in variants)
+        presets = ", ".join(p.name for v in families() if name in v.reads for p in v.presets)
         raise ValueError(
-            f"ruling {name!r} ({ruling}) does not apply to the {rules.variant} game; it applies to the presets {presets}"
+            f"ruling {name!r} ({RULING_OF[name]}) does not apply to the {rules.variant} game; "
+            f"it applies to the presets {presets}"
         )
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from comet.errors import RecordError
 from comet.presets import PRESETS, preset
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies
+from comet.ruleset import RULING_FIELDS, Ruleset, applies, ruling_of
 
 TOP_KEYS = ("preset", "rulings")
 
@@ -53,8 +53,8 @@ def dumps_toml(preset_name: str, rules: Ruleset) -> str:
         "[rulings]",
     ]
     for name in RULING_FIELDS:
-        if name in APPLIES_TO and applies(name, rules.variant):
-            lines.append(f"{name} = {toml_value(getattr(rules, name))}  # {APPLIES_TO[name][0]}")
+        if applies(name, rules.variant):
+            lines.append(f"{name} = {toml_value(getattr(rules, name))}  # {ruling_of(name)}")
     return "\n".join(lines) + "\n"
 
 

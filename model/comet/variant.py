@@ -11,17 +11,24 @@ the package ``comet.games.<name>`` is imported on first use and registers itself
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+import comet.games
 
 if TYPE_CHECKING:
     from comet.cards import Card, Pack
     from comet.errors import IllegalAction
     from comet.game import GameState
-    from comet.ruleset import Ruleset, VariantName
+    from comet.ruleset import Ruleset
     from comet.state import Action, DealState, Payment
 
+#: The game families of the sources, in the order presets are listed (a plug-in folder on ``comet.games``'
+#: path comes after them).
+VariantName = Literal["standard", "two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines"]
 Scoring = Literal["chips", "points"]
 
 
@@ -42,6 +49,34 @@ class Option:
     out_multiplier: Callable[[DealState, int], int]
     caught_multiplier: Callable[[DealState, int, int], int]
     payment_rule: str
+    #: The ``Ruleset`` fields the option reads in every family that admits it.
+    rulings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named ruleset (``comet.PRESETS``), declared by the game family it plays (``Variant.presets``)."""
+
+    name: str
+    rules: Ruleset
+    description: str
+    sources: tuple[str, ...]
+
+    @property
+    def variant(self) -> Variant:
+        """The game family's data and hooks (``comet.games.<name>``)."""
+        return variant_of(self.rules)
+
+    @property
+    def scoring(self) -> Scoring:
+        """``"chips"`` (zero-sum payments) or ``"points"`` (non-negative deal scores summed per game)."""
+        return self.variant.scoring
+
+    @property
+    def invariants(self) -> tuple[str, ...]:
+        """The invariant kinds that fit this preset, for fuzzing and ``comet prove``."""
+        return self.variant.invariants
+
 GameEnd = Literal["deals", "target"]
 
 
@@ -79,6 +114,11 @@ class Variant:
     Options
       ``options`` the rule options (``Option``) this family admits, e.g. the Opera; the engine runs their
       hooks and names none of them.
+
+    Declarations
+      ``rulings`` the ``Ruleset`` fields whose readings change this family's play or scoring (with its
+      options' ``rulings``: ``reads``); ``with_overrides`` rejects the others away from their defaults;
+      ``presets`` the named rulesets that play this family, in the order ``comet.PRESETS`` lists them.
     """
 
     name: VariantName
@@ -110,6 +150,13 @@ class Variant:
     step_bound: Callable[[DealState], int] | None = None
     escalates: Callable[[Ruleset], bool] | None = None
     options: tuple[Option, ...] = ()
+    rulings: tuple[str, ...] = ()
+    presets: tuple[Preset, ...] = ()
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """Every ``Ruleset`` field this family reads: its own ``rulings`` and its options'."""
+        return self.rulings + tuple(f for o in self.options for f in o.rulings)
 
     @property
     def display(self) -> str:
@@ -134,8 +181,26 @@ REGISTRY: dict[str, Variant] = {}
 
 def register(v: Variant) -> Variant:
     """Add ``v`` to the registry (called at import time by each ``comet.games.<name>.rules`` module)."""
+    for p in v.presets:
+        if p.rules.variant != v.name:
+            raise ValueError(f"preset {p.name!r} plays {p.rules.variant!r}, not the {v.name} family declaring it")
     REGISTRY[v.name] = v
     return v
+
+
+def families() -> tuple[Variant, ...]:
+    """Every game family: each folder on ``comet.games``' path is imported (a folder that registers no
+    family, such as an option's, is skipped); the families of ``VariantName`` come first, in its order."""
+    for folder in pkgutil.iter_modules(comet.games.__path__):
+        if folder.ispkg:
+            importlib.import_module(f"comet.games.{folder.name}")
+    known: tuple[str, ...] = typing.get_args(VariantName)
+    return tuple(sorted(REGISTRY.values(), key=lambda v: (known.index(v.name) if v.name in known else len(known), v.name)))
+
+
+def all_presets() -> dict[str, Preset]:
+    """Every family's presets by name, in ``families()`` order."""
+    return {p.name: p for v in families() for p in v.presets}
 
 
 def variant_named(name: str) -> Variant:

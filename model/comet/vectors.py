@@ -42,7 +42,7 @@ from comet.record import (
     record_from_state,
     replay_record,
 )
-from comet.ruleset import APPLIES_TO, GAME_LEVEL_FIELDS, RULING_FIELDS, Ruleset, applies, field_readings
+from comet.ruleset import GAME_LEVEL_FIELDS, RULING_FIELDS, RULING_OF, Ruleset, applies, field_readings
 from comet.state import PASS, Action, DealState
 from comet.variant import variant_of
 
@@ -68,9 +68,9 @@ def reading_value_text(value: object) -> str:
 
 
 def undocumented_rulings() -> list[str]:
-    """Deal-level ruling fields missing from ``comet.ruleset.APPLIES_TO``: they get no vectors."""
+    """Deal-level ruling fields missing from ``comet.ruleset.RULING_OF``: they get no vectors."""
     return [
-        f for f in RULING_FIELDS if f not in APPLIES_TO and f not in GAME_LEVEL_FIELDS and field_readings(f) is not None
+        f for f in RULING_FIELDS if f not in RULING_OF and f not in GAME_LEVEL_FIELDS and field_readings(f) is not None
     ]
 
 
@@ -79,10 +79,10 @@ def readings(preset_name: str) -> tuple[Reading, ...]:
     base = preset(preset_name).rules
     out = [Reading(preset_name, "default", base)]
     for field in RULING_FIELDS:
-        if field in GAME_LEVEL_FIELDS or field not in APPLIES_TO:
+        if field in GAME_LEVEL_FIELDS or field not in RULING_OF:
             continue
         if not applies(field, base.variant):
-            continue  # the ruling does not apply to this preset's game (comet.ruleset.APPLIES_TO)
+            continue  # the ruling does not apply to this preset's game (its family does not read the field)
         values = field_readings(field)
         if values is None:
             continue

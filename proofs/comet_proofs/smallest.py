@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import z3
 from comet import engine
 from comet.presets import preset as preset_named
-from comet.ruleset import Ruleset
+from comet.ruleset import RULING_FIELDS, Ruleset, applies
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
@@ -85,9 +85,7 @@ def covers(enc: StandardEncoding, rules: Ruleset, players: int) -> bool:
 
 
 def _read_fields(rules: Ruleset) -> tuple[str, ...]:
-    from comet.ruleset import APPLIES_TO, applies
-
-    return tuple(f for f in APPLIES_TO if applies(f, rules.variant))
+    return tuple(f for f in RULING_FIELDS if applies(f, rules.variant))
 
 
 def encoding_of(preset: str, rules: Ruleset, players: int) -> StandardEncoding | None:

@@ -27,7 +27,7 @@ from comet.diverge.study import (
 )
 from comet.diverge.witness import Bound, search
 from comet.presets import PRESETS, preset
-from comet.ruleset import APPLIES_TO, RULING_FIELDS
+from comet.ruleset import RULING_FIELDS, RULING_OF
 from comet.rulesfile import resolve
 
 
@@ -175,7 +175,7 @@ def field_of(name: str) -> str:
     """A field name, or the field of a ruling id; ValueError naming the choices."""
     if name in RULING_FIELDS:
         return name
-    for f, (rid, _) in APPLIES_TO.items():
+    for f, rid in RULING_OF.items():
         if rid == name.upper():
             return f
     raise ValueError(f"unknown ruling {name!r}; give a field ({', '.join(RULING_FIELDS)}) or its RUL- id")
@@ -521,7 +521,7 @@ def summary_table(reports: list[PairReport]) -> list[str]:
     lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]
     for r in reports:
         p = r.pair
-        rid = APPLIES_TO[p.field][0] if p.field in APPLIES_TO else "house"
+        rid = RULING_OF.get(p.field, "house")
         w = r.search.witness
         pr = r.search.proof
         if w is None and pr is not None and pr.method == "inert":
@@ -653,7 +653,7 @@ def render(
         lines += summary_table(reports)
     lines += placebo_lines(reports)
     for f, rs in fields.items():
-        rid = APPLIES_TO[f][0] if f in APPLIES_TO else ""
+        rid = RULING_OF.get(f, "")
         question, where = titles.get(rid, ("", ""))
         source = f"{spec_link(where, out_dir)}#{rid.lower()}-{question.lower()}" if where else ""
         if not f:

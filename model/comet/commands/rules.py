@@ -19,7 +19,7 @@ from typing import Any
 
 from comet.presets import PRESETS
 from comet.record import JsonObject, JsonValue
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, applies, field_readings
+from comet.ruleset import RULING_FIELDS, RULING_OF, applies, families_reading, field_readings
 from comet.rulesfile import dumps_toml, resolve
 
 RULE_HEADING = re.compile(r"^### (R-[A-Z0-9-]+): (.+)$")
@@ -125,7 +125,7 @@ def ruling_list(spec: Path) -> list[JsonObject]:
     titles = ruling_titles(spec)
     out: list[JsonObject] = []
     for field in RULING_FIELDS:
-        ruling, variants = APPLIES_TO.get(field, ("", ()))
+        ruling = RULING_OF.get(field, "")
         presets = [n for n in sorted(PRESETS) if applies(field, PRESETS[n].rules.variant)] if ruling else []
         readings = field_readings(field)
         question, where = titles.get(ruling, ("", ""))
@@ -145,7 +145,7 @@ def ruling_list(spec: Path) -> list[JsonObject]:
                 "type": "integer" if readings is None else ("boolean" if False in readings else "choice"),
                 "presets": list(presets),
                 "defaults": defaults,
-                "variants": list(variants),
+                "variants": list(families_reading(field)) if ruling else [],
             }
         )
     return out
@@ -218,7 +218,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.show_json:
         values: dict[str, JsonValue] = {}
         for name in RULING_FIELDS:
-            if name in APPLIES_TO and applies(name, named.rules.variant):
+            if name in RULING_OF and applies(name, named.rules.variant):
                 v = getattr(named.rules, name)
                 assert isinstance(v, bool | int | str)
                 values[name] = v

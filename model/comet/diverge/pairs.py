@@ -1,6 +1,6 @@
 """Which rule sets are compared: one ruling field's default against another of its readings, per preset.
 
-Everything is derived from ``comet.ruleset.RULING_FIELDS``, ``field_readings`` and ``APPLIES_TO``, so a
+Everything is derived from ``comet.ruleset.RULING_FIELDS``, ``field_readings`` and ``applies`` (each game family declares the fields it reads), so a
 ruling field added to ``Ruleset`` is picked up here with no change.  Integer fields (chips, stakes) have
 no finite set of readings: their default is compared with one other value (``other_int``).
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from comet.presets import PRESETS, preset
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, Ruleset, applies, field_readings
+from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, applies, field_readings
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Pair:
 
     @property
     def ruling(self) -> str:
-        return APPLIES_TO[self.field][0] if self.field in APPLIES_TO else ""
+        return RULING_OF.get(self.field, "")
 
     def label_a(self) -> str:
         return f"{self.field} = {value_text(self.value_a)}" if self.field else "A"
@@ -71,7 +71,7 @@ def readings_of(field: str, default: object) -> tuple[object, ...]:
 def presets_for(field: str, presets: Sequence[str] | None = None) -> tuple[str, ...]:
     """The presets (of ``presets``, default all) whose game the ruling behind ``field`` applies to."""
     names = sorted(PRESETS) if presets is None else list(presets)
-    return tuple(n for n in names if field in APPLIES_TO and applies(field, preset(n).rules.variant))
+    return tuple(n for n in names if field in RULING_OF and applies(field, preset(n).rules.variant))
 
 
 def pairs_for(field: str, presets: Sequence[str] | None = None) -> tuple[Pair, ...]:

@@ -16,7 +16,10 @@ How to add a game family
    must never return ``()`` for a non-terminal state, and every deal must end within ``step_bound``.
 3. ``comet/games/<name>/check.py``: the settlement (or points), the payments in play, the game's carry-over
    and its end, recomputed from the seeds without calling ``rules.py``; ``register_check``.
-4. ``comet/games/<name>/__init__.py`` imports both; add the preset(s) to ``comet.presets.PRESETS``.
-5. New rulings are new ``Ruleset`` fields (default = our reading), written up in
-   ``spec/rulings-variants.md`` with ``**Applies to.**``; tests in ``tests/test_variant_<name>.py``.
+4. ``comet/games/<name>/__init__.py`` imports both.  The ``Variant`` declares the ruling fields the family reads
+   (``rulings``; the shared groups ``comet.ruleset.*_RULINGS`` for the engine code it reuses) and its preset(s)
+   (``presets``), which ``comet.presets.PRESETS`` then lists.
+5. New rulings are new ``Ruleset`` fields (default = our reading, ruling id in ``ruleset.RULING_OF``), named in
+   the family's ``rulings``, written up in ``spec/rulings-variants.md`` with ``**Applies to.**``; tests in
+   ``tests/test_variant_<name>.py``.
 """

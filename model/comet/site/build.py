@@ -25,7 +25,7 @@ from comet.game import play_deal
 from comet.notation import narrate, seat_name
 from comet.presets import PRESETS, Preset
 from comet.record import JsonObject, JsonValue
-from comet.ruleset import APPLIES_TO, RULING_FIELDS, applies, field_readings
+from comet.ruleset import RULING_FIELDS, RULING_OF, applies, field_readings
 from comet.site.divergence import Impact, read_reports
 from comet.site.html import card, esc, json_script, page
 from comet.site.markdown import github_slug, render
@@ -416,7 +416,7 @@ def build_ruling(site: Site, sec: Section, n: int) -> int:
     pre = "../"
     rel = site.where[sec.id]
     fields = [f for f in sec.fields if f in RULING_FIELDS]
-    for name, (rid, _) in APPLIES_TO.items():
+    for name, rid in RULING_OF.items():
         if rid == sec.id and name not in fields:
             fields.append(name)
     parts = [
@@ -539,7 +539,7 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
                 continue
         except KeyError:
             continue
-        rid = APPLIES_TO.get(name, ("", ()))[0]
+        rid = RULING_OF.get(name, "")
         mine = getattr(pr.rules, name)
         other = getattr(std.rules, name) if std is not None and applies(name, std.rules.variant) else None
         differs = std is not None and std.name != pr.name and (other is None or other != mine)

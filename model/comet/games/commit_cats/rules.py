@@ -28,10 +28,10 @@ from comet.games.commit_common import (
     suited_end_turn,
     suited_why_illegal,
 )
-from comet.ruleset import Ruleset
+from comet.ruleset import EVERY_GAME_RULINGS, Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import Variant, register
+from comet.variant import Preset, Variant, register
 
 TARGET = 100
 # 002:33-41: cards per player and how many sevens and eights go besides the 8♦.
@@ -255,6 +255,28 @@ def cats_game_over(game: GameState) -> bool:
 COMMIT_CATS = register(
     Variant(
         name="commit_cats",
+        rulings=(
+            *EVERY_GAME_RULINGS,
+            "commit_removed",
+            "commit_lowest",
+            "commit_comet",
+            "commit_tie",
+            "commit_comet_king",
+            "commit_comet_lead",
+            "commit_comet_branch",
+            "commit_comet_out",
+            "commit_comet_card",
+            "commit_stops",
+            "cats_new_run",
+        ),
+        presets=(
+            Preset(
+                "commit_cats",
+                Ruleset(variant="commit_cats"),
+                "Commit (002): 2-8 players, sevens/eights removed, lowest card leads, runs in suit, Comet 9D, first to 100",
+                ("002:32-45",),
+            ),
+        ),
         player_counts=tuple(sorted(CATS_TABLE)),
         default_players=DEFAULT_PLAYERS,
         scoring="points",

@@ -26,10 +26,10 @@ from comet.games.commit_common import (
     suited_end_turn,
     suited_why_illegal,
 )
-from comet.ruleset import Ruleset
+from comet.ruleset import CHIP_RULINGS, EVERY_GAME_RULINGS, FIXED_LENGTH_RULINGS, Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import Variant, register
+from comet.variant import Preset, Variant, register
 
 SEVEN_OF_DIAMONDS = card(7, DIAMONDS)
 # 000:86 "the 9♦ 2 counters", "whoever is caught with the 9♦ pays 2 to each": a fixed value.  Commit
@@ -236,6 +236,27 @@ def hoyle_settlement(state: DealState) -> tuple[Payment, ...]:
 COMMIT_HOYLE = register(
     Variant(
         name="commit_hoyle",
+        rulings=(
+            *EVERY_GAME_RULINGS,
+            *CHIP_RULINGS,
+            *FIXED_LENGTH_RULINGS,
+            "commit_five",
+            "commit_rest",
+            "commit_nine_branch",
+            "commit_king_payer",
+            "commit_stake",
+            "commit_nine_lead_turn",
+            "commit_nine_when",
+            "commit_nine_lead",
+        ),
+        presets=(
+            Preset(
+                "commit_hoyle",
+                Ruleset(variant="commit_hoyle"),
+                "Commit (000): 52 cards less the 8D, runs in suit, Kings and 7D stop, the 9D instead of 'without', chips",
+                ("000:86", "003:86"),
+            ),
+        ),
         player_counts=PLAYER_COUNTS,
         default_players=4,
         lowest_rank=1,

@@ -11,10 +11,10 @@ from __future__ import annotations
 from comet.cards import ACE, DIAMONDS, KING, Card, Pack, card, full_deck, rank_of
 from comet.engine import DEAL_TABLE, going_out_multiplier
 from comet.games.opera.rules import OPERA, is_opera, opera_multiplier, stacked
-from comet.ruleset import Ruleset
+from comet.ruleset import CHIP_RULINGS, EVERY_GAME_RULINGS, FIXED_LENGTH_RULINGS, STANDARD_PLAY_RULINGS, Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import Variant, register
+from comet.variant import Preset, Variant, register
 
 MANILLE = card(9, DIAMONDS)
 MANILLE_BONUS = 10
@@ -165,6 +165,35 @@ def opera_manille_bonus(state: DealState) -> tuple[Payment, ...]:
 OLD_COMET = register(
     Variant(
         name="old_comet",
+        rulings=(
+            *EVERY_GAME_RULINGS,
+            *STANDARD_PLAY_RULINGS,
+            *CHIP_RULINGS,
+            *FIXED_LENGTH_RULINGS,
+            "comet_reset",
+            "escalate_on",
+            "old_deal_sizes",
+            "old_caught",
+            "old_manille_last",
+            "old_opera_caught",
+            "old_manille_king",
+            "old_opera_bonus",
+            "old_court_points",
+            "old_caught_double",
+            "old_caught_nine",
+            "old_bonus_last",
+            "old_king_quartet",
+            "old_last_card",
+            "old_escalation",
+        ),
+        presets=(
+            Preset(
+                "old_comet",
+                Ruleset(variant="old_comet"),
+                "Old Comet (1718): one 52-card deck, Ace low, the 9D manille; chips for Kings, stuck runs, the manille",
+                ("000:85", "003:85"),
+            ),
+        ),
         player_counts=old_player_counts(),
         lowest_rank=ace_low(),
         comet_value=MANILLE_BONUS,

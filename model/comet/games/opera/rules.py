@@ -135,4 +135,5 @@ OPERA = Option(
     out_multiplier=opera_multiplier,
     caught_multiplier=opera_caught_multiplier,
     payment_rule="R-OPERA-DOUBLE",
+    rulings=("opera", "opera_draw", "opera_stack"),
 )

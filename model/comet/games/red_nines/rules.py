@@ -20,10 +20,10 @@ from comet.engine import remove_cards
 from comet.errors import IllegalAction
 from comet.game import GameState
 from comet.games.commit_common import may_pass_new_run
-from comet.ruleset import Ruleset
+from comet.ruleset import EVERY_GAME_RULINGS, FIXED_LENGTH_RULINGS, Ruleset
 from comet.state import PASS, Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import Variant, register
+from comet.variant import Preset, Variant, register
 
 RED_NINES = (card(9, DIAMONDS), card(9, HEARTS))
 # The suits added for a fifth, sixth, ... player: red and black kept equal, or one more red
@@ -223,6 +223,27 @@ def red_nines_game_over(game: GameState) -> bool:
 RED_NINES_VARIANT = register(
     Variant(
         name="red_nines",
+        rulings=(
+            *EVERY_GAME_RULINGS,
+            *FIXED_LENGTH_RULINGS,
+            "red_nines_many",
+            "red_nines_lead",
+            "red_nines_first",
+            "red_nines_out",
+            "cats_new_run",
+            "red_nines_continue",
+            "red_nines_wild_stop",
+            "red_nines_king",
+            "red_nines_suits",
+        ),
+        presets=(
+            Preset(
+                "red_nines",
+                Ruleset(variant="red_nines"),
+                "Red Nines (002): a suit added per player past four, Ace low, red nines wild, penalty points, lowest wins",
+                ("002:46-89",),
+            ),
+        ),
         player_counts=PLAYER_COUNTS,
         default_players=4,
         scoring="points",

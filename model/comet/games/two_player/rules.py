@@ -12,10 +12,10 @@ from __future__ import annotations
 from comet.engine import DEAL_TABLE, standard_settlement
 from comet.game import GameState
 from comet.games.opera.rules import OPERA
-from comet.ruleset import Ruleset
+from comet.ruleset import EVERY_GAME_RULINGS, STANDARD_PLAY_RULINGS, Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import Variant, register
+from comet.variant import Preset, Variant, register
 
 TARGET = 121
 
@@ -59,6 +59,21 @@ def two_player_game_over(game: GameState) -> bool:
 TWO_PLAYER = register(
     Variant(
         name="two_player",
+        rulings=(
+            *EVERY_GAME_RULINGS,
+            *STANDARD_PLAY_RULINGS,
+            "packs",
+            "opera_caught",
+            "two_player_end",
+        ),
+        presets=(
+            Preset(
+                "two_player",
+                Ruleset(variant="two_player"),
+                "Two players (Arnold, 2011): 18 cards each, points not chips, Comet unpaid, doubling, first to 121",
+                ("000:84", "003:84"),
+            ),
+        ),
         player_counts=(2,),
         default_players=2,
         scoring="points",
