@@ -56,8 +56,13 @@ def test_first_dealer_tie_witness_shows_different_first_dealers() -> None:
         assert e.get("found") and str(e["detail"]).startswith("first dealer: A seat "), (p.key, e.get("detail"))
 
 
+MEASURES = {"deal": ("actions", "players", "cards"), "game": ("deals", "players", "actions")}
+
+
 def proof_problems(key: str, e: JsonObject) -> list[str]:
-    """What is wrong with an entry's size claim (empty: nothing)."""
+    """What is wrong with an entry's size claim (empty: nothing).  A claim of "proved" must carry its
+    data: the measures it is over (a prefix of the witness's order, named at the start of the text), for
+    Z3 the size proved (the witness's) and the budget, for a construction what re-deriving it gives."""
     proof = proof_of(e)
     if proof is None or not proof.text:
         return [f"{key}: no proof stated"]
@@ -67,16 +72,60 @@ def proof_problems(key: str, e: JsonObject) -> list[str]:
     if proof.method == "inert" and not (proof.needs and not e.get("found") and proof.text.startswith("inert: needs ")):
         out.append(f"{key}: an inert pair must have no witness and say what it needs")
     w = witness_of(e)
-    if proof.method == "z3" and proof.proved and w is not None:
+    if not proof.proved:
+        if proof.over:
+            out.append(f"{key}: not proved, yet proved smallest in {proof.over}")
+        return out
+    if proof.method not in ("z3", "construction", "inert"):
+        out.append(f"{key}: proved by {proof.method!r}, which is no proof")
+    if w is None:
+        return out
+    order = MEASURES[w.level]
+    if not proof.over or proof.over != order[: len(proof.over)]:
+        out.append(f"{key}: proved smallest in {proof.over}, not a prefix of {order}")
+    elif not proof.text.startswith(f"smallest in {', then '.join(proof.over)}: "):
+        out.append(f"{key}: the text does not open with the measures proved")
+    if proof.method == "z3":
         size = [len(w.actions), w.players, cards_played(w)]
         if list(proof.size) != size:
             out.append(f"{key}: proved size {list(proof.size)} but the witness has {size}")
+        if "budget" not in proof.text:
+            out.append(f"{key}: a Z3 proof must state its budget")
+    if proof.method == "construction":
+        out.extend(_construction_problems(key, e, proof.over))
     return out
+
+
+def _construction_problems(key: str, e: JsonObject, over: tuple[str, ...]) -> list[str]:
+    """A construction proof, re-derived from the witness: a game of the fewest deals and players, a deal
+    differing before play with the fewest players that can, or 1 action where no deal differs before play."""
+    from comet.diverge.witness import differs_before_play, first_action_proof, game_proof
+
+    pair, w = pair_for(e), witness_of(e)
+    assert w is not None
+    if w.level == "game":
+        again = game_proof(pair, w)
+        return [] if again.proved and again.over == over else [f"{key}: the game is not the smallest by construction"]
+    if not w.actions:
+        fewer = [n for n in range(2, w.players) if n in pair_counts(e) and differs_before_play(pair, n)]
+        ok = differs_before_play(pair, w.players) and not fewer and over == MEASURES["deal"]
+        return [] if ok else [f"{key}: a 0-action witness is smallest only with the fewest players that differ"]
+    again1 = first_action_proof(pair, w, "")
+    if again1 is None or again1.over != over:
+        return [f"{key}: smallest by construction only for 1 action where no deal differs before play"]
+    return []
+
+
+def pair_counts(e: JsonObject) -> list[int]:
+    from comet.engine import player_counts
+
+    pair = pair_for(e)
+    return [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
 
 
 def test_every_entry_states_its_proof() -> None:
     """Every pair says what is proved: smallest (Z3 or by construction) with the bound, inert with what
-    would make it matter, or not proved with the reason; a proved deal witness's stated size is its size."""
+    would make it matter, or not proved with the reason; a proved claim carries the data that backs it."""
     problems = [x for key, e in sorted(ENTRIES.items()) for x in proof_problems(key, e)]
     assert problems == []
 
@@ -88,6 +137,28 @@ def test_a_wrong_size_claim_is_caught() -> None:
     assert isinstance(proof, dict)
     e["proof"] = {**proof, "size": [1, 2, 1]}
     assert proof_problems("planted", e)
+
+
+def test_a_proof_claim_without_its_data_is_caught() -> None:
+    """Planted: "proved" with no measures, "proved" by no method, a Z3 proof without its budget, a
+    construction claimed for a 2-action witness, and a game claimed smallest though it is larger than the
+    fewest (RUL-GAME-LENGTH: 4 deals where 2 players allow 2)."""
+    base = dict(ENTRIES["standard/new_run=may"])
+    proof = base["proof"]
+    assert isinstance(proof, dict) and not proof_problems("ok", base)
+    text = str(proof["text"])
+    for planted in (
+        {**proof, "over": []},
+        {**proof, "method": "none"},
+        {**proof, "text": text.split(" (")[0]},
+        {**proof, "method": "construction"},
+    ):
+        assert proof_problems("planted", {**base, "proof": planted}), planted
+    game = dict(ENTRIES["standard/insolvency=pay_what_you_have"])
+    assert not proof_problems("ok", game)
+    g = game["game"]
+    assert isinstance(g, dict)
+    assert proof_problems("planted", {**game, "game": {**g, "deals": 4}})
 
 
 def test_z3_reproves_a_stored_smallest_witness() -> None:

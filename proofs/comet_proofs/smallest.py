@@ -46,10 +46,13 @@ from comet_proofs.encoding import (
 )
 from comet_proofs.refine import realism
 
-#: Z3's budget per question (ms); a question that runs out leaves the pair "not proved", never "proved".
-TIMEOUT_MS = 30_000
-#: the budget for one pair's questions (seconds); when it runs out, what was proved so far is a lower bound
-PAIR_SECONDS = 90.0
+#: Z3's budget per question, in its resource units (``rlimit``: counted work, not time, so the same questions
+#: get the same answers however loaded the machine is); a question that runs out leaves the pair "not proved"
+QUESTION_RLIMIT = 250_000_000
+#: the budget for one pair's questions (Z3 resource units, summed over its questions); when it runs out,
+#: what was proved so far is a lower bound.  Each question may spend a quarter of it (at least
+#: ``QUESTION_RLIMIT``).  On the 2026 build machine 10^6 units took about 0.1 s.
+PAIR_RLIMIT = 1_000_000_000
 #: the space every bound is over, in words
 SPACE = " (the Comet at its starting value)"
 #: the longest witness looked for (actions)
@@ -60,8 +63,9 @@ MAX_ACTIONS = 14
 class Smallest:
     """The outcome for one pair: the witness deal (under A) and actions, and what was proved.
 
-    ``proved`` is true when every smaller (actions, players, cards) was shown impossible; ``text`` states
-    the bound in words for the report; ``questions`` counts the Z3 questions asked."""
+    ``proved`` is true when every smaller witness in the measures ``over`` (a prefix of actions, players,
+    cards) was shown impossible; ``text`` states the bound in words for the report, Z3's budget included;
+    ``questions`` counts the Z3 questions asked and ``spent`` the resource units they used."""
 
     start: DealState | None
     actions: tuple[Action, ...]
@@ -71,6 +75,48 @@ class Smallest:
     text: str
     questions: int
     seconds: float
+    spent: int = 0
+    over: tuple[str, ...] = ()
+
+
+class Budget:
+    """Z3's resource budget for one pair: each ``check`` may spend ``per_check`` units and all of them
+    together ``total`` (``rlimit``, Z3's count of work done: the same questions get the same verdicts on
+    any machine and under any load, unlike a wall-clock timeout)."""
+
+    def __init__(self, total: int = PAIR_RLIMIT, per_check: int | None = None) -> None:
+        self.total = total
+        self.per_check = per_check if per_check is not None else max(QUESTION_RLIMIT, total // 4)
+        self.spent = 0
+
+    @property
+    def left(self) -> int:
+        return self.total - self.spent
+
+    def check(self, solver: z3.Solver) -> z3.CheckSatResult:
+        """``solver.check()`` within what is left (unknown, without asking, when nothing is)."""
+        if self.left <= 0:
+            return z3.unknown
+        solver.set("rlimit", min(self.per_check, self.left))
+        before = _rlimit_count(solver)
+        verdict = solver.check()
+        self.spent += max(0, _rlimit_count(solver) - before)
+        return verdict
+
+    def text(self) -> str:
+        return f"Z3 budget {_units(self.per_check)} per check, {_units(self.total)} per pair"
+
+
+def _rlimit_count(solver: z3.Solver) -> int:
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:  # no work counted yet
+        return 0
+
+
+def _units(n: int) -> str:
+    """A resource count in words: 250M rlimit units."""
+    return f"{n // 1_000_000}M rlimit units" if n % 1_000_000 == 0 else f"{n} rlimit units"
 
 
 def covers(enc: StandardEncoding, rules: Ruleset, players: int) -> bool:
@@ -181,7 +227,6 @@ class _Unrolling:
         self.sa, self.sb = [sa0], [sb0]
         self.acts: list[SymAction] = []
         solver = z3.Solver()
-        solver.set("timeout", TIMEOUT_MS)
         start = variant_of(a).comet_value
         solver.add(ea.initial(sa0, self.rda), eb.initial(sb0, self.rdb), sa0.comet_value == start)
         solver.add(*[x == y for x, y in zip(_deal_fields(sa0), _deal_fields(sb0), strict=True)])
@@ -233,11 +278,9 @@ def _problem(
     players: int,
     m: int,
     real: bool,
-    timeout: int = TIMEOUT_MS,
 ) -> _Problem:
     """The question "a witness of ``m`` actions and ``players`` players", in a solver of its own."""
     u = _Unrolling(ea, eb, a, b, preset, players, real)
-    u.solver.set("timeout", timeout)
     diff, x, cards = u.difference(m)
     u.solver.add(diff)
     return _Problem(u.solver, u.sa, u.sb, [*u.acts, x], cards)
@@ -311,14 +354,13 @@ def smallest(
     b: Ruleset,
     on_question: Callable[[str], None] | None = None,
     max_actions: int = MAX_ACTIONS,
-    seconds: float = PAIR_SECONDS,
+    rlimit: int = PAIR_RLIMIT,
 ) -> Smallest | None:
-    """The smallest witness for A against B, proved so by Z3; None when the encodings cannot tell A and B
-    apart (the field, or for ``field`` empty none of the fields that differ, is one they quantify) or a
-    rule set has no encoding."""
+    """The smallest witness for A against B, proved so by Z3 within ``rlimit`` resource units (``Budget``);
+    None when the encodings cannot tell A and B apart (the field, or for ``field`` empty none of the fields
+    that differ, is one they quantify) or a rule set has no encoding."""
     t0 = time.monotonic()
-    # each question may take a quarter of the pair's budget (at least TIMEOUT_MS)
-    timeout = max(TIMEOUT_MS, int(seconds * 250))
+    budget = Budget(rlimit)
     counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
     encs: dict[int, tuple[StandardEncoding, StandardEncoding]] = {}
     for n in counts:
@@ -334,40 +376,49 @@ def smallest(
     for m in range(1, max_actions + 1):
         for n in counts:
             ea, eb = encs[n]
-            if time.monotonic() - t0 > seconds:
-                return _unproved(f"{_lower(m, n, counts)} (Z3's budget of {seconds:g} s ran out)", asked, t0, m, n)
+            if budget.left <= 0:
+                return _unproved(
+                    f"{_lower(m, n, counts)} ({budget.text()}: the pair's ran out)", asked, t0, m, n, budget
+                )
             if on_question is not None:
                 on_question(f"{preset}/{field}: {m} action(s), {n} players")
             u = unrolled.setdefault(n, _Unrolling(ea, eb, a, b, preset, n, False))
-            u.solver.set("timeout", timeout)
             diff, x, _ = u.difference(m)
             asked += 1
             u.solver.push()
             u.solver.add(diff)
-            verdict, case = _check_cases(u.solver, ea, x)
+            verdict, case = _check_cases(u.solver, ea, x, budget)
             u.solver.pop()
             if verdict == z3.unknown:
-                why = f"{_lower(m, n, counts)} (Z3 gave no answer for {m} action(s), {n} players)"
-                return _unproved(why, asked, t0, m, n)
+                why = (
+                    f"{_lower(m, n, counts)} (Z3 gave no answer for {m} action(s), {n} players within {budget.text()})"
+                )
+                return _unproved(why, asked, t0, m, n, budget)
             if verdict == z3.unsat:
                 continue
-            return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts, timeout, case)
-    text = f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
-    return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0)
+            return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts, budget, case)
+    text = (
+        f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
+        f" ({budget.text()})"
+    )
+    return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0, budget.spent, ("actions",))
 
 
-def _check_split(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> z3.CheckSatResult:
-    return _check_cases(solver, enc, x)[0]
+def _check_split(solver: z3.Solver, enc: StandardEncoding, x: SymAction, budget: Budget) -> z3.CheckSatResult:
+    return _check_cases(solver, enc, x, budget)[0]
 
 
-def _check_cases(solver: z3.Solver, enc: StandardEncoding, x: SymAction) -> tuple[z3.CheckSatResult, int]:
-    """``_check_split`` and the index of the case found sat (-1 if none)."""
+def _check_cases(
+    solver: z3.Solver, enc: StandardEncoding, x: SymAction, budget: Budget
+) -> tuple[z3.CheckSatResult, int]:
+    """The verdict over every kind of last action, one kind per check, and the index of the case found
+    sat (-1 if none)."""
     cases = enc.action_cases(x)
     verdict = z3.unsat
     for i, case in enumerate([*cases, z3.Not(z3.Or(cases))]):
         solver.push()
         solver.add(case)
-        r = solver.check()
+        r = budget.check(solver)
         solver.pop()
         if r == z3.sat:
             return r, i
@@ -404,8 +455,8 @@ def _lower(m: int, n: int, counts: Sequence[int]) -> str:
     return "; ".join(parts) + SPACE if parts else "nothing proved"
 
 
-def _unproved(why: str, asked: int, t0: float, m: int, n: int) -> Smallest:
-    return Smallest(None, (), n, (m, n, 0), False, why, asked, time.monotonic() - t0)
+def _unproved(why: str, asked: int, t0: float, m: int, n: int, budget: Budget) -> Smallest:
+    return Smallest(None, (), n, (m, n, 0), False, why, asked, time.monotonic() - t0, budget.spent)
 
 
 def _settle(
@@ -419,23 +470,22 @@ def _settle(
     asked: int,
     t0: float,
     counts: Sequence[int],
-    timeout: int = TIMEOUT_MS,
+    budget: Budget,
     case: int = -1,
 ) -> Smallest:
     """Actions and players are minimal: minimise the cards, then make the model a real deal (first with the
     last action of the kind the proof question found, ``case``, which Z3 answers far faster)."""
-    prob = _problem(ea, eb, a, b, preset, n, m, real=True, timeout=timeout)
+    prob = _problem(ea, eb, a, b, preset, n, m, real=True)
     cases = ea.action_cases(prob.acts[-1])
     if 0 <= case < len(cases):
         prob.solver.push()
         prob.solver.add(cases[case])
-        if prob.solver.check() != z3.sat:
+        if budget.check(prob.solver) != z3.sat:
             prob.solver.pop()
     best: tuple[DealState, tuple[Action, ...], int] | None = None
-    bound_cards: int | None = None
     while True:
         asked += 1
-        verdict = prob.solver.check()
+        verdict = budget.check(prob.solver)
         if verdict != z3.sat:
             break
         model = prob.solver.model()
@@ -445,7 +495,6 @@ def _settle(
             prob.solver.add(z3.Not(prob.sa[0].equals(SymState.const(prob.sa[0].evaluate(model)))))
             continue
         best = (found[0], found[1], c)
-        bound_cards = c
         prob.solver.add(prob.cards < c)
     fewer = [k for k in counts if k < n]
     players_text = f"{', '.join(map(str, fewer))} players" if fewer else ""
@@ -455,26 +504,43 @@ def _settle(
         else "1 action, the fewest once no deal differs before play"
     )
     if best is None:
-        return _unproved(
-            f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal", asked, t0, m, n
-        )
+        why = f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal ({budget.text()})"
+        return _unproved(why, asked, t0, m, n, budget)
     start, actions, c = best
     # the cards bound holds over the concretisable models only when the last question was unsat with realism;
     # the proof of fewer cards is over the realistic encoding, restated without realism:
-    prob_all = _problem(ea, eb, a, b, preset, n, m, real=False, timeout=timeout)
-    prob_all.solver.add(prob_all.cards < c)
-    asked += 1
-    cards_proved = counts_cards(ea) and sum(len(x.cards) for x in actions) == c and prob_all.solver.check() == z3.unsat
+    put_down = sum(len(x.cards) for x in actions)
+    if not counts_cards(ea):
+        cards_proved, why_not = False, "its encoding does not count every card put down"
+    elif put_down != c:
+        cards_proved, why_not = False, f"the witness puts down {put_down}, the proof's bound is {c}"
+    else:
+        prob_all = _problem(ea, eb, a, b, preset, n, m, real=False)
+        prob_all.solver.add(prob_all.cards < c)
+        asked += 1
+        verdict = budget.check(prob_all.solver)
+        cards_proved = verdict == z3.unsat
+        why_not = (
+            "Z3 gave no answer within the budget"
+            if verdict == z3.unknown
+            else "a deal with fewer exists in the encoding"
+        )
     parts = [shorter]
     if players_text:
         parts.append(f"none of {_n(m, 'action')} with {players_text}")
     parts.append(
         f"none of {_n(m, 'action')} and {n} players with fewer than {_n(c, 'card')} played"
         if cards_proved
-        else f"fewer than {_n(c, 'card')} not excluded"
+        else f"cards not minimised: fewer than {_n(put_down, 'card')} not excluded ({why_not})"
     )
-    del bound_cards
-    return Smallest(start, actions, n, (m, n, c), cards_proved, "; ".join(parts), asked, time.monotonic() - t0)
+    over = ("actions", "players", "cards") if cards_proved else ("actions", "players")
+    text = f"smallest in {_measures(over)}: " + "; ".join(parts) + f" ({budget.text()})"
+    return Smallest(start, actions, n, (m, n, put_down), True, text, asked, time.monotonic() - t0, budget.spent, over)
+
+
+def _measures(over: Sequence[str]) -> str:
+    """("actions", "players") -> "actions, then players"."""
+    return ", then ".join(over)
 
 
 def rules_pair(preset: str, field: str, value: object) -> tuple[Ruleset, Ruleset]:

@@ -114,11 +114,12 @@ def register(sub: Any) -> None:
         help="with --search: skip the Z3 proof that each witness is the smallest (comet_proofs.smallest)",
     )
     p.add_argument(
-        "--prove-seconds",
-        type=float,
+        "--prove-rlimit",
+        type=int,
         default=None,
-        metavar="S",
-        help="with --search: Z3's budget per pair for the smallest-witness proof (default 90)",
+        metavar="N",
+        help="with --search: Z3's budget per pair for the smallest-witness proof, in millions of its resource "
+        "units (rlimit: counted work, so the verdicts do not depend on the machine's load; default 1000)",
     )
     p.add_argument("--update", action="store_true", help="store the witnesses searched (comet/diverge/witnesses.json)")
     p.add_argument(
@@ -218,8 +219,8 @@ def run(args: argparse.Namespace) -> int:
         TimeRemainingColumn,
     )
 
-    if args.prove_seconds is not None and args.prove_seconds <= 0:
-        raise ValueError("--prove-seconds must be positive")
+    if args.prove_rlimit is not None and args.prove_rlimit <= 0:
+        raise ValueError("--prove-rlimit must be positive")
     if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0 or args.pimc_deals < 0:
         raise ValueError("--deals and --games must not be negative, --workers at least 1")
     policies = [x.strip() for x in args.policies.split(",") if x.strip()]
@@ -320,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
                     pair,
                     bound,
                     prove_size=not args.no_proof,
-                    prove_seconds=args.prove_seconds,
+                    prove_rlimit=None if args.prove_rlimit is None else args.prove_rlimit * 1_000_000,
                     on_question=lambda text: progress.update(task, description=f"Z3 {text}"),
                 )
                 if args.update and pair.field:

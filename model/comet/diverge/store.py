@@ -42,6 +42,7 @@ def entry(search: Search) -> JsonObject:
             "text": pr.text,
             "needs": pr.needs,
             "size": list(pr.size),
+            "over": list(pr.over),
         }
     w = search.witness
     if w is None:
@@ -171,6 +172,12 @@ def proof_of(e: JsonObject) -> Proof | None:
     size = pr.get("size", [0, 0, 0])
     parts = [x for x in size if isinstance(x, int)] if isinstance(size, list) else []
     three = (parts[0], parts[1], parts[2]) if len(parts) == 3 else (0, 0, 0)
+    over = pr.get("over", [])
     return Proof(
-        str(pr.get("method", "none")), bool(pr.get("proved")), str(pr.get("text", "")), str(pr.get("needs", "")), three
+        str(pr.get("method", "none")),
+        bool(pr.get("proved")),
+        str(pr.get("text", "")),
+        str(pr.get("needs", "")),
+        three,
+        tuple(str(x) for x in over) if isinstance(over, list) else (),
     )

@@ -111,13 +111,17 @@ class Proof:
     ``comet_proofs.smallest``), ``construction`` (a witness of 0 actions with the fewest players the game
     allows is the smallest there can be), ``inert`` (no reading of the pair can matter until another
     ruling is changed: ``needs`` says which), or ``none`` (nothing proved; ``text`` says what was tried).
-    ``text`` states the bound in words."""
+    ``text`` states the bound in words.  ``over`` names the measures the witness is proved smallest in, in
+    the order they are compared: for a deal a prefix of (actions, players, cards), for a game (deals,
+    players) and, when it differs before any action, actions; a proof may be over fewer measures than
+    there are (cards not minimised), and ``text`` says so."""
 
     method: str
     proved: bool
     text: str
     needs: str = ""
     size: tuple[int, int, int] = (0, 0, 0)  # (actions, players, cards) a Z3 proof is about
+    over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,7 +517,7 @@ def search(
     deals: bool = True,
     prove_size: bool = False,
     on_question: Callable[[str], None] | None = None,
-    prove_seconds: float | None = None,
+    prove_rlimit: int | None = None,
 ) -> Search:
     """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games); with
     ``prove_size``, a deal witness proved smallest by ``prove`` where it can be, and for a pair with no
@@ -525,7 +529,7 @@ def search(
 
         counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
         if not any(differs_before_play(pair, n) for n in counts):
-            z = z3_smallest(pair, on_question, prove_seconds)
+            z = z3_smallest(pair, on_question, prove_rlimit)
     if z is not None and getattr(z, "start", None) is not None:
         w, z_proof = prove(pair, None, z)
         return Search(pair, w, "every deal (Z3)", 0, 0, time.monotonic() - t0, (), z_proof)
@@ -576,10 +580,10 @@ def search(
             notes.append("no deal and no game within the bound differs")
         else:
             notes.append("the readings never differed within a deal in the bound; they differ over a game")
-            if proof is not None:
-                proof = Proof("none", False, _game_size(pair, best, proof))
+            if prove_size:
+                proof = game_proof(pair, best)
     if best is None and prove_size and pair.field:
-        need = needs(pair, bound, prove_seconds)
+        need = needs(pair, bound, prove_rlimit)
         if need is not None and need[1].startswith("inert: "):
             proof = Proof("inert", True, need[1], need[0])
         elif need is not None:
@@ -587,21 +591,99 @@ def search(
     return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes), proof)
 
 
-def _game_size(pair: Pair, w: Witness, within: Proof) -> str:
-    """What is known of a game witness's size: the game's own size, and what is proved of single deals."""
+def fewest_deals(rules: Ruleset, players: int) -> int:
+    """The fewest deals a game of ``players`` may be asked to have under ``rules`` (R-GAME-DEALS: at least
+    one; RUL-GAME-LENGTH: a multiple of the players where a game ends after its deals)."""
+    v = variant_of(rules)
+    return players if v.game_end == "deals" and rules.deal_count == "multiple_of_players" else 1
+
+
+def game_deals_asked(pair: Pair, w: Witness) -> int:
+    """The deals a game witness asks for (its default length under A when it names none)."""
+    from comet.game import default_deals
+
+    return w.game_deals if w.game_deals > 0 else default_deals(pair.a, w.players)
+
+
+def smallest_game(pair: Pair) -> tuple[int, int]:
+    """The smallest (deals, players) a game of the pair can have: fewest deals first (the fewest either
+    rule set accepts), then fewest players."""
     from comet.engine import player_counts
 
-    fewest = min(n for n in player_counts(pair.a) if n in player_counts(pair.b))
-    game = (
-        f"a game of 1 deal with {w.players} players, the fewest the game allows, is the smallest game there is"
-        if w.game_deals == 1 and w.players == fewest
-        else "not proved the smallest game (games are sampled by seed)"
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    return min((min(fewest_deals(pair.a, n), fewest_deals(pair.b, n)), n) for n in counts)
+
+
+def game_proof(pair: Pair, w: Witness) -> Proof:
+    """What is proved of a game witness's size.  Games are compared by fewest deals asked, then fewest
+    players, then (where it can be said) fewest actions before the difference.  A game of the fewest deals
+    and players the rule sets allow (``smallest_game``) is the smallest by construction; one whose
+    difference shows before any action (the first dealer drawn, or the game refused) is also smallest in
+    actions.  A larger game is not proved smallest: games are sampled by seed."""
+    deals, players = game_deals_asked(pair, w), w.players
+    least = smallest_game(pair)
+    if (deals, players) != least:
+        return Proof(
+            "none",
+            False,
+            f"not proved: the game has {deals} deal(s) and {players} players, a game of {least[0]} deal(s) and "
+            f"{least[1]} players may also differ (games are sampled by seed)",
+        )
+    first = game_difference(pair, players, None if w.game_deals < 0 else w.game_deals, w.game_seed, w.game_policy)
+    before_play = first is not None and first[0] == 0
+    rule = "RUL-GAME-LENGTH: a multiple of the players" if deals > 1 else "a game has at least one deal"
+    text = (
+        f"{deals} deal(s) and {players} players, the fewest deals any game of the pair may have ({rule}), "
+        "and of those the fewest players"
     )
-    why = within.text.removeprefix("not proved: ").removeprefix("not proved ")
-    return f"{game}; that no single deal differs is {'proved: ' if within.proved else 'not proved: '}{why}"
+    if before_play:
+        return Proof(
+            "construction",
+            True,
+            f"smallest in deals, then players, then actions: {text}; it differs before any action ({w.detail})",
+            over=("deals", "players", "actions"),
+        )
+    return Proof(
+        "construction",
+        True,
+        f"smallest in deals, then players: {text}; actions before the difference not minimised",
+        over=("deals", "players"),
+    )
 
 
-def needs(pair: Pair, bound: Bound, prove_seconds: float | None = None) -> tuple[str, str] | None:
+def first_action_proof(pair: Pair, w: Witness, why_not: str) -> Proof | None:
+    """A deal witness of 1 action when no deal of any player count differs before play
+    (``differs_before_play``, decided for every deal) is smallest in actions by construction; with the
+    fewest players the rule sets allow, in players too; with a pass as its action (no card), in cards
+    too.  None for any other witness.  ``why_not`` is why no fuller proof was made (Z3's answer)."""
+    from comet.engine import player_counts
+
+    if w.level != "deal" or len(w.actions) != 1:
+        return None
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    if any(differs_before_play(pair, n) for n in counts):
+        return None
+    players = ", ".join(map(str, counts))
+    parts = [f"1 action, the fewest: no deal of {players} players differs before play"]
+    over: tuple[str, ...] = ("actions",)
+    if w.players == counts[0]:
+        parts.append(f"{w.players} players, the fewest the game allows")
+        over = ("actions", "players")
+        if not w.actions[0].cards:
+            parts.append("0 cards put down (a pass)")
+            over = ("actions", "players", "cards")
+        else:
+            parts.append(f"cards not minimised: fewer than {_cards_n(cards_played(w))} not excluded ({why_not})")
+    else:
+        parts.append(f"players not minimised: fewer than {w.players} not excluded ({why_not})")
+    return Proof("construction", True, f"smallest in {', then '.join(over)}: " + "; ".join(parts), over=over)
+
+
+def _cards_n(k: int) -> str:
+    return f"{k} card" if k == 1 else f"{k} cards"
+
+
+def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[str, str] | None:
     """What would make a pair with no witness matter: the first other reading of the preset under which
     the pair's readings part ways, as (``field = value``, why), or None.  The pair is called *inert* only
     when that reading brings the deal under an encoding that reads the pair's field while the preset's
@@ -625,7 +707,7 @@ def needs(pair: Pair, bound: Bound, prove_seconds: float | None = None) -> tuple
         flipped = Pair(pair.preset, pair.field, a2, b2)
         if g in first:
             # the field is read within a deal under g: Z3 over every deal, else the full sampled search
-            z = z3_smallest(flipped, None, prove_seconds)
+            z = z3_smallest(flipped, None, prove_rlimit)
             start = getattr(z, "start", None)
             if start is not None:
                 actions = getattr(z, "actions", ())
@@ -763,16 +845,17 @@ def _before_play_witness(pair: Pair, players: int) -> Witness | None:
     return None
 
 
-def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None, seconds: float | None = None) -> object:
-    """``comet_proofs.smallest.smallest`` for the pair (None: no encoding tells the readings apart; the
-    string "missing" when the proofs package is not installed)."""
+def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None, rlimit: int | None = None) -> object:
+    """``comet_proofs.smallest.smallest`` for the pair within ``rlimit`` Z3 resource units (default: its
+    ``PAIR_RLIMIT``); None: no encoding tells the readings apart; the string "missing" when the proofs
+    package is not installed."""
     try:
         from comet_proofs.smallest import smallest
     except ImportError:  # the proofs package is not installed
         return "missing"
-    if seconds is None:
+    if rlimit is None:
         return smallest(pair.preset, pair.field, pair.a, pair.b, on_question)
-    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question, seconds=seconds)
+    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question, rlimit=rlimit)
 
 
 def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None, Proof]:
@@ -798,29 +881,39 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
                 else ", the fewest the game allows"
             )
             return found, Proof(
-                "construction", True, f"0 actions (the deal itself differs) with {found.players} players{why}"
+                "construction",
+                True,
+                f"smallest in actions, then players, then cards: 0 actions (the deal itself differs) with "
+                f"{found.players} players{why}",
+                over=("actions", "players", "cards"),
             )
         return found, Proof("none", False, "not proved: a deal of fewer players may differ before play")
     if before:
         return found, Proof("none", False, f"not proved: a deal of {before[0]} players differs before play")
     if z == "missing":
-        return found, Proof("none", False, "not proved (the comet_proofs package is not installed)")
+        return found, _or_first_action(pair, found, "not proved (the comet_proofs package is not installed)")
     if z is None:
-        return found, Proof("none", False, "not proved: the Z3 encodings do not tell these readings apart")
+        return found, _or_first_action(pair, found, "not proved: the Z3 encodings do not tell these readings apart")
     from comet_proofs.smallest import Smallest
 
     assert isinstance(z, Smallest)
     if z.start is None:
         if z.proved:
-            return found, Proof("z3", True, z.text, size=z.size)
-        return found, Proof("none", False, f"not proved ({z.text})")
+            return found, Proof("z3", True, z.text, size=z.size, over=z.over)
+        return found, _or_first_action(pair, found, f"not proved ({z.text})")
     step, kind, detail = _label(pair, z.start, z.actions)
     w = deal_witness(z.start, kind, detail, f"Z3, {z.players} players, every deal", z.actions)
     if step != len(z.actions) - 1:
         raise AssertionError(f"{pair.key}: the Z3 witness differs at step {step}, not at its last action")
     if found is not None and found.level == "deal" and found.size < w.size:
         return found, Proof("none", False, f"not proved (Z3's witness is larger than the one sampled: {z.text})")
-    return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size)
+    return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size, over=z.over)
+
+
+def _or_first_action(pair: Pair, found: Witness | None, why: str) -> Proof:
+    """``first_action_proof`` for ``found`` where it applies, else "not proved" with ``why``."""
+    proof = first_action_proof(pair, found, why.removeprefix("not proved").strip(" :()")) if found else None
+    return proof or Proof("none", False, why)
 
 
 def _label(pair: Pair, start: DealState, actions: tuple[Action, ...]) -> tuple[int, str, str]:
