@@ -537,7 +537,13 @@ def summary_table(reports: list[PairReport]) -> list[str]:
             shown += " (smallest)"
         link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
         unit = unit_of(variant_of(p.a).scoring != "chips")
-        for m in r.impact or []:
+        if not any(m.deals or m.games for m in r.impact):
+            # every pair has its row, measured or not (tests/test_diverge_summary.py)
+            counts = ", ".join(str(m.players) for m in r.impact) or "-"
+            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {counts} | {shown} | not measured |")
+        for m in r.impact:
+            if not m.deals and not m.games:
+                continue
             if not m.deals:
                 from comet.diverge.impact_report import game_verdict
 
