@@ -244,3 +244,16 @@ def test_house_rules_report_has_its_own_wording_and_a_field_breakdown(tmp_path: 
     assert "### `standard` against `standard` with `new_run=may`, `comet_lead=forbidden`" in text
     assert "| `new_run` | must → may | legal, 2 action(s), 2 players | yes |" in text
     assert "| `comet_lead` | king → forbidden | legal, 1 action(s), 2 players | yes |" in text
+
+
+def test_game_search_looks_wider_at_the_smallest_game() -> None:
+    """R-DEAL-DEALER (RUL-FIRST-DEALER-TIE): at the smallest game a pair allows (1 deal, 2 players in Commit
+    Cats) a tie in the first dealer's draw is rare, so the search tries more seeds there before moving on
+    to larger games; the witness it finds is the smallest by construction."""
+    from comet.diverge.witness import Bound, game_proof, game_witness
+
+    pair = pairs_for("first_dealer_tie", ["commit_cats"])[0]
+    w, _ = game_witness(pair, Bound(game_seeds=6, max_game_deals=1))
+    assert w is not None and (w.game_deals, w.players) == (1, 2), w
+    proof = game_proof(pair, w)
+    assert proof.proved and proof.over == ("deals", "players", "actions")

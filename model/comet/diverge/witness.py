@@ -473,13 +473,17 @@ def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tu
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     tried = 0
     lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
+    least = smallest_game(pair)
     for deals in lengths:
         for players in counts:
             best: tuple[int, int, int, str, str] | None = None
             # once a game differs, up to ten times the seeds are tried for one that differs earlier (the
-            # first dealer drawn differently rather than a later draw of the shuffle)
-            for seed in range(bound.game_seeds * 10):
-                if seed >= bound.game_seeds and (best is None or best[0] == 0):
+            # first dealer drawn differently rather than a later draw of the shuffle); at the smallest game
+            # the pair allows (``smallest_game``), twenty times the seeds are tried for any difference, since
+            # a witness there is the smallest by construction
+            at_least = (deals, players) == least
+            for seed in range(bound.game_seeds * (20 if at_least else 10)):
+                if seed >= bound.game_seeds and (best[0] == 0 if best is not None else not at_least):
                     break
                 for k, policy in enumerate(("simple", "hoarder", "random")):
                     if time.monotonic() > deadline:
