@@ -5,8 +5,10 @@ changes the figures (or the rules of either side) measures afresh.  Cites R-DEAL
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
 import comet.commands.diverge as cmd
 import pytest
@@ -14,7 +16,9 @@ from comet.cli import main
 from comet.diverge.pairs import pairs_for
 from comet.diverge.results import load_unit, rules_digest, save_unit, unit_key, unit_path
 from comet.diverge.study import Job, Measured, run_job
+from comet.presets import preset
 from comet.record import JsonValue
+from comet.ruleset import Ruleset, field_readings
 
 ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--games", "0", "--policies", "random"]
 
@@ -110,3 +114,26 @@ def test_the_key_holds_every_parameter_and_the_rules_of_both_sides(tmp_path: Pat
     assert rules_digest(other) != rules_digest(pair.b)
     path.write_text("{ not json")
     assert load_unit(path, key) is None
+
+
+def test_the_digest_covers_exactly_the_fields_the_game_reads() -> None:
+    """A ruling of another game cannot change this game's figures, so it must not invalidate its saved
+    units (adding a ruling elsewhere would otherwise re-measure every pair); a field the game reads must."""
+    from comet.variant import variant_of
+
+    standard = preset("standard").rules
+    read = set(variant_of(standard).reads)
+    assert "new_run" in read
+    assert rules_digest(standard.with_overrides({"new_run": "may"})) != rules_digest(standard)
+    commit = preset("commit_cats").rules
+    foreign = next(f for f in variant_of(commit).reads if f not in read)
+    # the same digest whatever a field outside the family's declarations holds
+    overrides: dict[str, Any] = {foreign: _other_reading(standard, foreign)}
+    changed = dataclasses.replace(standard, **overrides)
+    assert rules_digest(changed) == rules_digest(standard)
+
+
+def _other_reading(rules: Ruleset, name: str) -> object:
+    readings = field_readings(name)
+    assert readings is not None
+    return next(r for r in readings if r != getattr(rules, name))

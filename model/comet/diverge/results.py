@@ -27,14 +27,21 @@ from comet.diverge.pairs import Pair
 from comet.diverge.study import Job, Measured
 from comet.record import JsonObject, JsonValue
 from comet.ruleset import Ruleset
+from comet.variant import variant_of
 
 #: bump when the meaning of a saved figure changes (a new field of ``Paired``, a changed policy...)
 FORMAT = 2
 
 
 def rules_digest(rules: Ruleset) -> str:
-    """A short digest of every field of ``rules`` (the variant and every reading)."""
-    text = ";".join(f"{f.name}={getattr(rules, f.name)!r}" for f in dataclasses.fields(rules))
+    """A short digest of the variant and every reading its family reads (``Variant.reads``).
+
+    Fields the family does not read are at their defaults by construction (``Ruleset.with_overrides``
+    refuses them) and cannot change its figures, so a ruling added for another game leaves this game's
+    saved units valid, while a new field of this game, a changed default or a changed reading of a field
+    it reads changes the digest."""
+    names = ("variant", *sorted(variant_of(rules).reads))
+    text = ";".join(f"{name}={getattr(rules, name)!r}" for name in names)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
