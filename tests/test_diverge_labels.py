@@ -257,3 +257,18 @@ def test_game_search_looks_wider_at_the_smallest_game() -> None:
     assert w is not None and (w.game_deals, w.players) == (1, 2), w
     proof = game_proof(pair, w)
     assert proof.proved and proof.over == ("deals", "players", "actions")
+
+
+def test_a_stored_witness_is_reused_only_for_the_same_two_rule_sets() -> None:
+    """R-OPERA-DOUBLE (RUL-OPERA-CAUGHT): the standard preset with opera = true is the opera preset, so the
+    opera preset's stored witness shows what would make the standard pair matter; planted: the standard
+    pair itself (the Opera off) has the same field but other rule sets, and gets none."""
+    from comet.diverge.pairs import Pair
+    from comet.diverge.witness import stored_witness
+
+    pair = pairs_for("opera_caught", ["standard"])[0]
+    on = Pair(pair.preset, pair.field, pair.a.with_overrides({"opera": True}), pair.b.with_overrides({"opera": True}))
+    w = stored_witness(on)
+    assert w is not None and "opera/opera_caught=highest" in w.origin
+    assert claimed_difference(on, w)[1:] == (w.kind, w.detail)
+    assert stored_witness(pair) is None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from comet.cards import KING, Card, rank_of
 from comet.diverge.pairs import Pair
@@ -592,7 +592,28 @@ def search(
             proof = Proof("inert", True, need[1], need[0])
         elif need is not None:
             proof = Proof("none", False, need[1], need[0])
+        else:
+            proof = Proof("none", False, no_witness_reason(pair))
     return Search(pair, best, bound.text(), tried, games_tried, time.monotonic() - t0, tuple(notes), proof)
+
+
+def no_witness_reason(pair: Pair) -> str:
+    """Why a pair with no witness, and no other reading found to make it matter, is not proved inert."""
+    from comet.ruleset import GAME_LEVEL_FIELDS
+
+    if pair.field in GAME_LEVEL_FIELDS:
+        return (
+            "not proved: no witness; the ruling acts between deals only (comet.ruleset.GAME_LEVEL_FIELDS), and no "
+            "sampled game differed, which proves nothing (games are sampled by seed)"
+        )
+    if pair.field.startswith(("opera_", "old_opera_")) and not pair.a.opera:
+        return (
+            "not proved: no witness; the ruling is read only with opera = true, no encoding covers this preset "
+            "with it, and no sampled deal with it differed"
+        )
+    return (
+        "not proved: no witness; the Z3 encodings do not tell these readings apart and no sampled deal or game differed"
+    )
 
 
 def fewest_deals(rules: Ruleset, players: int) -> int:
@@ -709,14 +730,19 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
         except ValueError:
             continue
         flipped = Pair(pair.preset, pair.field, a2, b2)
-        if g in first:
+        stored = stored_witness(flipped)
+        if stored is not None:
+            # the same two rule sets are another preset's pair (standard with opera = true is the opera
+            # preset), whose stored witness replays under them: no search needed
+            w: Witness | None = stored
+        elif g in first:
             # the field is read within a deal under g: Z3 over every deal, else the full sampled search
             z = z3_smallest(flipped, None, prove_rlimit)
             start = getattr(z, "start", None)
             if start is not None:
                 actions = getattr(z, "actions", ())
                 _step, kind, detail = _label(flipped, start, actions)
-                w: Witness | None = deal_witness(start, kind, detail, "Z3", actions)
+                w = deal_witness(start, kind, detail, "Z3", actions)
             else:
                 w = search(flipped, bound, games=False).witness
         else:
@@ -734,6 +760,29 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
                 return label, f"inert: needs {label} (with it, {found})"
             # a witness under g is no proof that none exists without it (the search is bounded)
             return label, f"no witness found under the preset's readings; with {label} there is {found}"
+    return None
+
+
+def stored_witness(pair: Pair) -> Witness | None:
+    """A stored witness (``witnesses.json``) of another pair with the very same two rule sets, if its
+    label replays under ``pair`` (``claimed_difference``); None otherwise."""
+    from comet.diverge.store import load, pair_for, witness_of
+
+    for e in load().values():
+        if not e.get("found"):
+            continue
+        other = pair_for(e)
+        if (other.a, other.b) != (pair.a, pair.b):
+            continue
+        w = witness_of(e)
+        if w is None:
+            continue
+        try:
+            step, kind, detail = claimed_difference(pair, w)
+        except ValueError:
+            continue
+        if (step, kind, detail) == (w.step, w.kind, w.detail):
+            return replace(w, origin=f"{w.origin} (the stored witness of {other.key})")
     return None
 
 
