@@ -163,6 +163,30 @@ def quantifies(preset: str, field: str, a: Ruleset, b: Ruleset, players: int) ->
     return ea.name != eb.name or ea.has_ruling(field)
 
 
+def blind_reason(preset: str, field: str, a: Ruleset, b: Ruleset) -> str:
+    """Why the Z3 encodings cannot tell A and B apart (``smallest`` returned None), in words."""
+    counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
+    n = counts[0]
+    ea, eb = encoding_of(preset, a, n), encoding_of(preset, b, n)
+    if ea is None or eb is None:
+        missing, rules = ("A", a) if ea is None else ("B", b)
+        own = _own(preset)
+        where = f"; the {own.name} encoding lists {field} as outside" if own and field in own.outside else ""
+        return f"no encoding covers {preset} under {missing}'s readings ({field} = {getattr(rules, field)}){where}"
+    if field in ea.unquantified:
+        return f"the {ea.name} encoding lists {field} as unquantified (it changes no transition of its abstract deal)"
+    if quantifies(preset, field, a, b, n):
+        return f"none when it was searched; the {ea.name} encoding now quantifies {field} (`--search` proves afresh)"
+    return f"the {ea.name} encoding does not quantify {field}"
+
+
+def _own(preset: str) -> StandardEncoding | None:
+    try:
+        return encoding_for(preset)
+    except ValueError:
+        return None
+
+
 def _deal_fields(s: SymState) -> list[z3.ExprRef]:
     out: list[z3.ExprRef] = [x for h in s.hands for x in h]
     return out + [s.comet, *s.dead, s.to_move, s.comet_value]

@@ -946,7 +946,12 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     if z == "missing":
         return found, _or_first_action(pair, found, "not proved (the comet_proofs package is not installed)")
     if z is None:
-        return found, _or_first_action(pair, found, "not proved: the Z3 encodings do not tell these readings apart")
+        from comet_proofs.smallest import blind_reason
+
+        why = blind_reason(pair.preset, pair.field, pair.a, pair.b)
+        return found, _or_first_action(
+            pair, found, f"not proved: the Z3 encodings do not tell these readings apart: {why}"
+        )
     from comet_proofs.smallest import Smallest
 
     assert isinstance(z, Smallest)
