@@ -13,7 +13,7 @@ import pytest
 import z3
 from comet.fuzz import directed_hits
 from comet.variant import REGISTRY
-from comet_proofs.proofs import Obligation
+from comet_proofs.obligation import Obligation
 from comet_proofs.traces import shipped_deals
 
 

@@ -21,7 +21,8 @@ from comet.state import PASS as PASS_ACTION
 from comet.state import Action, DealState, Payment
 from comet_proofs import ProofResult, crosscheck, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
-from comet_proofs.encoding import (
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.symbolic import (
     COMET,
     COMET_QUARTET,
     NATURAL,
@@ -29,7 +30,6 @@ from comet_proofs.encoding import (
     PLAY_RULINGS,
     QUARTET,
     Readings,
-    StandardEncoding,
     SymAction,
     SymState,
 )

@@ -13,9 +13,12 @@ import pytest
 import z3
 from comet.cli import main
 from comet.variant import REGISTRY
+from comet_proofs.dealing import model_deal_sizes
 from comet_proofs.dealt import check_dealt
-from comet_proofs.encoding import ENCODINGS, Readings, StandardEncoding, SymState, model_deal_sizes
+from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
+from comet_proofs.registry import ENCODINGS
+from comet_proofs.symbolic import Readings, SymState
 
 
 class SeatZeroOneMore(StandardEncoding):

@@ -1,6 +1,6 @@
 """The encodings stay in linear integer arithmetic: a rule's multiplier (R-SETTLE-CAUGHT's x2,
 R-SETTLE-COMET-LAST's x4, R-OPERA-DOUBLE's x2, R-RED9-DOUBLE's doublings) is pushed into its branches by
-``encoding.scaled``, never left as a product of two symbolic terms, where Z3 can search without end (the
+``terms.scaled``, never left as a product of two symbolic terms, where Z3 can search without end (the
 Opera's settlement zero-sum timed out at 120 s before it was linear).
 """
 
@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import pytest
 import z3
-from comet_proofs.encoding import ENCODINGS, Readings, StandardEncoding, SymState, nonlinear_products, scaled
+from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.proofs import plan
+from comet_proofs.registry import ENCODINGS, encodings
+from comet_proofs.symbolic import Readings, SymState
+from comet_proofs.terms import nonlinear_products, scaled
 
 
-@pytest.mark.parametrize("preset", sorted(ENCODINGS))
+@pytest.mark.parametrize("preset", sorted(encodings()))
 def test_every_obligation_is_linear(preset: str) -> None:
     """R-SETTLE-POINTS, R-SETTLE-CAUGHT: no obligation of any preset multiplies two symbolic terms."""
-    smallest = ENCODINGS[preset]().player_counts[0]
+    smallest = encodings()[preset]().player_counts[0]
     for ob in plan(preset, [smallest]):
         formulas, _ = ob.build()
         assert nonlinear_products([*formulas, *ob.cases]) == [], ob.name

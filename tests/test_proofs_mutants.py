@@ -14,17 +14,13 @@ from collections.abc import Callable, Sequence
 import pytest
 import z3
 from comet_proofs import ProofResult, encoding_for, prove
+from comet_proofs import obligations as obligations_module
 from comet_proofs import proofs as proofs_module
-from comet_proofs.encoding import (
-    NINE,
-    PASS,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-    at,
-)
+from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import DECK51, loc_name
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.symbolic import NINE, PASS, Readings, SymAction, SymState
+from comet_proofs.terms import at
 
 # One player count per preset keeps each test to seconds.
 PLAYERS = {
@@ -54,7 +50,7 @@ def mutant(preset: str, mixin: Mixin) -> StandardEncoding:
     return enc
 
 
-def broken(enc: StandardEncoding, preset: str, prefix: str) -> ProofResult:
+def broken(enc: Encoding, preset: str, prefix: str) -> ProofResult:
     """Run the obligations named ``prefix`` and return the first that fails (the test fails if none does)."""
     results = prove(enc, PLAYERS[preset], only=(prefix,))
     assert results, f"no obligation starts with {prefix!r}"
@@ -362,7 +358,7 @@ def test_game_total_fails_when_finish_deal_drops_the_points(preset: str, monkeyp
     ) -> list[z3.ArithRef]:
         return [b + r for b, r in zip(balances, returns, strict=True)]
 
-    monkeypatch.setattr(proofs_module, "finish_deal_balances", forgetful)
+    monkeypatch.setattr(obligations_module, "finish_deal_balances", forgetful)
     bad = broken(encoding_for(preset), preset, "game total")
     readable(bad.counterexample or "", "deal scores", "gave")
 
@@ -375,7 +371,7 @@ def test_game_balances_fail_without_the_zero_floor(preset: str, monkeypatch: pyt
     def uncapped(amount: z3.ArithRef, balance: z3.ArithRef, what_you_have: z3.BoolRef) -> z3.ArithRef:
         return z3.If(what_you_have, z3.If(amount < 0, 0, amount), amount)
 
-    monkeypatch.setattr(proofs_module, "insolvency_payment", uncapped)
+    monkeypatch.setattr(obligations_module, "insolvency_payment", uncapped)
     bad = broken(encoding_for(preset), preset, "game balances")
     readable(bad.counterexample or "", "payment of", "from seat")
 
@@ -419,7 +415,7 @@ def test_the_joint_step_check_takes_down_only_the_goal_that_broke(preset: str) -
     """R-TURN-END: a pass that may lose a card (card-level encodings) or drop one (counting encodings) breaks
     the joint step check, which names card conservation (with its own counterexample) among the goals that
     broke; termination, whose goal held, stays proved; card conservation does not."""
-    from comet_proofs.proofs import JOINT_STEP, TERMINATION
+    from comet_proofs.obligations import JOINT_STEP, TERMINATION
 
     bug = PassLosesFirstCard if preset in CARD_LEVEL else PassDropsACard
     results = {r.name: r for r in prove(mutant(preset, bug), PLAYERS[preset], only=("",))}
@@ -436,7 +432,7 @@ def test_the_joint_step_check_takes_down_only_the_goal_that_broke(preset: str) -
 def test_the_joint_check_looks_at_every_case_for_every_goal_still_standing() -> None:
     """A goal that holds where another first breaks may break in a later case: the joint check goes on
     through every case, so both broken goals are named, and the goal that never breaks is not."""
-    from comet_proofs.proofs import Obligation
+    from comet_proofs.obligation import Obligation
 
     x = z3.Int("x")
 

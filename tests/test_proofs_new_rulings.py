@@ -14,10 +14,12 @@ from __future__ import annotations
 import pytest
 import z3
 from comet.ruleset import Ruleset
-from comet_proofs.encoding import Readings, StandardEncoding, encoding_for
+from comet_proofs.encoding import Encoding
 from comet_proofs.games.old_comet.encoding import OldCometEncoding
 from comet_proofs.games.opera.encoding import OperaEncoding
 from comet_proofs.refine import refine
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import Readings
 
 
 class _Blind(Readings):
@@ -30,7 +32,7 @@ class _Blind(Readings):
         return z3.BoolVal(False) if name == self.blind else Readings.__getitem__(self, name)
 
 
-def ignoring(base: type[StandardEncoding], field: str) -> StandardEncoding:
+def ignoring(base: type[Encoding], field: str) -> Encoding:
     """Planted: ``base`` whose transition and returns ignore the non-default reading of ``field``, while
     the field stays declared quantified."""
     blind = type(f"Blind_{field}", (_Blind,), {"blind": field})
@@ -46,7 +48,7 @@ def ignoring(base: type[StandardEncoding], field: str) -> StandardEncoding:
         def readings_of(self, rules: Ruleset) -> Readings:
             return wrap(super().readings_of(rules))
 
-    enc: StandardEncoding = Ignores()
+    enc: Encoding = Ignores()
     return enc
 
 
@@ -79,7 +81,7 @@ OPERA_CASES = (
     [(OldCometEncoding, "old_comet", *c) for c in OLD_CASES] + [(OperaEncoding, "opera", *c) for c in OPERA_CASES],
 )
 def test_an_encoding_ignoring_a_reading_is_caught(
-    base: type[StandardEncoding], preset: str, field: str, cls: str, named: str
+    base: type[Encoding], preset: str, field: str, cls: str, named: str
 ) -> None:
     planted = ignoring(base, field)
     result = refine(preset, players=(3,), random_deals=0, enc=planted, only=(cls,))

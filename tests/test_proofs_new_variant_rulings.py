@@ -17,11 +17,11 @@ from comet.games.red_nines import rules as red_nines_model
 from comet.presets import PRESETS
 from comet.state import DealState
 from comet_proofs.crosscheck import crosscheck
-from comet_proofs.encoding import AbstractState, Readings, SymState
 from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
 from comet_proofs.games.commit_hoyle.encoding import CommitHoyleEncoding
 from comet_proofs.games.red_nines.encoding import RedNinesEncoding, natural_count, wild_count
 from comet_proofs.refine import refine
+from comet_proofs.symbolic import AbstractState, Readings, SymState
 
 
 class NineForPassOnly(CommitHoyleEncoding):

@@ -11,8 +11,10 @@ from comet import engine
 from comet.presets import PRESETS
 from comet.state import DealState, Payment
 from comet_proofs.catalogue import CATALOGUE, classes_for
-from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, encoding_for
+from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.refine import refine
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import Readings, SymAction, SymState
 
 LAST_AS_NINE = "the Comet played last as a 9"
 CAUGHT = "a loser is caught with the Comet at settlement"
@@ -149,7 +151,7 @@ def test_comet_verify_exits_non_zero_on_a_contradictory_play_effect(
     """R-END-OUT: with the standard encoding replaced by one where nobody can go out, `comet verify` reports
     the classes without a witness and exits 1 (the proofs alone would not notice)."""
     from comet.cli import main
-    from comet_proofs.encoding import ENCODINGS
+    from comet_proofs.registry import ENCODINGS
 
     monkeypatch.setitem(ENCODINGS, "standard", NobodyGoesOut)
     monkeypatch.setenv("COLUMNS", "1000")

@@ -26,7 +26,7 @@ from comet.ruleset import RULING_FIELDS, applies
 from comet.state import DealState
 from comet_proofs import ENCODINGS, crosscheck, encoding_for, sample_states
 from comet_proofs.crosscheck import check_state, coverage_problems, sampled_fields
-from comet_proofs.encoding import StandardEncoding
+from comet_proofs.games.standard.encoding import StandardEncoding
 
 STD = PRESETS["standard"].rules
 OLD = PRESETS["old_comet"].rules

@@ -35,26 +35,16 @@ from comet.state import Action, DealState, Payment
 from comet.variant import REGISTRY
 from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
 from comet_proofs.crosscheck import check_state
-from comet_proofs.encoding import (
-    CARD,
-    COMET,
-    GROUP_BASE,
-    NATURAL,
-    PASS,
-    QUARTET,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-)
 from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
 from comet_proofs.games.commit_common import BRANCH, SUIT
 from comet_proofs.games.commit_hoyle.encoding import KINGS, CommitHoyleEncoding
 from comet_proofs.games.old_comet.encoding import OldCometEncoding
 from comet_proofs.games.opera.encoding import DRAWN, OperaEncoding
 from comet_proofs.games.red_nines.encoding import WILD_PLAYED, RedNinesEncoding
+from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
 from comet_proofs.proofs import covered_invariants
+from comet_proofs.symbolic import CARD, COMET, GROUP_BASE, NATURAL, PASS, QUARTET, Readings, SymAction, SymState
 
 VARIANTS = ("opera", "two_player", "old_comet", "red_nines", "commit_hoyle", "commit_cats")
 

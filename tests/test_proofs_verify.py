@@ -14,9 +14,13 @@ import pytest
 import z3
 from comet.cli import main
 from comet_proofs import ENCODINGS
-from comet_proofs.encoding import PASS, Readings, StandardEncoding, SymAction, SymState, at
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.obligations import JOINT_STEP, obligations
 from comet_proofs.parallel import prove_presets, tasks
-from comet_proofs.proofs import JOINT_STEP, case_values, obligations, plan, solve_alone, specialise
+from comet_proofs.proofs import plan
+from comet_proofs.solving import case_values, solve_alone, specialise
+from comet_proofs.symbolic import PASS, Readings, SymAction, SymState
+from comet_proofs.terms import at
 
 
 class NobodyGoesOut(StandardEncoding):
@@ -119,13 +123,13 @@ def test_a_try_that_gives_no_answer_goes_on_to_the_next_seed(monkeypatch: pytest
     """The inductive step of the standard game's plays (R-PLAY-CONTINUE, R-END-OUT): a first try cut short
     (1 ms) is followed by a try with the next seed, which proves it; with the first try alone there is no
     answer."""
-    from comet_proofs import proofs as proofs_module
+    from comet_proofs import solving as solving_module
 
     (ob,) = [o for o in plan("standard", [2]) if o.name == JOINT_STEP]
     formulas, _ = ob.build()
-    monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1), (1, 60_000)))
+    monkeypatch.setattr(solving_module, "SEED_TRIES", ((0, 1), (1, 60_000)))
     assert solve_alone(formulas, 60_000, ob.cases[1]).verdict == z3.unsat
-    monkeypatch.setattr(proofs_module, "SEED_TRIES", ((0, 1),))
+    monkeypatch.setattr(solving_module, "SEED_TRIES", ((0, 1),))
     assert solve_alone(formulas, 60_000, ob.cases[1]).verdict not in (z3.sat, z3.unsat)
 
 
@@ -159,7 +163,7 @@ def test_the_step_bound_stands_only_with_the_termination_it_assumes() -> None:
     """The step bound's proof (R-END-OUT) uses termination's conclusion.  With a ranking that does not fall,
     the step bound's own three parts still hold, but its result is not proved, and says what it assumes."""
     from comet_proofs import prove
-    from comet_proofs.proofs import JOINT_STEP, STEP_BOUND, TERMINATION
+    from comet_proofs.obligations import JOINT_STEP, STEP_BOUND, TERMINATION
 
     results = {r.name: r for r in prove(RankingCountsSteps(), 3, only=("step bound", "termination"))}
     assert not results[TERMINATION].proved
@@ -193,7 +197,7 @@ def test_verify_in_one_pool_runs_proofs_refinement_and_bounds(
 def test_termination_of_a_joint_encoding_is_not_counted_as_re_checked() -> None:
     """Commit's termination (R-COMMIT-C-LEAD's runs end) is proved by the joint step check; its own
     formula is just False, so the second solver's agreement count does not include it."""
-    from comet_proofs.proofs import JOINT_STEP, TERMINATION
+    from comet_proofs.obligations import JOINT_STEP, TERMINATION
 
     (ob,) = [o for o in plan("commit_cats", [3]) if o.name == TERMINATION]
     result = ob.run(recheck=True)
@@ -223,7 +227,7 @@ def test_the_second_solvers_verdicts_do_not_depend_on_the_clock(monkeypatch: pyt
     the same verdicts; and a second solver given too little work has no answer."""
     import time as time_module
 
-    from comet_proofs import proofs as proofs_module
+    from comet_proofs import solving as solving_module
 
     first = [(o.name, o.run(recheck=True).second) for o in plan("standard", [3])]
     real = time_module.perf_counter
@@ -233,4 +237,4 @@ def test_the_second_solvers_verdicts_do_not_depend_on_the_clock(monkeypatch: pyt
     (ob,) = [o for o in plan("standard", [3]) if o.name.startswith("deal bound")]
     formulas, _ = ob.build()
     assert ob.second_opinion(formulas, [z3.BoolVal(True)], 1_000)[0] == "no answer"
-    assert ob.second_opinion(formulas, [z3.BoolVal(True)], proofs_module.second_budget(10**9)) == ("agrees", "")
+    assert ob.second_opinion(formulas, [z3.BoolVal(True)], solving_module.second_budget(10**9)) == ("agrees", "")

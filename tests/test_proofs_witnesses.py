@@ -90,7 +90,7 @@ def test_the_whole_deal_bound_as_a_function_of_the_comets_value() -> None:
     at most 904 + 8v for every Comet value v, proved; at the starting value (2) that is the Optimize bound
     (488, 920).  The line can fail: with a slope of 3 (one Comet bonus too few) Z3 finds a deal above it."""
     from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, bounded_in_value, comet_only, dealt_size, hands_within_deal
-    from comet_proofs.encoding import encoding_for
+    from comet_proofs.registry import encoding_for
 
     found = {b.quantity: b for b in bounds("standard", players=(3,), deals=10)}
     assert found[DEAL_LOSS].per_value == (480, 4) and found[DEAL_GAIN].per_value == (904, 8)
@@ -143,7 +143,7 @@ def test_whole_deal_bound_is_met_by_the_shipped_deal() -> None:
     488 chips in a 3-player deal, and the shipped bound deal loses exactly that."""
     from comet.presets import preset as named
     from comet_proofs.bounds import DEAL_LOSS, comet_only_lemma_holds
-    from comet_proofs.encoding import encoding_for
+    from comet_proofs.registry import encoding_for
 
     std, old = encoding_for("standard"), encoding_for("old_comet")
     assert comet_only_lemma_holds(std, 3, std.readings_of(named("standard").rules))

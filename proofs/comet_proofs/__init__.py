@@ -1,4 +1,4 @@
-"""Z3 proofs of the invariants of Comet's standard game, over a symbolic encoding whose
+"""Z3 proofs of the invariants of Comet's games, over a symbolic encoding of each whose
 successors are cross-checked against the model (see spec/proofs.md).
 
 Public API: ``run_all(preset, players) -> list[ProofResult]``; ``crosscheck`` and
@@ -6,14 +6,16 @@ Public API: ``run_all(preset, players) -> list[ProofResult]``; ``crosscheck`` an
 """
 
 from comet_proofs.crosscheck import CrossCheckResult, crosscheck, sample_states
-from comet_proofs.encoding import ENCODINGS, StandardEncoding, encoding_for
-from comet_proofs.proofs import ProofResult, plan, prove, run_all
+from comet_proofs.encoding import Encoding
+from comet_proofs.obligation import ProofResult
+from comet_proofs.proofs import plan, prove, run_all
+from comet_proofs.registry import ENCODINGS, encoding_for
 
 __all__ = [
     "ENCODINGS",
     "CrossCheckResult",
+    "Encoding",
     "ProofResult",
-    "StandardEncoding",
     "crosscheck",
     "encoding_for",
     "plan",

@@ -1,6 +1,6 @@
 """From the model's ``DealState`` to the encoding's ``AbstractState``, and both back to words.
 
-``abstract`` keeps exactly what the rules of the standard game look at: per seat
+``counts_abstract`` keeps exactly what the base rules look at: per seat
 and rank the natural cards held, where the Comet is, what has been played and
 what is dead, the rank the run needs, whose turn it is, who played last, whether
 the mover has played this turn, the chips moved, the winner, what the Comet
@@ -12,7 +12,7 @@ from __future__ import annotations
 from comet.cards import card_text, cards_text, rank_of, rank_text
 from comet.state import DealState
 
-from comet_proofs.encoding import (
+from comet_proofs.symbolic import (
     CARD,
     COMET,
     COMET_DEAD,
@@ -25,19 +25,6 @@ from comet_proofs.encoding import (
     RANKS,
     AbstractState,
 )
-
-
-def abstract(state: DealState) -> AbstractState:
-    """The abstract state of a standard-game deal; ValueError for states outside the encoding."""
-    if state.rules.variant != "standard":
-        raise ValueError(f"the encoding covers the standard game, not variant {state.rules.variant!r}")
-    if state.rules.opera:
-        raise ValueError("the encoding has no Opera yet (a drawn deal, a first-turn doubling)")
-    if len(state.wild) != 1:
-        raise ValueError(f"the standard packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
-    if state.drawn:
-        raise ValueError("a drawn deal does not occur in the standard game")
-    return counts_abstract(state)
 
 
 def counts_abstract(

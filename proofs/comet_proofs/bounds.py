@@ -27,7 +27,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import z3
 from comet import engine
@@ -35,11 +34,10 @@ from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
-from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, encoding_for
-from comet_proofs.proofs import solve_alone
-
-if TYPE_CHECKING:
-    from comet_proofs.traces import Scenario, WitnessDeal
+from comet_proofs.encoding import Encoding
+from comet_proofs.registry import encoding_for
+from comet_proofs.solving import solve_alone
+from comet_proofs.symbolic import Readings, SymAction, SymState
 
 TIMEOUT_MS = 5_000
 LOSS = "chips one seat pays at settlement"
@@ -90,7 +88,7 @@ class Bound:
         return None if self.upper is None or self.witness is None else self.upper - self.witness
 
 
-def dealt_size(enc: StandardEncoding, players: int, rd: Readings) -> int:
+def dealt_size(enc: Encoding, players: int, rd: Readings) -> int:
     """The largest hand an initial deal gives (Optimize over ``Init``)."""
     init = enc.fresh_state("d", players)
     size = maximise([enc.initial(init, rd)], enc.hand_size(init, 0))
@@ -99,11 +97,11 @@ def dealt_size(enc: StandardEncoding, players: int, rd: Readings) -> int:
     return size
 
 
-def hands_within_deal(enc: StandardEncoding, s: SymState, size: int) -> z3.BoolRef:
+def hands_within_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
     return z3.And([enc.hand_size(s, p) <= size for p in range(s.players)])
 
 
-def lemma_holds(enc: StandardEncoding, players: int, rd: Readings, size: int) -> bool:
+def lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
     """ "No hand is larger than the hand dealt": true initially, and no step makes any hand larger (whatever
     the state: no invariant needed; the step split by the encoding's ``action_cases``, as the proofs do)."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
@@ -120,17 +118,17 @@ def lemma_holds(enc: StandardEncoding, players: int, rd: Readings, size: int) ->
     return all(solve_alone([step], 6 * TIMEOUT_MS, c).verdict == z3.unsat for c in [*cases, *rest])
 
 
-def comet_only(enc: StandardEncoding, s: SymState) -> z3.BoolRef:
+def comet_only(enc: Encoding, s: SymState) -> z3.BoolRef:
     """Chips move in play only for the Comet, once: none before it is played, and then no seat has paid
     more than 4 times its value or received more than that from each other player."""
-    from comet_proofs.encoding import COMET_PLAYED
+    from comet_proofs.symbolic import COMET_PLAYED
 
     cv, n = s.comet_value, s.players
     bounded = [z3.And(c >= -4 * cv, c <= 4 * cv * (n - 1)) for c in s.chips]
     return z3.And(z3.Implies(s.comet != COMET_PLAYED, z3.And([c == 0 for c in s.chips])), *bounded)
 
 
-def comet_only_lemma_holds(enc: StandardEncoding, players: int, rd: Readings) -> bool:
+def comet_only_lemma_holds(enc: Encoding, players: int, rd: Readings) -> bool:
     """``comet_only`` is true initially and kept by every step from an ``Inv`` state (so it bounds the chips
     a deal moves in play); false where other things pay in play (Old Comet's Kings, Commit's Kings)."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
@@ -146,7 +144,7 @@ def comet_only_lemma_holds(enc: StandardEncoding, players: int, rd: Readings) ->
 
 def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
     """The maximum of ``objective`` (None if unbounded or Z3 gives no answer in time), in a Z3 context of its
-    own, as the proofs are solved (``proofs.solve_alone``): in a worker that has built other terms
+    own, as the proofs are solved (``solving.solve_alone``): in a worker that has built other terms
     before, the search in the main context differs (commit_hoyle's bounds: 1.6 s alone, 5.8 s in the
     pool of ``comet verify``, 2026-12-01)."""
     ctx = z3.Context()
@@ -321,35 +319,6 @@ def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, 
             witness, where = shipped.get(name, (None, ""))
             out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value, witness, where))
     return out
-
-
-def settlement_scenario(preset: str, players: int, target: int) -> Scenario:
-    """The ending "seat 0 pays at least ``target`` at settlement", for ``traces.search``."""
-    from comet_proofs.traces import Scenario
-
-    rd = encoding_for(preset).readings_of(preset_named(preset).rules)
-
-    def final(e: StandardEncoding, s: SymState, start: int) -> z3.BoolRef:
-        return z3.And(s.winner >= 0, s.chips[0] - e.deal_returns(s, rd)[0] >= target)
-
-    def holds(s: DealState, actions: Sequence[Action], start: int) -> bool:
-        return s.winner >= 0 and s.chips()[0] - engine.returns(s)[0] >= target
-
-    return Scenario(
-        f"bound-settlement-{players}p",
-        f"seat 0 pays {target} chips at settlement, the most the encoding allows for {players} players",
-        (preset,),
-        final,
-        holds,
-    )
-
-
-def settlement_loss_deal(preset: str, players: int, target: int, extra_steps: int = 4) -> WitnessDeal | None:
-    """A whole deal (bounded unrolling of the encoding, as for the witness traces) in which seat 0 pays at
-    least ``target`` at settlement, replayed by the model; None if none within the hand size + ``extra_steps``."""
-    from comet_proofs.traces import search
-
-    return search(preset, settlement_scenario(preset, players, target), players=players, extra_steps=extra_steps)
 
 
 def main() -> None:  # pragma: no cover - a manual run: python -m comet_proofs.bounds PRESET

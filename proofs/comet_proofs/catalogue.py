@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import z3
 
-from comet_proofs.encoding import (
+from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import (
     CARD,
     COMET,
     COMET_QUARTET,
@@ -27,12 +28,11 @@ from comet_proofs.encoding import (
     PASS,
     QUARTET,
     Readings,
-    StandardEncoding,
     SymAction,
     SymState,
 )
 
-Guard = Callable[[StandardEncoding, SymState, SymAction, SymState, Readings], z3.BoolRef]
+Guard = Callable[[Encoding, SymState, SymAction, SymState, Readings], z3.BoolRef]
 Overrides = tuple[tuple[str, object], ...]
 
 STANDARD_FAMILY = ("standard", "opera", "two_player", "old_comet")
@@ -57,7 +57,7 @@ class BehaviourClass:
 # ---------------------------------------------------------------- helpers over one step
 
 
-def out(enc: StandardEncoding, s2: SymState) -> z3.BoolRef:
+def out(enc: Encoding, s2: SymState) -> z3.BoolRef:
     """The step ends the deal (someone went out, or an Opera draw)."""
     return enc.terminal(s2)
 
@@ -75,15 +75,15 @@ def extra_or(s: SymState, name: str, default: int = 0) -> z3.ArithRef:
     return s.x(name) if any(k == name for k, _ in s.extra) else z3.IntVal(default)
 
 
-def comet_caught(enc: StandardEncoding, s2: SymState) -> z3.BoolRef:
+def comet_caught(enc: Encoding, s2: SymState) -> z3.BoolRef:
     """The deal is won while a loser still holds the Comet (counting encodings)."""
     return z3.And(won(s2), s2.comet >= 0, s2.comet != s2.winner)
 
 
-def g(f: Callable[[StandardEncoding, SymState, SymAction, SymState], z3.BoolRef]) -> Guard:
+def g(f: Callable[[Encoding, SymState, SymAction, SymState], z3.BoolRef]) -> Guard:
     """A guard that does not look at the readings."""
 
-    def guard(enc: StandardEncoding, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+    def guard(enc: Encoding, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         return f(enc, s, a, s2)
 
     return guard
@@ -441,13 +441,13 @@ def _branch(s: SymState) -> z3.ArithRef:
     return s.x("branch")
 
 
-def _holds_nine_d(e: StandardEncoding, s: SymState) -> z3.ArithRef:
+def _holds_nine_d(e: Encoding, s: SymState) -> z3.ArithRef:
     from comet_proofs.games.commit_common import loc_name
 
     return s.x(loc_name(_nine_d()))
 
 
-def _commit_caught(e: StandardEncoding, t: SymState) -> z3.BoolRef:
+def _commit_caught(e: Encoding, t: SymState) -> z3.BoolRef:
     where = _holds_nine_d(e, t)
     return z3.And(won(t), where >= 0, where != t.winner)
 

@@ -22,7 +22,8 @@ from comet.engine import packs_in_rotation
 from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
 
-from comet_proofs.encoding import COMET_DEAD, COMET_PLAYED, AbstractState, StandardEncoding
+from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, AbstractState
 
 
 class ConcretiseError(ValueError):
@@ -53,7 +54,7 @@ def payments_for(chips: tuple[int, ...], rule: str = "R-COMET-BONUS") -> tuple[P
     return tuple(out)
 
 
-def concretise(enc: StandardEncoding, a: AbstractState, rules: Ruleset) -> DealState:
+def concretise(enc: Encoding, a: AbstractState, rules: Ruleset) -> DealState:
     """A ``DealState`` of ``rules``' game whose abstraction under ``enc`` is meant to be ``a``."""
     from comet_proofs.games.commit_common import SuitedEncoding
 
@@ -112,7 +113,7 @@ def concretise(enc: StandardEncoding, a: AbstractState, rules: Ruleset) -> DealS
 
 
 def _suited(
-    enc: StandardEncoding, a: AbstractState, rules: Ruleset, pack_name: str, wild: tuple[Card, ...]
+    enc: Encoding, a: AbstractState, rules: Ruleset, pack_name: str, wild: tuple[Card, ...]
 ) -> DealState:
     from comet_proofs.games.commit_common import DEAD, DECK51, NINE_D, PLAYED, loc_name
 

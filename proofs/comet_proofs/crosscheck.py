@@ -23,7 +23,8 @@ from comet.ruleset import Ruleset, field_readings
 from comet.state import DealState
 
 from comet_proofs.abstraction import describe, describe_deal_state
-from comet_proofs.encoding import PLAY_RULINGS, AbstractState, StandardEncoding, SymAction, SymState
+from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import PLAY_RULINGS, AbstractState, SymAction, SymState
 
 # The standard encoding's play rulings plus the deal-shape ones (``sampled_fields`` gives every field
 # the cross-check varies for an encoding: these and the rest of what applies to the preset).
@@ -54,14 +55,14 @@ def random_rules(rng: random.Random, base: Ruleset | None = None, fields: Sequen
     return (base or Ruleset()).with_overrides(changes)
 
 
-def sampled_fields(enc: StandardEncoding) -> tuple[str, ...]:
+def sampled_fields(enc: Encoding) -> tuple[str, ...]:
     """The rulings varied when sampling for ``enc``: every field that applies to its preset but those
-    whose other readings lie outside the encoding (``StandardEncoding.outside``), so a field that changes
+    whose other readings lie outside the encoding (``Encoding.outside``), so a field that changes
     play without a Boolean in the encoding shows up as a mismatch."""
     return tuple(dict.fromkeys([name for name, _ in enc.rulings] + list(enc.unquantified)))
 
 
-def coverage_problems(preset: str, enc: StandardEncoding) -> list[str]:
+def coverage_problems(preset: str, enc: Encoding) -> list[str]:
     """Every ruling field that applies to ``preset`` is quantified by ``enc``, or listed as unquantified
     or outside; nothing is listed twice or listed for a preset it does not apply to."""
     from comet.ruleset import RULING_FIELDS, applies
@@ -91,7 +92,7 @@ def sample_states(
     ruling that applies to the preset but those outside its encoding, ``sampled_fields``; random pack
     of the rotation, Comet value, uniformly random legal play), ``per_deal`` of them per deal plus the
     final state."""
-    from comet_proofs.encoding import encoding_for
+    from comet_proofs.registry import encoding_for
 
     rng = random.Random(seed)
     base = preset_named(preset).rules
@@ -115,7 +116,7 @@ def sample_states(
     return out
 
 
-def encoded_successors(enc: StandardEncoding, state: DealState) -> tuple[set[AbstractState], bool]:
+def encoded_successors(enc: Encoding, state: DealState) -> tuple[set[AbstractState], bool]:
     """The abstract successors T allows from ``abstract(state)`` (and whether the enumeration was cut short)."""
     s = SymState.const(enc.abstract(state))
     s2 = enc.fresh_state("next", state.players)
@@ -133,7 +134,7 @@ def encoded_successors(enc: StandardEncoding, state: DealState) -> tuple[set[Abs
     return found, False
 
 
-def check_state(enc: StandardEncoding, state: DealState) -> tuple[int, str | None]:
+def check_state(enc: Encoding, state: DealState) -> tuple[int, str | None]:
     """(number of model successors, a mismatch report or None)."""
     before = enc.abstract(state)
     problems: list[str] = []
@@ -172,7 +173,7 @@ def check_state(enc: StandardEncoding, state: DealState) -> tuple[int, str | Non
 
 
 def crosscheck(
-    enc: StandardEncoding,
+    enc: Encoding,
     states: Iterable[DealState],
     progress: Callable[[], None] | None = None,
     stop_after: int = 3,

@@ -36,17 +36,11 @@ from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
 from comet.state import DealState
 
 from comet_proofs.abstraction import describe
-from comet_proofs.encoding import (
-    AbstractState,
-    StandardEncoding,
-    SymState,
-    deal_fields,
-    dealt_sizes,
-    encoding_for,
-    is_variable,
-    reading_combos,
-    subterms,
-)
+from comet_proofs.dealing import deal_fields, dealt_sizes, reading_combos
+from comet_proofs.encoding import Encoding
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import AbstractState, SymState
+from comet_proofs.terms import is_variable, subterms
 
 MAX_PACKS = 2  # packs of the rotation tried (Commit's "any seven" reading has hundreds of equal-sized packs)
 
@@ -96,7 +90,7 @@ class Membership:
     ``Inv ∧ terminal``: each formula is built once over a fresh state and asked with the state's fields
     fixed (building the formulas anew for every state cost a tenth of a second per deal)."""
 
-    def __init__(self, enc: StandardEncoding, players: int) -> None:
+    def __init__(self, enc: Encoding, players: int) -> None:
         self.enc = enc
         self.rd = enc.fresh_readings("nv")
         self.s = enc.fresh_state("nv", players)
@@ -144,7 +138,7 @@ def flat_values(a: AbstractState) -> list[int | bool]:
     return out + [v for _, v in a.extra] + [a.free_lead]
 
 
-def replay_deals(enc: StandardEncoding, preset: str, players: int) -> tuple[int, int, list[str]]:
+def replay_deals(enc: Encoding, preset: str, players: int) -> tuple[int, int, list[str]]:
     """Fresh deals of the model (one per pack in rotation, up to ``MAX_PACKS``) under every reading
     combination of the rulings that change the deal, each checked as an initial state under every reading
     combination of the other Booleans in ``Init`` and played to its end: (deals, combinations, problems)."""
@@ -189,7 +183,7 @@ def replay_deals(enc: StandardEncoding, preset: str, players: int) -> tuple[int,
     return deals, combinations, problems
 
 
-def not_initial(enc: StandardEncoding, start: DealState, rules: Ruleset) -> str:
+def not_initial(enc: Encoding, start: DealState, rules: Ruleset) -> str:
     """Why a fresh deal is not an initial state of ``enc`` under ``rules``: the conjuncts it breaks."""
     a = enc.abstract_dealt(start)
     s = SymState.const(a)
@@ -261,7 +255,7 @@ def game_rulesets(preset: str) -> list[Ruleset]:
     return out
 
 
-def check_game_ends(enc: StandardEncoding, preset: str) -> tuple[int, list[str]]:
+def check_game_ends(enc: Encoding, preset: str) -> tuple[int, list[str]]:
     """Scripted games through the model's ``game_over`` end where ``enc.stated_game_end`` says, for each
     reading of every ruling of the preset: (games, problems)."""
     problems: list[str] = []
@@ -278,7 +272,7 @@ def check_game_ends(enc: StandardEncoding, preset: str) -> tuple[int, list[str]]
 
 
 def scripted_ends(
-    enc: StandardEncoding, rules: Ruleset, players: int, script: Script
+    enc: Encoding, rules: Ruleset, players: int, script: Script
 ) -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]]:
     """(deals played and totals when the model's ``game_over`` first holds, the same when the encoding's
     ``stated_game_end`` first holds), each at most the deals agreed (``new_game``'s cap)."""
@@ -318,7 +312,7 @@ def game_end_problem(
     )
 
 
-def check_dealt(preset: str, enc: StandardEncoding | None = None) -> DealtResult:
+def check_dealt(preset: str, enc: Encoding | None = None) -> DealtResult:
     """Every check of this module for ``preset`` (its encoding, or ``enc``), every player count."""
     start = time.perf_counter()
     e = enc if enc is not None else encoding_for(preset)

@@ -1,89 +1,64 @@
-"""The symbolic encoding of one deal of the standard game.
+"""The base encoding of one deal: the counting abstraction's transition relation and invariants.
 
 An abstract deal state is a handful of integers (see ``AbstractState``): for each
 seat the number of natural cards of each rank 2..King it holds, where the Comet
 is, the played and dead counts per rank, the needed rank of the run (0 when a new
 run is to be started), whose turn it is and so on.  Suits do not matter to the
-rules of the standard game except to tell the Comet apart, so this abstraction
-loses nothing the rules look at (the cross-check in ``crosscheck.py`` tests that
-claim on sampled states).
+base rules except to tell the Comet apart, so this abstraction loses nothing
+the rules look at (the cross-check in ``crosscheck.py`` tests that claim on sampled
+states).  The base rules are the standard game's, as ``comet.engine``'s own functions
+are; ``comet_proofs/games/standard/`` takes them as they are, every other game's
+encoding (``comet_proofs/games/<name>/encoding.py``) overrides the seams where its
+rules differ.
 
-``StandardEncoding`` builds Z3 formulas over symbolic abstract states:
+``Encoding`` builds Z3 formulas over symbolic abstract states:
 ``legal(s, a, rd)`` mirrors ``comet.engine.legal_actions`` guard by guard,
 ``effect(s, a, s2, rd)`` mirrors ``comet.engine.apply``, ``transition`` is their
 conjunction.  ``rd`` holds one Z3 Boolean per ruling that changes play, so a
 single proof covers every combination of readings.  Small overridable methods
-(``stops``, ``bonus_amount``, ``settlement_amount`` ...) are the seams a variant
-module (or a test planting a bug) replaces.
+(``stops``, ``bonus_amount``, ``settlement_amount`` ...) are the seams a
+game's encoding (or a test planting a bug) replaces.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
 import z3
-from comet.ruleset import Ruleset, field_readings
+from comet.ruleset import Ruleset
 from comet.state import DealState
 
-RANKS: tuple[int, ...] = tuple(range(2, 14))
-KING = 13
-NINE = 9
-COMET_DEAD = -1
-COMET_PLAYED = -2
-
-# Action kinds of the symbolic action (kind, rank).
-PASS, NATURAL, QUARTET, COMET, COMET_QUARTET = 0, 1, 2, 3, 4
-# Card-level encodings (Commit): kind CARD plays the one card whose int code is the action's ``rank``.
-CARD = 5
-# Variants: kind GROUP_BASE + k puts down k natural cards of one rank at once (Red Nines' first play).
-GROUP_BASE = 10
-KIND_NAMES = {
-    PASS: "pass",
-    NATURAL: "natural",
-    QUARTET: "four of a kind",
-    COMET: "Comet",
-    COMET_QUARTET: "three natural 9s + Comet",
-}
-
-# The rulings whose readings change the transition relation: (Ruleset field, the reading the Boolean stands for).
-PLAY_RULINGS: tuple[tuple[str, object], ...] = (
-    ("may_stop_early", True),
-    ("new_run", "may"),
-    ("quartet_on_lead", True),
-    # RUL-COMET-LEAD has three readings: two Booleans (king takes precedence; neither: forbidden)
-    ("comet_lead", "king"),
-    ("comet_lead", "any_rank"),
-    ("comet_as", "any_rank"),
-    ("comet_requires_missing", True),
-    ("comet_bonus_last", "multiplied"),
-    ("comet_in_quartet", True),
-    ("comet_after", "optional_restart"),
-    ("stuck_restart", "may"),
+from comet_proofs.abstraction import counts_abstract
+from comet_proofs.dealing import model_deal_sizes, pack_composition
+from comet_proofs.symbolic import (
+    COMET,
+    COMET_DEAD,
+    COMET_PLAYED,
+    COMET_QUARTET,
+    DEAL_RULINGS,
+    FALSE,
+    KING,
+    NATURAL,
+    NINE,
+    PASS,
+    PLAY_RULINGS,
+    QUARTET,
+    RANKS,
+    AbstractState,
+    Readings,
+    Rulings,
+    SymAction,
+    SymState,
 )
-# Rulings that only shape the initial deal (hand sizes): also quantified symbolically.
-DEAL_RULINGS: tuple[tuple[str, object], ...] = (("deal_sizes", "even"),)
-# Ruling fields of the standard game that need no Boolean: the deal's order and pack (the counting
-# abstraction does not see suits or which pack), the game around the deal, and the Opera's readings
-# while Opera is off.  See ``StandardEncoding.unquantified``.
+from comet_proofs.terms import at, rank_at, scaled
+
+# Ruling fields of the base rules that need no Boolean: the deal's order and pack (the counting
+# abstraction does not see suits or which pack) and the game around the deal.  See ``Encoding.unquantified``.
 GAME_FIELDS: tuple[str, ...] = ("insolvency", "starting_chips", "deal_count", "game_tie", "first_dealer_tie")
-STANDARD_UNQUANTIFIED: tuple[str, ...] = (
-    "deal_order",
-    "packs",
-    "escalation",
-    "comet_reset",
-    "escalate_on",
-    *GAME_FIELDS,
-    "opera_draw",
-    "opera_stack",
-    "opera_comet_bonus",
-    "opera_caught",
-)
+BASE_UNQUANTIFIED: tuple[str, ...] = ("deal_order", "packs", "escalation", "comet_reset", "escalate_on", *GAME_FIELDS)
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48
-FALSE = z3.BoolVal(False)
 # Extra state fields copying readings the ranking function needs (with RUL-STUCK-RESTART quantified):
 # RUL-COMET-LEAD's "the Comet may lead" and RUL-STUCK-RESTART = may.
 LEAD_COMET = "comet_may_lead"
@@ -95,336 +70,11 @@ def pack_count(rank: int) -> int:
     return 3 if rank == NINE else 4
 
 
-@functools.cache
-def pack_composition(preset: str, players: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    """(natural cards per rank, wild cards) of ``preset``'s packs for ``players`` (every reading of
-    RUL-PACKS); ValueError when the packs in rotation differ."""
-    from comet.cards import rank_of
-    from comet.engine import packs_in_rotation
-    from comet.presets import preset as preset_named
+class Encoding:
+    """The base rules' transition relation and invariants (a subclass per game, in its folder)."""
 
-    base = preset_named(preset).rules
-    found: set[tuple[tuple[int, ...], int]] = set()
-    rulesets = [base]
-    for reading in field_readings("packs") or ():
-        with contextlib.suppress(ValueError):  # RUL-PACKS does not apply to the variant: its own packs
-            rulesets.append(base.with_overrides({"packs": reading}))
-    for rules in rulesets:
-        for pack in packs_in_rotation(rules, players):
-            wild = set(pack.wild)
-            naturals = tuple(sum(1 for c in pack.cards if c not in wild and rank_of(c) == r) for r in ranks)
-            found.add((naturals, sum(1 for c in pack.cards if c in wild)))
-    if len(found) != 1:
-        raise ValueError(f"{preset}: the packs in rotation differ in composition for {players} players")
-    return found.pop()
-
-
-@dataclass(frozen=True, slots=True)
-class AbstractState:
-    """A concrete abstract state.  ``hands[p][i]`` counts seat p's natural cards of rank ``RANKS[i]``;
-    ``comet`` is the seat holding the Comet, ``COMET_DEAD`` or ``COMET_PLAYED``."""
-
-    players: int
-    hands: tuple[tuple[int, ...], ...]
-    comet: int
-    played: tuple[int, ...]
-    dead: tuple[int, ...]
-    need: int
-    to_move: int
-    last_player: int
-    turn_played: bool
-    chips: tuple[int, ...]
-    winner: int
-    out_wild_as: int
-    steps: int
-    comet_value: int
-    # The ranks the rows are indexed by (variants with a low Ace add rank 1), and the
-    # variant encodings' extra fields as (name, value) pairs.
-    ranks: tuple[int, ...] = RANKS
-    extra: tuple[tuple[str, int], ...] = ()
-    # How to print the rows' entries (default: rank codes); a card-level encoding names cards.
-    labels: tuple[str, ...] = ()
-    # RUL-COMET-AFTER (optional_restart): right after the Comet the mover may also start a new run.
-    free_lead: bool = False
-
-
-Rulings = tuple[tuple[str, object], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Readings:
-    """One Z3 Boolean per ruling of ``fields`` (default ``PLAY_RULINGS`` + ``DEAL_RULINGS``; true: the named
-    reading).  A variant encoding names its own rulings (``StandardEncoding.rulings``)."""
-
-    flags: tuple[z3.BoolRef, ...]
-    fields: Rulings = PLAY_RULINGS + DEAL_RULINGS
-
-    @staticmethod
-    def fresh(prefix: str = "rd", fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
-        names = [name for name, _ in fields]
-
-        def label(name: str, value: object) -> str:
-            return name if names.count(name) == 1 else f"{name}={value}"
-
-        return Readings(tuple(z3.Bool(f"{prefix}.{label(name, value)}") for name, value in fields), fields)
-
-    def flag(self, name: str, value: object) -> z3.BoolRef:
-        """The Boolean standing for reading ``value`` of ``name`` (a field with several Booleans)."""
-        for (field, reading), flag in zip(self.fields, self.flags, strict=True):
-            if field == name and reading == value:
-                return flag
-        raise KeyError(f"{name}={value}")
-
-    @staticmethod
-    def of(rules: Ruleset, fields: Rulings = PLAY_RULINGS + DEAL_RULINGS) -> Readings:
-        return Readings(tuple(z3.BoolVal(getattr(rules, name) == value) for name, value in fields), fields)
-
-    def __getitem__(self, name: str) -> z3.BoolRef:
-        for (field, _), flag in zip(self.fields, self.flags, strict=True):
-            if field == name:
-                return flag
-        raise KeyError(name)
-
-    def describe(self, model: z3.ModelRef) -> tuple[tuple[str, str], ...]:
-        """The readings a Z3 model picked, as (field, reading) pairs."""
-        out: dict[str, str] = {}
-        named: dict[str, list[object]] = {}
-        for (field, value), flag in zip(self.fields, self.flags, strict=True):
-            named.setdefault(field, []).append(value)
-            chosen = z3.is_true(model.eval(flag, model_completion=True))
-            if chosen and field not in out:
-                out[field] = reading_text(field, value, True)
-        for field, values in named.items():
-            if field not in out:
-                rest = [r for r in field_readings(field) or () if r not in values]
-                out[field] = reading_text(field, rest[0], True) if len(rest) == 1 else "?"
-        return tuple((field, out[field]) for field in named)
-
-
-def reading_text(field: str, value: object, chosen: bool) -> str:
-    """The reading of ``field`` a Boolean stands for when it is ``chosen`` (true), else the other one."""
-    if chosen:
-        picked = value
-    else:
-        others = [r for r in field_readings(field) or () if r != value]
-        picked = others[0] if len(others) == 1 else "?"
-    return str(picked).lower() if isinstance(picked, bool) else str(picked)
-
-
-@dataclass(frozen=True, slots=True)
-class SymState:
-    """A symbolic abstract state (Z3 terms, or constants for a concrete one)."""
-
-    players: int
-    hands: tuple[tuple[z3.ArithRef, ...], ...]
-    comet: z3.ArithRef
-    played: tuple[z3.ArithRef, ...]
-    dead: tuple[z3.ArithRef, ...]
-    need: z3.ArithRef
-    to_move: z3.ArithRef
-    last_player: z3.ArithRef
-    turn_played: z3.BoolRef
-    chips: tuple[z3.ArithRef, ...]
-    winner: z3.ArithRef
-    out_wild_as: z3.ArithRef
-    steps: z3.ArithRef
-    comet_value: z3.ArithRef
-    ranks: tuple[int, ...] = RANKS
-    extra: tuple[tuple[str, z3.ArithRef], ...] = ()
-    labels: tuple[str, ...] = ()
-    # RUL-COMET-AFTER: symbolic in encodings that quantify over comet_after, else the constant false.
-    free_lead: z3.BoolRef = FALSE
-
-    @staticmethod
-    def fresh(
-        prefix: str,
-        players: int,
-        ranks: tuple[int, ...] = RANKS,
-        extra: tuple[str, ...] = (),
-        free_lead: bool = False,
-    ) -> SymState:
-        def i(name: str) -> z3.ArithRef:
-            return z3.Int(f"{prefix}.{name}")
-
-        return SymState(
-            players=players,
-            hands=tuple(tuple(i(f"hand{p}.{r}") for r in ranks) for p in range(players)),
-            comet=i("comet"),
-            played=tuple(i(f"played.{r}") for r in ranks),
-            dead=tuple(i(f"dead.{r}") for r in ranks),
-            need=i("need"),
-            to_move=i("to_move"),
-            last_player=i("last_player"),
-            turn_played=z3.Bool(f"{prefix}.turn_played"),
-            chips=tuple(i(f"chips{p}") for p in range(players)),
-            winner=i("winner"),
-            out_wild_as=i("out_wild_as"),
-            steps=i("steps"),
-            comet_value=i("comet_value"),
-            ranks=ranks,
-            extra=tuple((name, i(name)) for name in extra),
-            free_lead=z3.Bool(f"{prefix}.free_lead") if free_lead else FALSE,
-        )
-
-    @staticmethod
-    def const(a: AbstractState) -> SymState:
-        v = z3.IntVal
-        return SymState(
-            players=a.players,
-            hands=tuple(tuple(v(x) for x in h) for h in a.hands),
-            comet=v(a.comet),
-            played=tuple(v(x) for x in a.played),
-            dead=tuple(v(x) for x in a.dead),
-            need=v(a.need),
-            to_move=v(a.to_move),
-            last_player=v(a.last_player),
-            turn_played=z3.BoolVal(a.turn_played),
-            chips=tuple(v(x) for x in a.chips),
-            winner=v(a.winner),
-            out_wild_as=v(a.out_wild_as),
-            steps=v(a.steps),
-            comet_value=v(a.comet_value),
-            ranks=a.ranks,
-            extra=tuple((name, v(x)) for name, x in a.extra),
-            labels=a.labels,
-            free_lead=z3.BoolVal(a.free_lead),
-        )
-
-    def x(self, name: str) -> z3.ArithRef:
-        """The extra field ``name`` (variant encodings)."""
-        for key, term in self.extra:
-            if key == name:
-                return term
-        raise KeyError(name)
-
-    def terms(self) -> list[z3.ExprRef]:
-        """Every term, in a fixed order (for equality and blocking clauses)."""
-        out: list[z3.ExprRef] = [x for h in self.hands for x in h]
-        out += [self.comet, *self.played, *self.dead, self.need, self.to_move, self.last_player]
-        out += [self.turn_played, *self.chips, self.winner, self.out_wild_as, self.steps, self.comet_value]
-        return out + [term for _, term in self.extra] + [self.free_lead]
-
-    def equals(self, other: SymState) -> z3.BoolRef:
-        return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True)])
-
-    def same_variables(self, other: SymState) -> z3.BoolRef:
-        """``equals`` on the fields that are variables: the same states, since every other term (the
-        card-level encodings' ``hands``, ``played``, ``dead``) is built from them; for blocking clauses,
-        where the whole ``equals`` costs a term per card and seat."""
-        return z3.And([a == b for a, b in zip(self.terms(), other.terms(), strict=True) if is_variable(a)])
-
-    def evaluate(self, model: z3.ModelRef) -> AbstractState:
-        def n(x: z3.ExprRef) -> int:
-            return int(model.eval(x, model_completion=True).as_long())
-
-        return AbstractState(
-            players=self.players,
-            hands=tuple(tuple(n(x) for x in h) for h in self.hands),
-            comet=n(self.comet),
-            played=tuple(n(x) for x in self.played),
-            dead=tuple(n(x) for x in self.dead),
-            need=n(self.need),
-            to_move=n(self.to_move),
-            last_player=n(self.last_player),
-            turn_played=z3.is_true(model.eval(self.turn_played, model_completion=True)),
-            chips=tuple(n(x) for x in self.chips),
-            winner=n(self.winner),
-            out_wild_as=n(self.out_wild_as),
-            steps=n(self.steps),
-            comet_value=n(self.comet_value),
-            ranks=self.ranks,
-            extra=tuple((name, n(term)) for name, term in self.extra),
-            labels=self.labels,
-            free_lead=z3.is_true(model.eval(self.free_lead, model_completion=True)),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class SymAction:
-    kind: z3.ArithRef
-    rank: z3.ArithRef
-
-    @staticmethod
-    def fresh(prefix: str = "a") -> SymAction:
-        return SymAction(z3.Int(f"{prefix}.kind"), z3.Int(f"{prefix}.rank"))
-
-
-def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
-    """``seq[index]`` for a symbolic index known to be in range (an If-chain)."""
-    out = seq[-1]
-    for i in range(len(seq) - 2, -1, -1):
-        out = z3.If(index == i, seq[i], out)
-    return out
-
-
-def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
-    """``x * factor`` as linear arithmetic.  A rule's multiplier (x2 caught, x4 after the Comet as a 9, the
-    Opera's x2, ...) is built from integer constants by ``If``, ``+``, ``-`` and ``*``, so the product is
-    pushed into its branches: ``x * If(c, 2, 4)`` becomes ``If(c, 2*x, 4*x)``.  A product of two
-    symbolic terms makes Z3 reason about non-linear integer arithmetic, where it can search without end
-    (the Opera's settlement zero-sum timed out at 120 s; linear, it proves at once).  ValueError for a
-    factor with a free variable in it (that product is non-linear whatever one does)."""
-    if isinstance(factor, int):
-        return x if factor == 1 else z3.IntVal(0) if factor == 0 else factor * x
-    if z3.is_int_value(factor):
-        return scaled(x, factor.as_long())
-    if z3.is_app_of(factor, z3.Z3_OP_ITE):
-        return z3.If(factor.arg(0), scaled(x, factor.arg(1)), scaled(x, factor.arg(2)))
-    args = [factor.arg(i) for i in range(factor.num_args())]
-    if z3.is_add(factor):
-        return z3.Sum(*[scaled(x, f) for f in args])
-    if z3.is_sub(factor):
-        return scaled(x, args[0]) - z3.Sum(*[scaled(x, f) for f in args[1:]])
-    if z3.is_app_of(factor, z3.Z3_OP_UMINUS):
-        return -scaled(x, args[0])
-    if z3.is_mul(factor):
-        out = x
-        for f in args:
-            out = scaled(out, f)
-        return out
-    raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
-
-
-def subterms(terms: Sequence[z3.ExprRef]) -> Iterator[z3.ExprRef]:
-    """Every term under ``terms``, each shared term once (by Z3 id)."""
-    seen: set[int] = set()
-    todo = list(terms)
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        yield e
-        todo.extend(e.children())
-
-
-def is_variable(term: z3.ExprRef) -> bool:
-    """An uninterpreted constant (a state field, an action's kind, a reading), not a term built from them."""
-    return bool(z3.is_const(term)) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED
-
-
-def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
-    """The products of two or more symbolic terms in ``formulas``: the encodings keep this list empty
-    (``scaled``)."""
-    return [
-        " ".join(str(e).split())
-        for e in subterms(formulas)
-        if z3.is_mul(e) and sum(1 for c in e.children() if not z3.is_int_value(c)) >= 2
-    ]
-
-
-def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...] = RANKS) -> z3.ArithRef:
-    """``row`` is indexed by ``ranks``; the entry for a symbolic rank in ``ranks``."""
-    out: z3.ArithRef = row[-1]
-    for i in range(len(ranks) - 2, -1, -1):
-        out = z3.If(rank == ranks[i], row[i], out)
-    return out
-
-
-class StandardEncoding:
-    """The standard game's transition relation and invariants (subclass per variant)."""
-
-    name = "standard"
+    # The preset whose game the encoding proves (each game's subclass names it; the registry finds it).
+    name = ""
     # What a variant encoding changes by data: the ranks (rows of the abstract state), the allowed
     # player counts, the rulings quantified as free Booleans, extra state fields, and the scoring.
     ranks: tuple[int, ...] = RANKS
@@ -439,8 +89,8 @@ class StandardEncoding:
     # field wrongly listed here shows up as a mismatch); ``outside``: its other readings make deals this
     # encoding does not cover (``abstract`` rejects them; another encoding does, or spec/proofs.md says
     # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
-    unquantified: tuple[str, ...] = STANDARD_UNQUANTIFIED
-    outside: tuple[str, ...] = ("opera",)
+    unquantified: tuple[str, ...] = BASE_UNQUANTIFIED
+    outside: tuple[str, ...] = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         extra = self.extra_fields + self.reading_fields()
@@ -496,10 +146,15 @@ class StandardEncoding:
         return pack_count(rank)
 
     def abstract(self, state: DealState) -> AbstractState:
-        """The abstract state of a model state (ValueError for states outside the encoding)."""
-        from comet_proofs.abstraction import abstract
-
-        return self.with_reading_fields(abstract(state), state.rules)
+        """The abstract state of a model state (ValueError for states outside the encoding): a deal of this
+        encoding's preset's game, with one Comet and no draw."""
+        if state.rules.variant != self.name:
+            raise ValueError(f"the encoding covers the {self.name} game, not variant {state.rules.variant!r}")
+        if len(state.wild) != 1:
+            raise ValueError(f"the {self.name} packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
+        if state.drawn:
+            raise ValueError(f"a drawn deal does not occur in the {self.name} game")
+        return self.with_reading_fields(counts_abstract(state), state.rules)
 
     def overapproximated(self, state: DealState, succ: AbstractState, model: set[AbstractState]) -> bool:
         """Is ``succ``, a successor T allows from ``state`` that no legal action of the model reaches, one the
@@ -864,7 +519,7 @@ class StandardEncoding:
         )
 
     def pass_payment(self, s: SymState, nxt: z3.ArithRef) -> tuple[z3.ArithRef, z3.ArithRef]:
-        """(payee, what each other player pays) when the mover passes; none in the standard game."""
+        """(payee, what each other player pays) when the mover passes; none in the base rules."""
         return s.to_move, z3.IntVal(0)
 
     def play_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
@@ -918,13 +573,13 @@ class StandardEncoding:
         return z3.And(self.legal(s, a, rd), effect, self.extra_effect(s, a, s2, rd), self.readings_kept(s, s2, rd))
 
     def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        """How a variant's extra fields change (none in the standard game)."""
+        """How a variant's extra fields change (none in the base rules)."""
         return z3.BoolVal(True)
 
     def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
-        """The case split of the inductive step check (``proofs.JOINT_STEP``): one case per action kind.
+        """The case split of the inductive step check (``obligations.JOINT_STEP``): one case per action kind.
         Proofs check each case and then the negation of all of them, so any split is sound.  With the
-        kind fixed, the effects of the other kinds fold away before Z3 starts (``proofs.specialise``):
+        kind fixed, the effects of the other kinds fold away before Z3 starts (``solving.specialise``):
         the whole step at once took 3.95 s against 0.58 s split (old_comet, 5 players, 2026-12-01)."""
         return [a.kind == k for k in sorted({k for k, _ in self.all_actions()})]
 
@@ -1019,74 +674,3 @@ class StandardEncoding:
 
         stray = [p for p in settlement(state) if p.payee != state.winner or p.payer == state.winner]
         return [f"settlement payments not from a loser to the winner: {stray}"] if stray else []
-
-
-ENCODINGS: dict[str, type[StandardEncoding]] = {"standard": StandardEncoding}
-
-Combo = tuple[tuple[tuple[str, object], bool], ...]
-
-
-def deal_fields(enc: StandardEncoding, players: int) -> tuple[str, ...]:
-    """The quantified ruling fields of ``enc`` whose readings change what the model deals to ``players``
-    (``engine.deal_sizes`` over the packs in rotation), each reading tried from the preset's rules."""
-    from comet.presets import preset as preset_named
-
-    base = preset_named(enc.name).rules
-    out: list[str] = []
-    for field in dict.fromkeys(f for f, _ in enc.rulings):
-        seen = {dealt_sizes(base.with_overrides({field: r}), players) for r in field_readings(field) or ()}
-        if len(seen) > 1:
-            out.append(field)
-    return tuple(out)
-
-
-def dealt_sizes(rules: Ruleset, players: int) -> tuple[int, int]:
-    """``engine.deal_sizes`` for the packs in rotation (ValueError if they differ between packs)."""
-    from comet.engine import deal_sizes, packs_in_rotation
-
-    found = {deal_sizes(rules, players, len(p.cards)) for p in packs_in_rotation(rules, players)}
-    if len(found) != 1:
-        raise ValueError(f"{rules.variant}: the packs in rotation are dealt differently: {sorted(found)}")
-    return found.pop()
-
-
-def reading_combos(enc: StandardEncoding, fields: Sequence[str]) -> list[tuple[Combo, Ruleset]]:
-    """Every reading combination of ``fields`` (quantified by ``enc``) as (the values of their Booleans, the
-    preset's rules with those readings)."""
-    import itertools
-
-    from comet.presets import preset as preset_named
-
-    base = preset_named(enc.name).rules
-    per_field: list[list[tuple[Combo, object]]] = []
-    for field in fields:
-        flags = [(f, v) for f, v in enc.rulings if f == field]
-        options: list[tuple[Combo, object]] = []
-        for reading in field_readings(field) or ():
-            options.append((tuple(((f, v), v == reading) for f, v in flags), reading))
-        per_field.append(options)
-    out: list[tuple[Combo, Ruleset]] = []
-    for choice in itertools.product(*per_field):
-        combo = tuple(pair for flags, _ in choice for pair in flags)
-        rules = base.with_overrides({f: reading for f, (_, reading) in zip(fields, choice, strict=True)})
-        out.append((combo, rules))
-    return out
-
-
-def model_deal_sizes(enc: StandardEncoding, players: int) -> tuple[tuple[Combo, tuple[int, int]], ...]:
-    """(reading combination of the deal's rulings, the model's (cards each, cards dead)) for every such
-    combination; one entry with no combination when no quantified ruling changes the deal.  Not cached:
-    a test that plants a change in the model's deal rule must see it."""
-    return tuple((combo, dealt_sizes(rules, players)) for combo, rules in reading_combos(enc, deal_fields(enc, players)))
-
-
-def encoding_for(preset: str) -> StandardEncoding:
-    """The encoding of a preset's game; ValueError if the game has none yet."""
-    from comet_proofs.games import load_encodings
-
-    load_encodings()  # every game folder registers its encoding in ENCODINGS
-
-    cls = ENCODINGS.get(preset)
-    if cls is None:
-        raise ValueError(f"no proofs for preset {preset!r} yet; proved: {', '.join(sorted(ENCODINGS))}")
-    return cls()

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 import z3
 
-from comet_proofs.encoding import Readings, StandardEncoding, SymAction, SymState, is_variable, subterms
+from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import Readings, SymAction, SymState
+from comet_proofs.terms import is_variable, subterms
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,13 +107,13 @@ def _free_of(term: z3.ExprRef, zero: _Subst) -> bool:
     return bool(zero(term).eq(term))
 
 
-def successor(enc: StandardEncoding, s: SymState, kind: int, rank: int, rd: Readings, prefix: str = "nx") -> Successor:
+def successor(enc: Encoding, s: SymState, kind: int, rank: int, rd: Readings, prefix: str = "nx") -> Successor:
     """``next(s, (kind, rank))`` and its guard, from ``enc.transition``."""
     return successors(enc, s, rd, [(kind, rank)], prefix)[0]
 
 
 def successors(
-    enc: StandardEncoding, s: SymState, rd: Readings, actions: list[tuple[int, int]], prefix: str = "nx"
+    enc: Encoding, s: SymState, rd: Readings, actions: list[tuple[int, int]], prefix: str = "nx"
 ) -> list[Successor]:
     """``successor`` for each action of ``actions``; the transition formula is built once, with a symbolic
     action, and the concrete actions are put in for it."""

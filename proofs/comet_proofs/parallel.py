@@ -3,7 +3,7 @@
 An ``Obligation`` holds closures over Z3 terms, which do not cross process boundaries, so a task names
 an obligation by (preset, players, index in ``plan``) and the worker finds the plan among those built
 before it was forked, or builds it (cached per process).  Each obligation is solved in a Z3 context of
-its own (``proofs.solve_alone``), so the terms a worker built before do not change how Z3 searches
+its own (``solving.solve_alone``), so the terms a worker built before do not change how Z3 searches
 (Z3 keeps a little state across contexts, so a search's size can still vary slightly with what the
 worker did before: ``proofs.Solved``).  Tasks go out slowest first (the card-level
 Commit encodings, the larger player counts), so two workers finish close together.  With ``jobs=1``
@@ -23,8 +23,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from comet_proofs.encoding import StandardEncoding, encoding_for
-from comet_proofs.proofs import Obligation, ProofResult, discharge, plan
+from comet_proofs.encoding import Encoding
+from comet_proofs.obligation import Obligation, ProofResult
+from comet_proofs.proofs import discharge, plan
+from comet_proofs.registry import encoding_for
 
 # Relative cost of one obligation of a preset (measured: seconds per obligation, roughly).
 WEIGHT = {"commit_hoyle": 4.0, "commit_cats": 4.0, "red_nines": 1.5}
@@ -40,7 +42,7 @@ class Task:
     weight: float
 
 
-_PLANS: dict[tuple[str, int, type[StandardEncoding]], list[Obligation]] = {}
+_PLANS: dict[tuple[str, int, type[Encoding]], list[Obligation]] = {}
 
 
 def _plan(preset: str, players: int) -> list[Obligation]:

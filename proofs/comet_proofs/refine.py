@@ -27,17 +27,10 @@ from comet_proofs.abstraction import describe_action, describe_deal_state
 from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for
 from comet_proofs.concrete import concretise
 from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, encoded_successors, sample_states
-from comet_proofs.encoding import (
-    KING,
-    AbstractState,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-    at,
-    encoding_for,
-    is_variable,
-)
+from comet_proofs.encoding import Encoding
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import KING, AbstractState, Readings, SymAction, SymState
+from comet_proofs.terms import at, is_variable
 
 TIMEOUT_MS = 20_000
 ATTEMPTS = 8  # abstract states tried per class and reading before giving up on concretising
@@ -106,7 +99,7 @@ class RefineResult:
 # ---------------------------------------------------------------- readings
 
 
-def rules_of(enc: StandardEncoding, base: Ruleset, rd: Readings, model: z3.ModelRef) -> Ruleset:
+def rules_of(enc: Encoding, base: Ruleset, rd: Readings, model: z3.ModelRef) -> Ruleset:
     """The concrete rules a Z3 model picked: each quantified ruling's reading, the rest from ``base``.  A field
     may have several Booleans (one per reading it names): the reading whose Boolean is true, or, with none
     true, ``base``'s reading if it is not one of them, else the first reading none of them names."""
@@ -131,7 +124,7 @@ def rules_of(enc: StandardEncoding, base: Ruleset, rd: Readings, model: z3.Model
 
 
 def pin_readings(
-    enc: StandardEncoding, rd: Readings, base: Ruleset, overrides: Overrides, free: bool
+    enc: Encoding, rd: Readings, base: Ruleset, overrides: Overrides, free: bool
 ) -> list[z3.BoolRef]:
     """Fix the readings named in ``overrides``; unless ``free``, fix the others to ``base``'s."""
     named = dict(overrides)
@@ -144,7 +137,7 @@ def pin_readings(
     return out
 
 
-def reading_combinations(enc: StandardEncoding, cls: BehaviourClass) -> list[Overrides]:
+def reading_combinations(enc: Encoding, cls: BehaviourClass) -> list[Overrides]:
     """The class's reading combinations, each limited to the rulings ``enc`` quantifies (a reading the
     preset does not have, e.g. RUL-COMET-BONUS-LAST in the two-player game, falls away), without repeats."""
     out: list[Overrides] = []
@@ -157,7 +150,7 @@ def reading_combinations(enc: StandardEncoding, cls: BehaviourClass) -> list[Ove
     return out
 
 
-def sweep_combinations(enc: StandardEncoding) -> list[Overrides]:
+def sweep_combinations(enc: Encoding) -> list[Overrides]:
     """Each reading of each ruling the encoding quantifies, one at a time."""
     out: list[Overrides] = []
     for field in dict.fromkeys(f for f, _ in enc.rulings):
@@ -170,7 +163,7 @@ def sweep_combinations(enc: StandardEncoding) -> list[Overrides]:
 # ---------------------------------------------------------------- what makes an abstract state concretisable
 
 
-def realism(enc: StandardEncoding, preset: str, s: SymState, escalated: bool) -> list[z3.BoolRef]:
+def realism(enc: Encoding, preset: str, s: SymState, escalated: bool) -> list[z3.BoolRef]:
     """Constraints that pick states a real deal can have (the encoding allows more): the Comet at its
     starting value (or above it, for an escalated class), small stakes, and the facts the concrete state
     must agree with that the encoding leaves free (the Opera dealer's answer, the order of Commit's pile)."""
@@ -189,7 +182,7 @@ def realism(enc: StandardEncoding, preset: str, s: SymState, escalated: bool) ->
     return out
 
 
-def opera_dealer(enc: StandardEncoding, s: SymState) -> z3.BoolRef:
+def opera_dealer(enc: Encoding, s: SymState) -> z3.BoolRef:
     """In the first turn the encoding's ``dealer_could`` is free, the model searches the dealer's hand: pick
     a dealer's hand whose answer is plain.  Could: one card of each rank from some L up to the King (lead
     L and run to the King).  Could not: no King, no Comet and two cards of one rank (one run, no stop)."""
@@ -216,7 +209,7 @@ class Context:
     witnesses (with a class's guard and readings, in a solver of each search's own), and ``T`` alone for
     enumerating the encoded successors of a concrete state."""
 
-    def __init__(self, enc: StandardEncoding, players: int) -> None:
+    def __init__(self, enc: Encoding, players: int) -> None:
         self.enc = enc
         self.players = players
         self.s, self.s2, self.a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
@@ -284,7 +277,7 @@ def find_witness(
     return None
 
 
-def _concrete(enc: StandardEncoding, abstract: AbstractState, rules: Ruleset) -> DealState | None:
+def _concrete(enc: Encoding, abstract: AbstractState, rules: Ruleset) -> DealState | None:
     try:
         state = concretise(enc, abstract, rules)
         return state if enc.abstract(state) == abstract else None
@@ -352,7 +345,7 @@ def compare(ctx: Context, state: DealState, head: str, invariant: bool = False) 
     return problems
 
 
-def step_detail(enc: StandardEncoding, state: DealState) -> str:
+def step_detail(enc: Encoding, state: DealState) -> str:
     """For each legal action whose successor the encoding forbids: the payments the model made, and the
     chips of the encoding's successors that move the same cards."""
     allowed, _ = encoded_successors(enc, state)
@@ -382,7 +375,7 @@ def refine(
     players: Sequence[int] | None = None,
     random_deals: int = 1,
     seed: int = 0,
-    enc: StandardEncoding | None = None,
+    enc: Encoding | None = None,
     only: Sequence[str] = (),
     sweep: bool = False,
     progress: Callable[[str], None] | None = None,

@@ -7,7 +7,7 @@ differently.  The order witnesses are compared in is fewest actions, then fewest
 put on the table.
 
 For ``m = 1, 2, ...`` and each player count in turn, Z3 is asked for a deal of that many players and ``m``
-actions with that property, over the encoding of each rule set (``comet_proofs.encoding``), both started
+actions with that property, over the encoding of each rule set (``comet_proofs.registry``), both started
 from the same dealt cards and the same first player, the Comet at its starting value.  The earlier actions
 need not agree on anything but being legal under both: a run that differs earlier has a shorter witness,
 which an earlier question would have found.  So "unsat" for every ``m' < m`` (all player counts) and for
@@ -35,16 +35,10 @@ from comet.state import Action, DealState
 from comet.variant import variant_of
 
 from comet_proofs.concrete import concretise
-from comet_proofs.encoding import (
-    ENCODINGS,
-    AbstractState,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-    encoding_for,
-)
+from comet_proofs.encoding import Encoding
 from comet_proofs.refine import realism
+from comet_proofs.registry import encoding_for, encodings
+from comet_proofs.symbolic import AbstractState, Readings, SymAction, SymState
 
 #: Z3's budget per question, in its resource units (``rlimit``: counted work, not time, so the same questions
 #: get the same answers however loaded the machine is); a question that runs out leaves the pair "not proved"
@@ -119,7 +113,7 @@ def _units(n: int) -> str:
     return f"{n // 1_000_000}M rlimit units" if n % 1_000_000 == 0 else f"{n} rlimit units"
 
 
-def covers(enc: StandardEncoding, rules: Ruleset, players: int) -> bool:
+def covers(enc: Encoding, rules: Ruleset, players: int) -> bool:
     """Does ``enc`` cover deals of ``rules`` (its ``abstract`` accepts a fresh deal under them)?"""
     try:
         start = engine.shuffled_deal(rules, players, 0, 0)
@@ -134,7 +128,7 @@ def _read_fields(rules: Ruleset) -> tuple[str, ...]:
     return tuple(f for f in RULING_FIELDS if applies(f, rules.variant))
 
 
-def encoding_of(preset: str, rules: Ruleset, players: int) -> StandardEncoding | None:
+def encoding_of(preset: str, rules: Ruleset, players: int) -> Encoding | None:
     """The encoding that covers ``rules``: the preset's own, else another registered one (the Opera's
     encoding covers the standard game with opera = true)."""
     try:
@@ -143,12 +137,9 @@ def encoding_of(preset: str, rules: Ruleset, players: int) -> StandardEncoding |
         own = None
     if own is not None and covers(own, rules, players):
         return own
-    from comet_proofs.games import load_encodings
-
-    load_encodings()  # every game folder registers its encoding in ENCODINGS
-
-    for name in sorted(ENCODINGS):
-        enc = ENCODINGS[name]()
+    registered = encodings()
+    for name in sorted(registered):
+        enc = registered[name]()
         if players in enc.player_counts and covers(enc, rules, players):
             return enc
     return None
@@ -199,7 +190,7 @@ def _shared_extra(sa: SymState, sb: SymState) -> list[z3.BoolRef]:
 
 
 def _observed_differ(
-    ea: StandardEncoding, eb: StandardEncoding, ta: SymState, tb: SymState, rda: Readings, rdb: Readings
+    ea: Encoding, eb: Encoding, ta: SymState, tb: SymState, rda: Readings, rdb: Readings
 ) -> z3.BoolRef:
     """``comet.diverge.witness.observed`` differs: over or not, who won, a draw, chips so far (running), or
     the settled chips and points (finished)."""
@@ -243,7 +234,7 @@ class _Unrolling:
     concretisable, which the proof questions leave out)."""
 
     def __init__(
-        self, ea: StandardEncoding, eb: StandardEncoding, a: Ruleset, b: Ruleset, preset: str, players: int, real: bool
+        self, ea: Encoding, eb: Encoding, a: Ruleset, b: Ruleset, preset: str, players: int, real: bool
     ) -> None:
         self.ea, self.eb, self.players = ea, eb, players
         self.rda, self.rdb = ea.readings_of(a), eb.readings_of(b)
@@ -294,8 +285,8 @@ class _Unrolling:
 
 
 def _problem(
-    ea: StandardEncoding,
-    eb: StandardEncoding,
+    ea: Encoding,
+    eb: Encoding,
     a: Ruleset,
     b: Ruleset,
     preset: str,
@@ -310,8 +301,8 @@ def _problem(
     return _Problem(u.solver, u.sa, u.sb, [*u.acts, x], cards)
 
 
-def _action_cards(enc: StandardEncoding, s: SymState, x: SymAction) -> z3.ArithRef:
-    from comet_proofs.encoding import CARD, COMET, COMET_QUARTET, GROUP_BASE, NATURAL, NINE, PASS, QUARTET
+def _action_cards(enc: Encoding, s: SymState, x: SymAction) -> z3.ArithRef:
+    from comet_proofs.symbolic import CARD, COMET, COMET_QUARTET, GROUP_BASE, NATURAL, NINE, PASS, QUARTET
 
     mine = enc.mover_count(s, x.rank)
     groups = [z3.If(x.kind == GROUP_BASE + k, k, 0) for k in range(1, 9)]
@@ -329,7 +320,7 @@ def _action_cards(enc: StandardEncoding, s: SymState, x: SymAction) -> z3.ArithR
 def _replay(
     pair_a: Ruleset,
     pair_b: Ruleset,
-    enc: StandardEncoding,
+    enc: Encoding,
     first: AbstractState,
     nexts: Sequence[AbstractState],
     m: int,
@@ -386,7 +377,7 @@ def smallest(
     t0 = time.monotonic()
     budget = Budget(rlimit)
     counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
-    encs: dict[int, tuple[StandardEncoding, StandardEncoding]] = {}
+    encs: dict[int, tuple[Encoding, Encoding]] = {}
     for n in counts:
         ea, eb = encoding_of(preset, a, n), encoding_of(preset, b, n)
         if ea is None or eb is None or n not in ea.player_counts:
@@ -428,12 +419,12 @@ def smallest(
     return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0, budget.spent, ("actions",))
 
 
-def _check_split(solver: z3.Solver, enc: StandardEncoding, x: SymAction, budget: Budget) -> z3.CheckSatResult:
+def _check_split(solver: z3.Solver, enc: Encoding, x: SymAction, budget: Budget) -> z3.CheckSatResult:
     return _check_cases(solver, enc, x, budget)[0]
 
 
 def _check_cases(
-    solver: z3.Solver, enc: StandardEncoding, x: SymAction, budget: Budget
+    solver: z3.Solver, enc: Encoding, x: SymAction, budget: Budget
 ) -> tuple[z3.CheckSatResult, int]:
     """The verdict over every kind of last action, one kind per check, and the index of the case found
     sat (-1 if none)."""
@@ -451,7 +442,7 @@ def _check_cases(
     return verdict, -1
 
 
-def counts_cards(enc: StandardEncoding) -> bool:
+def counts_cards(enc: Encoding) -> bool:
     """Does the cards term count every card put down?  The counting encodings with one wild card (the
     Comet, its place in ``comet``) do; the Red Nines' two wild cards and Commit's card-level places are
     not in ``played``, so there the cards are not claimed minimal."""
@@ -485,8 +476,8 @@ def _unproved(why: str, asked: int, t0: float, m: int, n: int, budget: Budget) -
 
 def _settle(
     preset: str,
-    ea: StandardEncoding,
-    eb: StandardEncoding,
+    ea: Encoding,
+    eb: Encoding,
     a: Ruleset,
     b: Ruleset,
     n: int,

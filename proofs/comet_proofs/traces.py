@@ -30,12 +30,14 @@ from comet.variant import variant_of
 
 from comet_proofs.catalogue import comet_caught, restart
 from comet_proofs.concrete import concretise
-from comet_proofs.encoding import CARD, COMET, NINE, AbstractState, StandardEncoding, SymAction, SymState, encoding_for
+from comet_proofs.encoding import Encoding
 from comet_proofs.refine import pin_readings, realism
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import CARD, COMET, NINE, AbstractState, SymAction, SymState
 
 TIMEOUT_MS = 300_000
-FinalGuard = Callable[[StandardEncoding, SymState, int], z3.BoolRef]
-StepGuard = Callable[[StandardEncoding, SymState, SymAction, SymState], z3.BoolRef]
+FinalGuard = Callable[[Encoding, SymState, int], z3.BoolRef]
+StepGuard = Callable[[Encoding, SymState, SymAction, SymState], z3.BoolRef]
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +232,7 @@ def find_deal(preset: str, scenario: Scenario, players: int, steps: int) -> Witn
 
 
 def _replay(
-    enc: StandardEncoding, base: Ruleset, first: AbstractState, nexts: list[AbstractState]
+    enc: Encoding, base: Ruleset, first: AbstractState, nexts: list[AbstractState]
 ) -> tuple[DealState, tuple[Action, ...]] | None:
     """The model's deal for an unrolled run of the encoding: the first state dealt for real, then at each
     step the legal action whose successor abstracts to the next state."""

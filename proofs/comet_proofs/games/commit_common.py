@@ -22,16 +22,9 @@ from comet.cards import DIAMONDS, KING, card, card_text
 from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
-from comet_proofs.encoding import (
-    CARD,
-    PASS,
-    AbstractState,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-    at,
-)
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.symbolic import CARD, PASS, AbstractState, Readings, SymAction, SymState
+from comet_proofs.terms import at
 
 NINE_D = card(9, DIAMONDS)
 DECK51: tuple[int, ...] = tuple(c for c in range(card(1, 0), card(KING, 3) + 1) if c != card(8, DIAMONDS))

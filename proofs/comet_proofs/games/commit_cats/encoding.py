@@ -24,7 +24,6 @@ from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, F
 from comet.ruleset import Ruleset
 from comet.state import DealState
 
-from comet_proofs.encoding import CARD, COMET, ENCODINGS, PASS, Readings, SymAction, SymState, scaled
 from comet_proofs.games.commit_common import (
     BRANCH,
     DEAD,
@@ -38,6 +37,8 @@ from comet_proofs.games.commit_common import (
     SuitedEncoding,
     loc_name,
 )
+from comet_proofs.symbolic import CARD, COMET, PASS, Readings, SymAction, SymState
+from comet_proofs.terms import scaled
 
 NATURALS: tuple[int, ...] = tuple(c for c in DECK51 if c != NINE_D)
 EIGHT_D = card(8, DIAMONDS)
@@ -328,4 +329,4 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return tuple(out)
 
 
-ENCODINGS["commit_cats"] = CommitCatsEncoding
+ENCODING = CommitCatsEncoding

@@ -16,7 +16,7 @@ from comet.cards import DIAMONDS, KING, card
 from comet.ruleset import Ruleset
 from comet.state import DealState
 
-from comet_proofs.encoding import CARD, ENCODINGS, GAME_FIELDS, PASS, Readings, SymAction, SymState, at, scaled
+from comet_proofs.encoding import GAME_FIELDS
 from comet_proofs.games.commit_common import (
     BRANCH,
     DEAD,
@@ -28,6 +28,8 @@ from comet_proofs.games.commit_common import (
     SuitedEncoding,
     loc_name,
 )
+from comet_proofs.symbolic import CARD, PASS, Readings, SymAction, SymState
+from comet_proofs.terms import at, scaled
 
 TEN_D = card(10, DIAMONDS)
 NINE_CHIPS = 2  # 000:86 "the 9♦ 2 counters", "pays 2 to each": fixed, whatever the deal's comet_value
@@ -248,4 +250,4 @@ class CommitHoyleEncoding(SuitedEncoding):
         return [f"settlement payments of the wrong shape: {bad}"] if bad else []
 
 
-ENCODINGS["commit_hoyle"] = CommitHoyleEncoding
+ENCODING = CommitHoyleEncoding

@@ -21,10 +21,9 @@ from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
 
 from comet_proofs.abstraction import counts_abstract
-from comet_proofs.encoding import (
-    DEAL_TABLE,
-    ENCODINGS,
-    GAME_FIELDS,
+from comet_proofs.encoding import DEAL_TABLE, GAME_FIELDS
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.symbolic import (
     KING,
     NATURAL,
     NINE,
@@ -33,11 +32,10 @@ from comet_proofs.encoding import (
     QUARTET,
     AbstractState,
     Readings,
-    StandardEncoding,
     SymAction,
     SymState,
-    scaled,
 )
+from comet_proofs.terms import scaled
 
 DECK = 52
 KING_CHIPS = 1
@@ -187,4 +185,4 @@ class OldCometEncoding(StandardEncoding):
         return [f"settlement payments of the wrong shape: {bad}"] if bad else []
 
 
-ENCODINGS["old_comet"] = OldCometEncoding
+ENCODING = OldCometEncoding

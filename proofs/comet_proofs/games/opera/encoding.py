@@ -15,22 +15,19 @@ import z3
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
-from comet_proofs.encoding import (
+from comet_proofs.games.standard.encoding import STANDARD_UNQUANTIFIED, StandardEncoding
+from comet_proofs.symbolic import (
     COMET_PLAYED,
     DEAL_RULINGS,
-    ENCODINGS,
     NINE,
     PASS,
     PLAY_RULINGS,
-    STANDARD_UNQUANTIFIED,
     AbstractState,
     Readings,
-    StandardEncoding,
     SymAction,
     SymState,
-    at,
-    scaled,
 )
+from comet_proofs.terms import at, scaled
 
 FIRST, COULD, DRAWN = "first_turn", "dealer_could", "drawn"
 
@@ -208,4 +205,4 @@ class OperaEncoding(StandardEncoding):
         return loss, (s.players - 1) * loss
 
 
-ENCODINGS["opera"] = OperaEncoding
+ENCODING = OperaEncoding

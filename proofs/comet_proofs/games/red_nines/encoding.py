@@ -23,9 +23,9 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
-from comet_proofs.encoding import (
+from comet_proofs.games.commit_common import NewRunPassOn
+from comet_proofs.symbolic import (
     COMET,
-    ENCODINGS,
     GROUP_BASE,
     KING,
     NATURAL,
@@ -35,10 +35,8 @@ from comet_proofs.encoding import (
     Readings,
     SymAction,
     SymState,
-    at,
-    scaled,
 )
-from comet_proofs.games.commit_common import NewRunPassOn
+from comet_proofs.terms import at, scaled
 
 NO_COMET = -3
 EXTRA_SUITS = (HEARTS, SPADES, DIAMONDS, CLUBS)
@@ -377,4 +375,4 @@ class RedNinesEncoding(NewRunPassOn):
         return [f"chips changed hands in a points game: {paid}"] if paid else []
 
 
-ENCODINGS["red_nines"] = RedNinesEncoding
+ENCODING = RedNinesEncoding

@@ -11,16 +11,9 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
-from comet_proofs.encoding import (
-    ENCODINGS,
-    PLAY_RULINGS,
-    AbstractState,
-    Readings,
-    StandardEncoding,
-    SymAction,
-    SymState,
-    scaled,
-)
+from comet_proofs.games.standard.encoding import StandardEncoding
+from comet_proofs.symbolic import PLAY_RULINGS, AbstractState, Readings, SymAction, SymState
+from comet_proofs.terms import scaled
 
 
 class TwoPlayerEncoding(StandardEncoding):
@@ -108,4 +101,4 @@ class TwoPlayerEncoding(StandardEncoding):
         return [f"chips changed hands in a points game: {paid}"] if paid else []
 
 
-ENCODINGS["two_player"] = TwoPlayerEncoding
+ENCODING = TwoPlayerEncoding

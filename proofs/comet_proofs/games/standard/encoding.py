@@ -1,0 +1,36 @@
+"""The standard game's encoding: the base rules of ``comet_proofs.encoding`` as they are, with the Opera's
+readings listed as unquantified while the Opera is off (the Opera has its own encoding, ``games/opera/``)."""
+
+from __future__ import annotations
+
+from comet.state import DealState
+
+from comet_proofs.encoding import BASE_UNQUANTIFIED, Encoding
+from comet_proofs.symbolic import AbstractState
+
+# The base rules' unquantified fields, and the Opera's readings, which change nothing while the Opera is off.
+STANDARD_UNQUANTIFIED: tuple[str, ...] = (
+    *BASE_UNQUANTIFIED,
+    "opera_draw",
+    "opera_stack",
+    "opera_comet_bonus",
+    "opera_caught",
+)
+
+
+class StandardEncoding(Encoding):
+    """The standard game (preset ``standard``); the other games' encodings subclass it where they share its
+    rules."""
+
+    name = "standard"
+    unquantified: tuple[str, ...] = STANDARD_UNQUANTIFIED
+    outside: tuple[str, ...] = ("opera",)
+
+    def abstract(self, state: DealState) -> AbstractState:
+        """The base abstraction, for a deal without the Opera (ValueError with the Opera on)."""
+        if state.rules.variant == self.name and state.rules.opera:
+            raise ValueError("the encoding has no Opera yet (a drawn deal, a first-turn doubling)")
+        return super().abstract(state)
+
+
+ENCODING = StandardEncoding

@@ -1,0 +1,63 @@
+"""The games the proofs know, found by discovery: every folder of ``comet_proofs/games/`` is a game, whose
+``encoding`` module names its encoding class (``ENCODING``).  No shared module lists the games, and no
+game imports this registry (it reads theirs).
+
+``encoding_for(preset)`` is the encoding of a preset's game; ``ENCODINGS`` maps each preset to its
+encoding class (a test may replace an entry for its duration).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+import comet_proofs.games
+from comet_proofs.encoding import Encoding
+
+ENCODINGS: dict[str, type[Encoding]] = {}
+
+
+def game_packages() -> list[ModuleType]:
+    """Every game folder's package, imported (a folder put on ``comet_proofs.games.__path__`` included)."""
+    prefix = comet_proofs.games.__name__ + "."
+    return [
+        importlib.import_module(info.name)
+        for info in pkgutil.iter_modules(comet_proofs.games.__path__, prefix)
+        if info.ispkg
+    ]
+
+
+def game_module(package: ModuleType, name: str) -> ModuleType | None:
+    """The game folder's module ``name`` (``encoding``, ``classes``, ``scenarios``), None if it has none."""
+    try:
+        return importlib.import_module(f"{package.__name__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package.__name__}.{name}":
+            raise
+        return None
+
+
+def load_encodings() -> None:
+    """Put every game folder's encoding in ``ENCODINGS`` under its preset's name (an entry already there, as
+    a test's replacement, is kept)."""
+    for package in game_packages():
+        module = game_module(package, "encoding")
+        cls = getattr(module, "ENCODING", None)
+        if isinstance(cls, type) and issubclass(cls, Encoding):
+            ENCODINGS.setdefault(cls.name, cls)
+
+
+def encoding_for(preset: str) -> Encoding:
+    """The encoding of a preset's game; ValueError if the game has none yet."""
+    load_encodings()
+    cls = ENCODINGS.get(preset)
+    if cls is None:
+        raise ValueError(f"no proofs for preset {preset!r} yet; proved: {', '.join(sorted(ENCODINGS))}")
+    return cls()
+
+
+def encodings() -> dict[str, type[Encoding]]:
+    """``ENCODINGS`` with every game folder's encoding loaded."""
+    load_encodings()
+    return ENCODINGS

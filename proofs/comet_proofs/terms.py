@@ -1,0 +1,81 @@
+"""Z3 helpers the encodings and the checks share: a symbolic index into a row (``at``, ``rank_at``), a
+product kept linear (``scaled``), and walking a formula's terms (``subterms``, ``is_variable``,
+``nonlinear_products``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import z3
+
+
+def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
+    """``seq[index]`` for a symbolic index known to be in range (an If-chain)."""
+    out = seq[-1]
+    for i in range(len(seq) - 2, -1, -1):
+        out = z3.If(index == i, seq[i], out)
+    return out
+
+
+def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
+    """``x * factor`` as linear arithmetic.  A rule's multiplier (x2 caught, x4 after the Comet as a 9, the
+    Opera's x2, ...) is built from integer constants by ``If``, ``+``, ``-`` and ``*``, so the product is
+    pushed into its branches: ``x * If(c, 2, 4)`` becomes ``If(c, 2*x, 4*x)``.  A product of two
+    symbolic terms makes Z3 reason about non-linear integer arithmetic, where it can search without end
+    (the Opera's settlement zero-sum timed out at 120 s; linear, it proves at once).  ValueError for a
+    factor with a free variable in it (that product is non-linear whatever one does)."""
+    if isinstance(factor, int):
+        return x if factor == 1 else z3.IntVal(0) if factor == 0 else factor * x
+    if z3.is_int_value(factor):
+        return scaled(x, factor.as_long())
+    if z3.is_app_of(factor, z3.Z3_OP_ITE):
+        return z3.If(factor.arg(0), scaled(x, factor.arg(1)), scaled(x, factor.arg(2)))
+    args = [factor.arg(i) for i in range(factor.num_args())]
+    if z3.is_add(factor):
+        return z3.Sum(*[scaled(x, f) for f in args])
+    if z3.is_sub(factor):
+        return scaled(x, args[0]) - z3.Sum(*[scaled(x, f) for f in args[1:]])
+    if z3.is_app_of(factor, z3.Z3_OP_UMINUS):
+        return -scaled(x, args[0])
+    if z3.is_mul(factor):
+        out = x
+        for f in args:
+            out = scaled(out, f)
+        return out
+    raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
+
+
+def subterms(terms: Sequence[z3.ExprRef]) -> Iterator[z3.ExprRef]:
+    """Every term under ``terms``, each shared term once (by Z3 id)."""
+    seen: set[int] = set()
+    todo = list(terms)
+    while todo:
+        e = todo.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        yield e
+        todo.extend(e.children())
+
+
+def is_variable(term: z3.ExprRef) -> bool:
+    """An uninterpreted constant (a state field, an action's kind, a reading), not a term built from them."""
+    return bool(z3.is_const(term)) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED
+
+
+def nonlinear_products(formulas: Sequence[z3.ExprRef]) -> list[str]:
+    """The products of two or more symbolic terms in ``formulas``: the encodings keep this list empty
+    (``scaled``)."""
+    return [
+        " ".join(str(e).split())
+        for e in subterms(formulas)
+        if z3.is_mul(e) and sum(1 for c in e.children() if not z3.is_int_value(c)) >= 2
+    ]
+
+
+def rank_at(row: Sequence[z3.ArithRef], rank: z3.ArithRef, ranks: tuple[int, ...]) -> z3.ArithRef:
+    """``row`` is indexed by ``ranks``; the entry for a symbolic rank in ``ranks``."""
+    out: z3.ArithRef = row[-1]
+    for i in range(len(ranks) - 2, -1, -1):
+        out = z3.If(rank == ranks[i], row[i], out)
+    return out
