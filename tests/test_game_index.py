@@ -1,6 +1,7 @@
 """Every game family's folder indexes where the rest of it lives (proofs, fast engine, tests, spec), and the
-index cannot rot: each path must exist, each Markdown anchor must be a heading, each behaviour-class name
-must be in the proofs' catalogue (issue 21: find all of one variant from one index)."""
+index cannot rot: each path must exist, each Markdown anchor must be a heading, and the game's proofs
+folder (encoding, behaviour classes, witness scenarios) must be named (issue 21: find all of one variant
+from one index)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import re
 from pathlib import Path
 
 import comet.games
-import comet_proofs.catalogue as catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,9 +35,11 @@ def index_problems(name: str, doc: str) -> list[str]:
             headings = {slug(h) for h in re.findall(r"^#+ (.+)$", target.read_text(), re.M)}
             if anchor not in headings:
                 out.append(f"{name}: {path} has no heading #{anchor}")
-    for classes in re.findall(r"``([A-Z_]+_CLASSES)``", doc):
-        if not hasattr(catalogue, classes):
-            out.append(f"{name}: comet_proofs.catalogue has no {classes}")
+    proofs = ROOT / "proofs" / "comet_proofs" / "games" / name
+    for part in ("encoding", "classes", "scenarios"):
+        path = f"proofs/comet_proofs/games/{name}/{part}.py"
+        if (proofs / f"{part}.py").exists() and f"``{path}``" not in doc:
+            out.append(f"{name}: the index does not name {path}")
     return out
 
 
@@ -53,14 +55,14 @@ def test_every_game_folder_has_an_index_that_resolves() -> None:
 
 
 def test_a_rotten_index_is_reported() -> None:
-    """Planted: a missing file, a missing heading and an unknown class list are each named."""
+    """Planted: a missing file, a missing heading and a proofs file of the game left out are each named."""
     doc = (
         "Index: x\n- ``proofs/comet_proofs/variants/nothing.py``; ``spec/rules-variants.md#no-such-game``;"
-        " ``NO_SUCH_CLASSES``"
+        " ``proofs/comet_proofs/games/opera/encoding.py``, ``proofs/comet_proofs/games/opera/scenarios.py``"
     )
-    assert index_problems("toy", doc) == [
-        "toy: proofs/comet_proofs/variants/nothing.py does not exist",
-        "toy: spec/rules-variants.md has no heading #no-such-game",
-        "toy: comet_proofs.catalogue has no NO_SUCH_CLASSES",
+    assert index_problems("opera", doc) == [
+        "opera: proofs/comet_proofs/variants/nothing.py does not exist",
+        "opera: spec/rules-variants.md has no heading #no-such-game",
+        "opera: the index does not name proofs/comet_proofs/games/opera/classes.py",
     ]
     assert index_problems("toy", "no index") == ["toy: the folder's docstring has no 'Index:' section"]

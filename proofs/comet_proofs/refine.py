@@ -1,5 +1,5 @@
 """The directed refinement check: the encoding against the model on states Z3 finds for each
-behaviour class of the catalogue (``catalogue.py``), not only on states random play happens to meet.
+behaviour class of the game (its folder's ``classes.py``, over ``catalogue.py``), not only on states random play happens to meet.
 
 For each class of a preset and each reading combination it names, Z3 finds a step
 ``Inv(s) ∧ T(s, a, s2) ∧ guard(s, a, s2)``; ``concrete.concretise`` turns ``s`` into a real
@@ -24,16 +24,26 @@ from comet.state import Action, DealState, Payment
 from comet.variant import variant_of
 
 from comet_proofs.abstraction import describe_action, describe_deal_state
-from comet_proofs.catalogue import BehaviourClass, Overrides, classes_for
+from comet_proofs.catalogue import BehaviourClass, Overrides
 from comet_proofs.concrete import concretise
 from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, encoded_successors, sample_states
 from comet_proofs.encoding import Encoding
-from comet_proofs.registry import encoding_for
+from comet_proofs.registry import encoding_for, game_part
 from comet_proofs.symbolic import KING, AbstractState, Readings, SymAction, SymState
 from comet_proofs.terms import at, is_variable
 
 TIMEOUT_MS = 20_000
 ATTEMPTS = 8  # abstract states tried per class and reading before giving up on concretising
+
+
+
+def classes_for(preset: str) -> tuple[BehaviourClass, ...]:
+    """The behaviour classes of ``preset``'s game (its folder's ``classes.CLASSES``); ValueError if the game
+    has none."""
+    found = game_part(preset, "classes", "CLASSES")
+    if not isinstance(found, tuple) or not all(isinstance(c, BehaviourClass) for c in found):
+        raise ValueError(f"no behaviour classes for preset {preset!r}")
+    return found
 
 
 @dataclass(frozen=True, slots=True)

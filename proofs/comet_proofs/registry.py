@@ -61,3 +61,16 @@ def encodings() -> dict[str, type[Encoding]]:
     """``ENCODINGS`` with every game folder's encoding loaded."""
     load_encodings()
     return ENCODINGS
+
+
+def game_part(preset: str, module: str, name: str) -> object:
+    """The value ``name`` in module ``module`` (``classes``, ``scenarios``) of the game folder whose encoding
+    proves ``preset``; None if the folder has no such module or value.  ValueError for a preset no game
+    folder's encoding names."""
+    for package in game_packages():
+        encoding = game_module(package, "encoding")
+        cls = getattr(encoding, "ENCODING", None)
+        if isinstance(cls, type) and issubclass(cls, Encoding) and cls.name == preset:
+            part = game_module(package, module)
+            return getattr(part, name, None)
+    raise ValueError(f"no game folder for preset {preset!r} in comet_proofs/games/")

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import z3
 from comet import engine
-from comet.cards import DIAMONDS, card
 from comet.itf import deal_trace
 from comet.presets import preset as preset_named
 from comet.record import JsonObject, record_from_state
@@ -28,151 +27,14 @@ from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
-from comet_proofs.catalogue import comet_caught, restart
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
 from comet_proofs.refine import pin_readings, realism
-from comet_proofs.registry import encoding_for
-from comet_proofs.symbolic import CARD, COMET, NINE, AbstractState, SymAction, SymState
+from comet_proofs.registry import encoding_for, game_part
+from comet_proofs.scenario import Scenario, deal_states
+from comet_proofs.symbolic import NINE, AbstractState, SymAction, SymState
 
 TIMEOUT_MS = 300_000
-FinalGuard = Callable[[Encoding, SymState, int], z3.BoolRef]
-StepGuard = Callable[[Encoding, SymState, SymAction, SymState], z3.BoolRef]
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A way for a deal to end: ``final`` on the last state (given the Comet's starting value), optionally
-    ``step`` on some step of the deal, and ``holds`` the same property judged on the model's deal."""
-
-    slug: str
-    description: str
-    presets: tuple[str, ...]
-    final: FinalGuard
-    holds: Callable[[DealState, Sequence[Action], int], bool]
-    step: StepGuard | None = None
-    escalated: bool = False
-    # "z3": bounded unrolling of the encoding; "sample": seeded random deals of the model until one ends so
-    # (for endings random play meets all the time, such as a stuck run); "z3" falls back to "sample".
-    method: str = "z3"
-
-
-def _states(start: DealState, actions: Sequence[Action]) -> list[DealState]:
-    out = [start]
-    for a in actions:
-        out.append(engine.apply(out[-1], a))
-    return out
-
-
-def _won_on_wild_nine(s: DealState, acts: Sequence[Action], start: int) -> bool:
-    return s.winner >= 0 and s.out_wild_as == NINE
-
-
-def _caught(s: DealState, acts: Sequence[Action], start: int) -> bool:
-    return s.winner >= 0 and any(c in s.wild for p, h in enumerate(s.hands) if p != s.winner for c in h)
-
-
-def _stuck_then_over(start_state: DealState, acts: Sequence[Action]) -> bool:
-    states = _states(start_state, acts)
-    restarts = [i for i, a in enumerate(acts) if a.is_pass and states[i].run and not states[i + 1].run]
-    return bool(restarts) and states[-1].terminal
-
-
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario(
-        "comet-nine-escalated",
-        "the winner goes out on the Comet as a 9, the Comet worth more than at the start",
-        ("standard", "opera", "old_comet"),
-        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as == NINE, s.comet_value > v),
-        lambda s, a, v: _won_on_wild_nine(s, a, v) and s.comet_value > v,
-        escalated=True,
-    ),
-    Scenario(
-        "comet-nine",
-        "the winner goes out on the Comet (the wild card) as a 9",
-        ("two_player", "red_nines"),
-        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as == NINE),
-        _won_on_wild_nine,
-    ),
-    Scenario(
-        "caught",
-        "a loser is caught with the Comet (the wild card) at the end",
-        ("standard", "opera", "two_player", "old_comet"),
-        lambda e, s, v: comet_caught(e, s),
-        _caught,
-    ),
-    Scenario(
-        "caught",
-        "a loser is caught holding a red nine at the end",
-        ("red_nines",),
-        lambda e, s, v: z3.And(
-            s.winner >= 0, z3.Or([z3.And(s.winner != p, s.x(f"wild{p}") >= 1) for p in range(s.players)])
-        ),
-        _caught,
-        method="sample",
-    ),
-    Scenario(
-        "caught",
-        "a loser is caught holding the 9D at the end",
-        ("commit_hoyle", "commit_cats"),
-        lambda e, s, v: z3.And(s.winner >= 0, s.x("loc.9D") >= 0, s.x("loc.9D") != s.winner),
-        _caught,
-        method="sample",
-    ),
-    Scenario(
-        "stuck-run",
-        "a run gets stuck (everyone passes back to its last player), then the deal ends",
-        ("standard", "opera", "two_player", "old_comet", "red_nines", "commit_hoyle", "commit_cats"),
-        lambda e, s, v: e.terminal(s),
-        lambda s, a, v: True,
-        step=lambda e, s, a, t: restart(s, a, t),
-        method="sample",
-    ),
-    Scenario(
-        "opera-first-turn",
-        "the first player goes out in the first turn (Opera)",
-        ("opera",),
-        lambda e, s, v: z3.And(s.winner >= 0, s.x("first_turn") == 1),
-        lambda s, a, v: s.winner >= 0 and s.turn == 0,
-    ),
-    Scenario(
-        "comet-out",
-        "the winner goes out on the Comet (9D) during a run",
-        ("commit_cats",),
-        lambda e, s, v: z3.And(s.winner >= 0, s.out_wild_as > 0),
-        lambda s, a, v: s.winner >= 0 and s.out_wild_as > 0,
-        step=lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, t.winner >= 0),
-    ),
-)
-
-
-def _nine_instead_of_without(start: DealState, acts: Sequence[Action], value: int) -> bool:
-    states = _states(start, acts)
-    nine = card(9, DIAMONDS)
-    return any(a.cards == (nine,) and states[i].run for i, a in enumerate(acts))
-
-
-SCENARIOS += (
-    Scenario(
-        "nine-instead-of-without",
-        "the 9D is played instead of 'without' during a run, and the deal then ends",
-        ("commit_hoyle",),
-        lambda e, s, v: e.terminal(s),
-        lambda s, a, v: True,
-        step=lambda e, s, a, t: z3.And(a.kind == CARD, a.rank == card(9, DIAMONDS), s.need > 0),
-    ),
-)
-
-# The player count with the smallest hands (the shortest deals) for each preset.
-TRACE_PLAYERS = {
-    "standard": 5,
-    "opera": 5,
-    "two_player": 2,
-    "old_comet": 5,
-    "red_nines": 4,
-    "commit_hoyle": 8,
-    "commit_cats": 8,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +48,16 @@ class WitnessDeal:
 
 
 def scenarios_for(preset: str) -> tuple[Scenario, ...]:
-    return tuple(s for s in SCENARIOS if preset in s.presets)
+    """The witness scenarios of ``preset``'s game (its folder's ``scenarios.SCENARIOS``; none if it has none)."""
+    found = game_part(preset, "scenarios", "SCENARIOS")
+    return tuple(s for s in found if isinstance(s, Scenario)) if isinstance(found, tuple) else ()
+
+
+def trace_players(preset: str) -> int:
+    """The player count with the smallest hands (the shortest deals) for ``preset``: its game folder's
+    ``scenarios.TRACE_PLAYERS``, else the encoding's largest player count."""
+    found = game_part(preset, "scenarios", "TRACE_PLAYERS")
+    return found if isinstance(found, int) else max(encoding_for(preset).player_counts)
 
 
 def find_deal(preset: str, scenario: Scenario, players: int, steps: int) -> WitnessDeal | None:
@@ -224,7 +95,7 @@ def find_deal(preset: str, scenario: Scenario, players: int, steps: int) -> Witn
         deal = _replay(enc, base, first, [t.evaluate(m) for t in states[1:]])
         if deal is not None:
             start, actions = deal
-            final = _states(start, actions)[-1]
+            final = deal_states(start, actions)[-1]
             if scenario.holds(final, actions, start_value) and step_ok(scenario, start, actions):
                 return WitnessDeal(preset, scenario, start, actions, steps)
         solver.add(z3.Not(states[0].equals(SymState.const(first))))
@@ -261,13 +132,9 @@ def _replay(
 
 def step_ok(scenario: Scenario, start: DealState, actions: Sequence[Action]) -> bool:
     """The model's deal has the step the scenario asks for (judged on the model's states)."""
-    if scenario.step is None:
+    if scenario.step is None or scenario.step_holds is None:
         return True
-    if scenario.slug == "nine-instead-of-without":
-        return _nine_instead_of_without(start, actions, 0)
-    if scenario.slug == "comet-out":
-        return True  # the final state says it: the winner went out on the 9D
-    return _stuck_then_over(start, actions)
+    return scenario.step_holds(start, actions)
 
 
 def keep_wild_policy(state: DealState, rng: random.Random) -> Action:
@@ -321,7 +188,7 @@ def search(preset: str, scenario: Scenario, players: int | None = None, extra_st
     ``sample`` scenario or when Z3 finds nothing, seeded random deals of the model)."""
     from comet_proofs.bounds import dealt_size
 
-    n = players or TRACE_PLAYERS[preset]
+    n = players or trace_players(preset)
     enc = encoding_for(preset)
     rd = enc.readings_of(preset_named(preset).rules)
     size = dealt_size(enc, n, rd)

@@ -7,8 +7,8 @@
 Index: Commit as 002:32-45 describes it, everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/commit_cats/encoding.py``; behaviour classes: ``CATS_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/commit_cats/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/commit_cats/classes.py``, witness scenarios ``proofs/comet_proofs/games/commit_cats/scenarios.py``;
 - fast engine: ``model/comet/fast/games/commit_cats.py``;
 - tests: ``tests/test_variant_commit_cats.py``;
 - spec: ``spec/rules-variants.md#commit-002``, ``spec/rulings-variants.md#commit-002``.

@@ -7,8 +7,8 @@
 Index: Commit as 000:86 describes it, everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/commit_hoyle/encoding.py``; behaviour classes: ``HOYLE_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/commit_hoyle/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/commit_hoyle/classes.py``, witness scenarios ``proofs/comet_proofs/games/commit_hoyle/scenarios.py``;
 - fast engine: ``model/comet/fast/games/commit_hoyle.py``;
 - tests: ``tests/test_variant_commit_hoyle.py``;
 - spec: ``spec/rules-variants.md#commit-000``, ``spec/rulings-variants.md#commit-000``.

@@ -7,8 +7,8 @@
 Index: Old Comet of 1718 (000:85), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/old_comet/encoding.py``; behaviour classes: ``OLD_COMET_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/old_comet/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/old_comet/classes.py``, witness scenarios ``proofs/comet_proofs/games/old_comet/scenarios.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_variant_old_comet.py``;
 - spec: ``spec/rules-variants.md#old-comet``, ``spec/rulings-variants.md#old-comet``.

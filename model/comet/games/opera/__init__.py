@@ -7,8 +7,8 @@
 Index: The Opera option (000:83, 002:31), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/opera/encoding.py``; behaviour classes: ``OPERA_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/opera/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/opera/classes.py``, witness scenarios ``proofs/comet_proofs/games/opera/scenarios.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_variant_opera.py``;
 - spec: ``spec/rules-variants.md#opera``, ``spec/rulings-variants.md#opera``.

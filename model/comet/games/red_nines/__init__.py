@@ -7,8 +7,8 @@
 Index: Red Nines (002:46-89), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/red_nines/encoding.py``; behaviour classes: ``RED_NINES_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/red_nines/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/red_nines/classes.py``, witness scenarios ``proofs/comet_proofs/games/red_nines/scenarios.py``;
 - fast engine: ``model/comet/fast/games/red_nines.py``;
 - tests: ``tests/test_variant_red_nines.py``;
 - spec: ``spec/rules-variants.md#red-nines``, ``spec/rulings-variants.md#red-nines``.

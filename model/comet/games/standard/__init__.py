@@ -6,8 +6,8 @@
 Index: The standard game (000:1-80, 002:1-30), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/standard/encoding.py``; behaviour classes: ``STANDARD_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/standard/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/standard/classes.py``, witness scenarios ``proofs/comet_proofs/games/standard/scenarios.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_rules_standard.py``, ``tests/test_rulings_standard.py``;
 - spec: ``spec/rules.md``, ``spec/rulings.md``.

@@ -7,8 +7,8 @@
 Index: Two players (000:84), everywhere else it lives (``tests/test_game_index.py`` checks every path
 and name here):
 
-- encoding for the proofs: ``proofs/comet_proofs/games/two_player/encoding.py``; behaviour classes: ``TWO_PLAYER_CLASSES`` in
-  ``proofs/comet_proofs/catalogue.py``;
+- proofs: encoding ``proofs/comet_proofs/games/two_player/encoding.py``, behaviour classes
+  ``proofs/comet_proofs/games/two_player/classes.py``, witness scenarios ``proofs/comet_proofs/games/two_player/scenarios.py``;
 - fast engine: ``model/comet/fast/kernel.py``;
 - tests: ``tests/test_variant_two_player.py``;
 - spec: ``spec/rules-variants.md#two-players``, ``spec/rulings-variants.md#two-players``.

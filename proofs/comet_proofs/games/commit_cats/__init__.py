@@ -1,5 +1,6 @@
-"""The commit_cats encoding for the proofs (its index: ``comet/games/commit_cats/__init__.py``)."""
+"""The commit_cats game for the proofs: its encoding, behaviour classes and witness scenarios (its index:
+``comet/games/commit_cats/__init__.py``)."""
 
-from comet_proofs.games.commit_cats import encoding
+from comet_proofs.games.commit_cats import classes, encoding, scenarios
 
-__all__ = ["encoding"]
+__all__ = ["classes", "encoding", "scenarios"]

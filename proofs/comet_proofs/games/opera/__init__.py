@@ -1,5 +1,6 @@
-"""The opera encoding for the proofs (its index: ``comet/games/opera/__init__.py``)."""
+"""The opera game for the proofs: its encoding, behaviour classes and witness scenarios (its index:
+``comet/games/opera/__init__.py``)."""
 
-from comet_proofs.games.opera import encoding
+from comet_proofs.games.opera import classes, encoding, scenarios
 
-__all__ = ["encoding"]
+__all__ = ["classes", "encoding", "scenarios"]

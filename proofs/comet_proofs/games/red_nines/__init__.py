@@ -1,5 +1,6 @@
-"""The red_nines encoding for the proofs (its index: ``comet/games/red_nines/__init__.py``)."""
+"""The red_nines game for the proofs: its encoding, behaviour classes and witness scenarios (its index:
+``comet/games/red_nines/__init__.py``)."""
 
-from comet_proofs.games.red_nines import encoding
+from comet_proofs.games.red_nines import classes, encoding, scenarios
 
-__all__ = ["encoding"]
+__all__ = ["classes", "encoding", "scenarios"]
