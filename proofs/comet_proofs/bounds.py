@@ -16,7 +16,7 @@ deal, which falls by at least 1 per action: the termination proof); for chips ga
 pays at settlement and the most the winner collects there; for points games the most points one seat
 scores in a deal.  Chips moved during play (Comet bonus, Kings, stuck runs) are not bounded by the
 invariant (it says only that they sum to zero), so those bounds are for the settlement, except where
-the lemma ``comet_only`` holds (standard, opera: only the Comet pays in play): there the whole deal is
+the lemma ``comet_only`` holds (only the Comet pays in play): there the whole deal is
 bounded too, at the Comet's starting value and, as a line ``a + b*v`` proved for every value v, as a
 function of it (``in_comet_value``).  The sampled deals report the whole deal's returns alongside.
 """
@@ -109,7 +109,7 @@ def lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
     grows = z3.Or([enc.hand_size(t, p) > enc.hand_size(s, p) for p in range(players)])
     step = z3.And(enc.transition(s, a, t, rd), grows)
     cases = enc.action_cases(a)
-    # the cases, then the rest split by action kind (the rest as one formula makes Z3 give up on Commit)
+    # the cases, then the rest split by action kind (the rest as one formula makes Z3 give up on a card-level encoding)
     kinds = sorted({kind for kind, _ in enc.all_actions()})
     rest = [z3.Not(z3.Or(*cases))] if cases else [z3.BoolVal(True)]
     rest = [z3.And(rest[0], a.kind == k) for k in kinds] + [z3.And(rest[0], *[a.kind != k for k in kinds])]
@@ -130,7 +130,7 @@ def comet_only(enc: Encoding, s: SymState) -> z3.BoolRef:
 
 def comet_only_lemma_holds(enc: Encoding, players: int, rd: Readings) -> bool:
     """``comet_only`` is true initially and kept by every step from an ``Inv`` state (so it bounds the chips
-    a deal moves in play); false where other things pay in play (Old Comet's Kings, Commit's Kings)."""
+    a deal moves in play); false where other things pay in play (Kings paid for in play, in some games)."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
     for formula in (
@@ -145,7 +145,7 @@ def comet_only_lemma_holds(enc: Encoding, players: int, rd: Readings) -> bool:
 def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
     """The maximum of ``objective`` (None if unbounded or Z3 gives no answer in time), in a Z3 context of its
     own, as the proofs are solved (``solving.solve_alone``): in a worker that has built other terms
-    before, the search in the main context differs (commit_hoyle's bounds: 1.6 s alone, 5.8 s in the
+    before, the search in the main context differs (a card-level encoding's bounds: 1.6 s alone, 5.8 s in the
     pool of ``comet verify``, 2026-12-01)."""
     ctx = z3.Context()
     opt = z3.Optimize(ctx=ctx)
@@ -206,8 +206,7 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
         return out
     s = enc.fresh_state("s", players)
     free = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s)]
-    if any(name == "stake" for name, _ in s.extra):  # 000's Commit: the pool at the preset's stake
-        free.append(s.x("stake") == rules.commit_stake)
+    free += enc.fixed_by_rules(s, rules)  # e.g. a pool at the preset's stake
     over = [*free, s.comet_value == start]
     if enc.scoring == "chips":
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)

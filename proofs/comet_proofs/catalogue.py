@@ -40,7 +40,7 @@ class BehaviourClass:
 
 
 def out(enc: Encoding, s2: SymState) -> z3.BoolRef:
-    """The step ends the deal (someone went out, or an Opera draw)."""
+    """The step ends the deal (someone went out, or a drawn deal)."""
     return enc.terminal(s2)
 
 

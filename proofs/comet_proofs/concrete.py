@@ -1,21 +1,19 @@
 """From the encoding's ``AbstractState`` back to a real ``comet.state.DealState`` (the inverse of
-``abstraction.abstract`` and the variant encodings' ``abstract``).
+the encodings' ``abstract``).
 
-A counting encoding (standard, opera, two_player, old_comet, red_nines) says how many natural cards of
-each rank each seat holds, where the Comet (or each seat's red nines) is, and what is played or dead;
-``concretise`` picks concrete cards of the deal's pack for those counts.  A card-level encoding
-(commit_hoyle, commit_cats) names every card's place, so nothing is picked.  The turn, run, chips and
+A counting encoding says how many natural cards of each rank each seat holds, where the Comet (or each
+seat's wild cards) is, and what is played or dead; ``concretise`` picks concrete cards of the deal's pack
+for those counts.  A card-level encoding names every card's place, so nothing is picked: it builds the
+state itself (``Encoding.concrete_state``).  The turn, run, chips and
 outcome fields are copied back (the chips as payments that net to them).
 
-Not every abstract state has a concrete twin (the encodings are over-approximations: e.g. a Commit
+Not every abstract state has a concrete twin (the encodings are over-approximations: e.g. a card-level
 state whose only played card is the 9D but which says the 9D was not the last card played).  The
 caller checks ``enc.abstract(concretise(...)) == abstract`` and looks for another witness otherwise
 (``refine.find_witness``); ``ConcretiseError`` is raised when the counts do not fit the pack at all.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from comet.cards import Card, rank_of
 from comet.engine import packs_in_rotation
@@ -56,13 +54,12 @@ def payments_for(chips: tuple[int, ...], rule: str = "R-COMET-BONUS") -> tuple[P
 
 def concretise(enc: Encoding, a: AbstractState, rules: Ruleset) -> DealState:
     """A ``DealState`` of ``rules``' game whose abstraction under ``enc`` is meant to be ``a``."""
-    from comet_proofs.games.commit_common import SuitedEncoding
-
+    own = enc.concrete_state(a, rules)
+    if own is not None:
+        return own
     n = a.players
     pack = packs_in_rotation(rules, n)[0]
     extra = extra_of(a)
-    if isinstance(enc, SuitedEncoding):
-        return _suited(enc, a, rules, pack.name, pack.wild)
     wild_in_pack = [c for c in pack.cards if c in pack.wild]
     pool: dict[int, list[Card]] = {}
     for c in pack.cards:
@@ -86,7 +83,7 @@ def concretise(enc: Encoding, a: AbstractState, rules: Ruleset) -> DealState:
     if left:
         raise ConcretiseError(f"{len(left)} natural cards of the pack are nowhere")
     wild_counts = [extra.get(f"wild{p}") for p in range(n)]
-    if all(k is not None for k in wild_counts):  # Red Nines: several wild cards, counted per seat
+    if all(k is not None for k in wild_counts):  # several wild cards, counted per seat
         for p, k in enumerate(wild_counts):
             assert k is not None
             hands[p] += wild_in_pack[:k]
@@ -107,40 +104,12 @@ def concretise(enc: Encoding, a: AbstractState, rules: Ruleset) -> DealState:
     if wild_in_pack:
         raise ConcretiseError(f"{len(wild_in_pack)} wild cards of the pack are nowhere")
     first = extra.get("first_turn", 0) == 1
-    return _state(
+    return deal_state(
         a, rules, pack.name, pack.wild, hands, dead, played, turn=0 if first else 1, drawn=extra.get("drawn", 0) == 1
     )
 
 
-def _suited(
-    enc: Encoding, a: AbstractState, rules: Ruleset, pack_name: str, wild: tuple[Card, ...]
-) -> DealState:
-    from comet_proofs.games.commit_common import DEAD, DECK51, NINE_D, PLAYED, loc_name
-
-    extra = extra_of(a)
-    n = a.players
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    dead: list[Card] = []
-    played: list[Card] = []
-    for c in DECK51:
-        place = extra[loc_name(c)]
-        if 0 <= place < n:
-            hands[place].append(c)
-        elif place == DEAD:
-            dead.append(c)
-        elif place == PLAYED:
-            played.append(c)
-    if NINE_D in played:  # the 9D last exactly when the encoding says it was the last card played
-        played.remove(NINE_D)
-        played = played + [NINE_D] if extra.get("nine_last", 0) == 1 else [NINE_D] + played
-    if "stake" in extra:
-        rules = replace(rules, commit_stake=extra["stake"])
-    scores = tuple(extra[f"score{p}"] for p in range(n)) if f"score{0}" in extra else ()
-    state = _state(a, rules, pack_name, wild, hands, dead, played, turn=1, drawn=False)
-    return replace(state, run_suit=extra.get("suit", -1), branch=extra.get("branch", 0), scores=scores)
-
-
-def _state(
+def deal_state(
     a: AbstractState,
     rules: Ruleset,
     pack_name: str,
@@ -156,7 +125,7 @@ def _state(
     return DealState(
         rules=rules,
         players=n,
-        # the first player sits left of the dealer (R-LEAD-FIRST; the Opera looks at it)
+        # the first player sits left of the dealer (R-LEAD-FIRST; a first-turn rule looks at it)
         dealer=(a.to_move - 1) % n,
         pack=pack_name,
         wild=wild,

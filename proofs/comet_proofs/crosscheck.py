@@ -24,9 +24,10 @@ from comet.state import DealState
 
 from comet_proofs.abstraction import describe, describe_deal_state
 from comet_proofs.encoding import Encoding
+from comet_proofs.registry import encoding_for, game_part
 from comet_proofs.symbolic import PLAY_RULINGS, AbstractState, SymAction, SymState
 
-# The standard encoding's play rulings plus the deal-shape ones (``sampled_fields`` gives every field
+# The base rules' play rulings plus the deal-shape ones (``sampled_fields`` gives every field
 # the cross-check varies for an encoding: these and the rest of what applies to the preset).
 SAMPLED_FIELDS: tuple[str, ...] = tuple(name for name, _ in PLAY_RULINGS) + ("deal_sizes", "deal_order")
 # The values an integer ruling (a stake, starting chips) is drawn from.
@@ -46,7 +47,7 @@ class CrossCheckResult:
 
 
 def random_rules(rng: random.Random, base: Ruleset | None = None, fields: Sequence[str] = SAMPLED_FIELDS) -> Ruleset:
-    """``base`` (default: the standard preset) with a random reading of every ruling in ``fields``
+    """``base`` (default: the default ``Ruleset``) with a random reading of every ruling in ``fields``
     (an integer ruling from ``INT_SAMPLES``)."""
     changes: dict[str, object] = {}
     for name in fields:
@@ -92,12 +93,11 @@ def sample_states(
     ruling that applies to the preset but those outside its encoding, ``sampled_fields``; random pack
     of the rotation, Comet value, uniformly random legal play), ``per_deal`` of them per deal plus the
     final state."""
-    from comet_proofs.registry import encoding_for
-
     rng = random.Random(seed)
     base = preset_named(preset).rules
     fields = sampled_fields(encoding_for(preset))
-    values = (0, 2, 4, 6) if preset == "standard" else (0, 2, 4, 6, 10)
+    own = game_part(preset, "encoding", "SAMPLED_COMET_VALUES")
+    values = own if isinstance(own, tuple) else (0, 2, 4, 6, 10)
     out: list[DealState] = []
     for n in players:
         for _ in range(deals):

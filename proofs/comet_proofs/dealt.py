@@ -42,7 +42,7 @@ from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import AbstractState, SymState
 from comet_proofs.terms import is_variable, subterms
 
-MAX_PACKS = 2  # packs of the rotation tried (Commit's "any seven" reading has hundreds of equal-sized packs)
+MAX_PACKS = 2  # packs of the rotation tried (an "any seven removed" reading has hundreds of equal-sized packs)
 
 
 @dataclass(frozen=True, slots=True)

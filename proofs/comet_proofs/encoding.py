@@ -91,6 +91,10 @@ class Encoding:
     # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
     unquantified: tuple[str, ...] = BASE_UNQUANTIFIED
     outside: tuple[str, ...] = ()
+    # The relative cost of one of its obligations (``parallel.tasks`` hands out the costliest first).
+    proof_weight: float = 1.0
+    # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.
+    card_level: bool = False
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         extra = self.extra_fields + self.reading_fields()
@@ -162,6 +166,21 @@ class Encoding:
         and T has these too)?  None in an exact encoding; the cross-check still requires every model
         successor to be in T."""
         return False
+
+    def concrete_state(self, a: AbstractState, rules: Ruleset) -> DealState | None:
+        """A ``DealState`` whose abstraction is meant to be ``a``, where the encoding builds one itself (None:
+        the counting encodings' way, ``concrete.concretise``)."""
+        return None
+
+    def realism(self, s: SymState) -> list[z3.BoolRef]:
+        """Constraints on the fields the encoding leaves free that pick states a real deal can have (for the
+        refinement check's and the witness traces' searches); none in the base rules."""
+        return []
+
+    def fixed_by_rules(self, s: SymState, rules: Ruleset) -> list[z3.BoolRef]:
+        """The extra fields ``rules`` fix for a whole deal (a field that copies an integer ruling); none in
+        the base rules."""
+        return []
 
     def abstract_dealt(self, state: DealState) -> AbstractState:
         """The abstract state of a freshly dealt deal, for the check that it is an initial state
@@ -580,7 +599,7 @@ class Encoding:
         """The case split of the inductive step check (``obligations.JOINT_STEP``): one case per action kind.
         Proofs check each case and then the negation of all of them, so any split is sound.  With the
         kind fixed, the effects of the other kinds fold away before Z3 starts (``solving.specialise``):
-        the whole step at once took 3.95 s against 0.58 s split (old_comet, 5 players, 2026-12-01)."""
+        the whole step at once took 3.95 s against 0.58 s split (a counting encoding, 5 players, 2026-12-01)."""
         return [a.kind == k for k in sorted({k for k, _ in self.all_actions()})]
 
     def all_actions(self) -> list[tuple[int, int]]:

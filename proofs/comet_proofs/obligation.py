@@ -76,7 +76,7 @@ class Obligation:
         Each case is solved in a Z3 context of its own (``solve_alone``): Z3's search depends on the
         identifiers of the terms it is given, and in the shared context those depend on every term built
         before, so the same obligation proved in 1 s in one process and timed out at 120 s in another
-        (commit_hoyle's card conservation at 8 players, 2026-12-01).  Alone, its time depends on the
+        (a card-level encoding's card conservation at 8 players, 2026-12-01).  Alone, its time depends on the
         formula only."""
         start = time.perf_counter()
         if self.joint is not None:

@@ -62,7 +62,7 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
     The inductive steps of every invariant part, the step-bound lemma and the ranking's decrease are
     goals of one joint check (``JOINT_STEP``), split by the encoding's ``action_cases``: each case costs
     Z3 a preprocessing of the whole ``Inv(s) ∧ T`` whatever it is asked, so one check per case for
-    every goal is cheaper than one per goal (commit_cats, 6 players: 2.1 s against 4.6 s for three of
+    every goal is cheaper than one per goal (a card-level encoding, 6 players: 2.1 s against 4.6 s for three of
     the goals apart; the five counting encodings, split by action kind: 11.4 s against 34.2 s for their
     step obligations one by one, 2026-12-01).  Each part keeps an obligation of its own for its initial
     case, which assumes the joint check."""

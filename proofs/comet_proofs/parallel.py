@@ -5,8 +5,8 @@ an obligation by (preset, players, index in ``plan``) and the worker finds the p
 before it was forked, or builds it (cached per process).  Each obligation is solved in a Z3 context of
 its own (``solving.solve_alone``), so the terms a worker built before do not change how Z3 searches
 (Z3 keeps a little state across contexts, so a search's size can still vary slightly with what the
-worker did before: ``proofs.Solved``).  Tasks go out slowest first (the card-level
-Commit encodings, the larger player counts), so two workers finish close together.  With ``jobs=1``
+worker did before: ``solving.Solved``).  Tasks go out slowest first (the encodings of
+the greatest ``proof_weight``, the larger player counts), so two workers finish close together.  With ``jobs=1``
 everything runs in this process (a test's monkeypatched encoding is then seen).
 
 ``recheck``: every obligation the first solver proved with little work, in at most three cases, is
@@ -28,8 +28,6 @@ from comet_proofs.obligation import Obligation, ProofResult
 from comet_proofs.proofs import discharge, plan
 from comet_proofs.registry import encoding_for
 
-# Relative cost of one obligation of a preset (measured: seconds per obligation, roughly).
-WEIGHT = {"commit_hoyle": 4.0, "commit_cats": 4.0, "red_nines": 1.5}
 SPLIT_WEIGHT = 8.0
 
 
@@ -61,10 +59,11 @@ def tasks(presets: Sequence[str], players: Sequence[int] | None = None) -> list[
     ValueError for an unknown preset or player count."""
     out: list[Task] = []
     for preset in presets:
-        counts = sorted(players if players is not None else encoding_for(preset).player_counts)
+        enc = encoding_for(preset)
+        counts = sorted(players if players is not None else enc.player_counts)
         for n in counts:
             for i, ob in enumerate(_plan(preset, n)):
-                weight = WEIGHT.get(preset, 1.0) * n * (SPLIT_WEIGHT if ob.cases and len(ob.cases) > 2 else 1.0)
+                weight = enc.proof_weight * n * (SPLIT_WEIGHT if ob.cases and len(ob.cases) > 2 else 1.0)
                 out.append(Task(preset, n, i, ob.name, weight))
     return sorted(out, key=lambda t: -t.weight)
 

@@ -29,8 +29,8 @@ from comet_proofs.concrete import concretise
 from comet_proofs.crosscheck import MAX_SUCCESSORS, check_state, encoded_successors, sample_states
 from comet_proofs.encoding import Encoding
 from comet_proofs.registry import encoding_for, game_part
-from comet_proofs.symbolic import KING, AbstractState, Readings, SymAction, SymState
-from comet_proofs.terms import at, is_variable
+from comet_proofs.symbolic import AbstractState, Readings, SymAction, SymState
+from comet_proofs.terms import is_variable
 
 TIMEOUT_MS = 20_000
 ATTEMPTS = 8  # abstract states tried per class and reading before giving up on concretising
@@ -149,7 +149,7 @@ def pin_readings(
 
 def reading_combinations(enc: Encoding, cls: BehaviourClass) -> list[Overrides]:
     """The class's reading combinations, each limited to the rulings ``enc`` quantifies (a reading the
-    preset does not have, e.g. RUL-COMET-BONUS-LAST in the two-player game, falls away), without repeats."""
+    preset does not have, e.g. a ruling another game's encoding quantifies, falls away), without repeats."""
     out: list[Overrides] = []
     for overrides in cls.readings:
         for field, _ in overrides:
@@ -175,40 +175,11 @@ def sweep_combinations(enc: Encoding) -> list[Overrides]:
 
 def realism(enc: Encoding, preset: str, s: SymState, escalated: bool) -> list[z3.BoolRef]:
     """Constraints that pick states a real deal can have (the encoding allows more): the Comet at its
-    starting value (or above it, for an escalated class), small stakes, and the facts the concrete state
-    must agree with that the encoding leaves free (the Opera dealer's answer, the order of Commit's pile)."""
+    starting value (or above it, for an escalated class), and the encoding's own (``Encoding.realism``:
+    small stakes, the facts the concrete state must agree with that the encoding leaves free)."""
     start = variant_of(preset_named(preset).rules).comet_value
     out = [s.comet_value > start, s.comet_value <= start + 10] if escalated else [s.comet_value == start]
-    names = {k for k, _ in s.extra}
-    if "stake" in names:
-        out += [s.x("stake") >= 1, s.x("stake") <= 5]
-    if "nine_last" in names:
-        from comet_proofs.games.commit_common import NINE_D, PLAYED, loc_name
-
-        only_nine = z3.Sum(*s.played) < 2
-        out.append(z3.Implies(z3.And(s.x("nine_last") == 0, s.x(loc_name(NINE_D)) == PLAYED), z3.Not(only_nine)))
-    if "dealer_could" in names:
-        out.append(opera_dealer(enc, s))
-    return out
-
-
-def opera_dealer(enc: Encoding, s: SymState) -> z3.BoolRef:
-    """In the first turn the encoding's ``dealer_could`` is free, the model searches the dealer's hand: pick
-    a dealer's hand whose answer is plain.  Could: one card of each rank from some L up to the King (lead
-    L and run to the King).  Could not: no King, no Comet and two cards of one rank (one run, no stop)."""
-    n = s.players
-    dealer = z3.If(s.to_move == 0, n - 1, s.to_move - 1)
-    row = [at([s.hands[p][i] for p in range(n)], dealer) for i in range(len(enc.ranks))]
-    low = z3.Int(f"{s.need}.ladder")
-    ladder = z3.And(
-        low >= enc.ranks[0],
-        low <= KING,
-        *[x == z3.If(low <= r, 1, 0) for x, r in zip(row, enc.ranks, strict=True)],
-    )
-    king = row[enc.ranks.index(KING)]
-    stuck = z3.And(king == 0, z3.Or([x == 2 for x in row]))
-    answer = z3.If(s.x("dealer_could") == 1, ladder, stuck)
-    return z3.Implies(s.x("first_turn") == 1, z3.And(s.comet != dealer, answer))
+    return out + enc.realism(s)
 
 
 # ---------------------------------------------------------------- witnesses
@@ -265,8 +236,8 @@ def find_witness(
         enc, s, s2, a, rd = ctx.enc, ctx.s, ctx.s2, ctx.a, ctx.rd
         for free in (False, True):
             # a solver of its own per search: Z3 preprocesses the whole formula before its first check,
-            # which a solver reused under push and pop does not (the refinement check of old_comet:
-            # 5.0 -> 2.2 s, standard 2.7 -> 1.4 s, 2026-12-01)
+            # which a solver reused under push and pop does not (the refinement check of two counting
+            # encodings: 5.0 -> 2.2 s and 2.7 -> 1.4 s, 2026-12-01)
             solver = z3.Solver()
             solver.set("timeout", TIMEOUT_MS)
             solver.add(*ctx.inv_step, cls.guard(enc, s, a, s2, rd))

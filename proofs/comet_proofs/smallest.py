@@ -129,8 +129,8 @@ def _read_fields(rules: Ruleset) -> tuple[str, ...]:
 
 
 def encoding_of(preset: str, rules: Ruleset, players: int) -> Encoding | None:
-    """The encoding that covers ``rules``: the preset's own, else another registered one (the Opera's
-    encoding covers the standard game with opera = true)."""
+    """The encoding that covers ``rules``: the preset's own, else another registered one (one game's
+    encoding may cover another preset's rules with an option on)."""
     try:
         own = encoding_for(preset)
     except ValueError:
@@ -184,7 +184,7 @@ def _deal_fields(s: SymState) -> list[z3.ExprRef]:
 
 
 def _shared_extra(sa: SymState, sb: SymState) -> list[z3.BoolRef]:
-    """Extra fields both encodings have (the Opera's answer for the dealer) start equal."""
+    """Extra fields both encodings have (such as a dealer's answer) start equal."""
     names_b = {k for k, _ in sb.extra}
     return [t == sb.x(k) for k, t in sa.extra if k in names_b and k in ("dealer_could", "stake")]
 
@@ -196,7 +196,7 @@ def _observed_differ(
     the settled chips and points (finished)."""
     term_a, term_b = ea.terminal(ta), eb.terminal(tb)
     names_b = {k for k, _ in tb.extra}
-    scores = [(t, tb.x(k)) for k, t in ta.extra if k.startswith("score") and k in names_b]  # Commit's points in play
+    scores = [(t, tb.x(k)) for k, t in ta.extra if k.startswith("score") and k in names_b]  # points scored in play
     running = z3.Or([x != y for x, y in [*zip(ta.chips, tb.chips, strict=True), *scores]])
     ra, rb = ea.deal_returns(ta, rda), eb.deal_returns(tb, rdb)
     pa, pb = ea.deal_points(ta, rda), eb.deal_points(tb, rdb)
@@ -444,15 +444,13 @@ def _check_cases(
 
 def counts_cards(enc: Encoding) -> bool:
     """Does the cards term count every card put down?  The counting encodings with one wild card (the
-    Comet, its place in ``comet``) do; the Red Nines' two wild cards and Commit's card-level places are
+    Comet, its place in ``comet``) do; several wild cards and card-level places are
     not in ``played``, so there the cards are not claimed minimal."""
-    from comet_proofs.games.commit_common import SuitedEncoding
-
     try:
         wilds = enc.pack_composition(2 if 2 in enc.player_counts else enc.player_counts[0])[1]
     except ValueError:
         return False
-    return wilds == 1 and not isinstance(enc, SuitedEncoding)
+    return wilds == 1 and not enc.card_level
 
 
 def _n(k: int, word: str) -> str:

@@ -22,7 +22,7 @@ TIMEOUT_MS = 120_000
 # across contexts, and the same formula took 5.76 or 3.93 million units in two processes, 2026-12-01;
 # so a count in ``comet verify``'s table may differ by one between runs.)  About 14-22 million units are
 # one second of Z3 here.  Measured over every preset (2026-12-01): 278 of the 300 candidates re-checked
-# in about 8 s of one core; the second solver gives no answer on six of commit_hoyle's initial deals
+# in about 8 s of one core; the second solver gives no answer on six of a card-level encoding's initial deals
 # (card conservation: 0.1 s for the first solver, 0.5 s or more for the second).
 RECHECK_BELOW_WORK = 5_000_000
 SECOND_MIN_WORK = 3_500_000
@@ -56,7 +56,7 @@ class Solved:
 
 # Z3's random seed, and how long (ms) each try may take before the next seed is tried; the last try has
 # what is left of the obligation's timeout.  A formula's difficulty for Z3 can hang on its seed: the base
-# case of commit_hoyle's card conservation at 5 players takes 10 s with seed 0 and 0.2-0.9 s with seeds
+# case of a card-level encoding's card conservation at 5 players takes 10 s with seed 0 and 0.2-0.9 s with seeds
 # 1-5 (2026-12-01), so a short first try and other seeds bound the cost of bad luck.
 SEED_TRIES: tuple[tuple[int, int], ...] = ((0, 2_000), (1, 2_000), (2, 4_000), (3, TIMEOUT_MS))
 
@@ -103,7 +103,7 @@ def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRe
     every term the process built before; tried with the seeds of ``SEED_TRIES`` in turn until one gives an
     answer or ``timeout_ms`` is spent.  The case is specialised in the fresh context too: Z3's simplifier
     orders the arguments of a sum or a conjunction by term identifier, so in the main context its output
-    depends on the process's history (each of the standard game's 20 specialised joint-step cases came
+    depends on the process's history (each of the base rules' 20 specialised joint-step cases came
     out different after a refinement check had run in the same process, 2026-12-01)."""
     ctx = z3.Context()
     copied = [f.translate(ctx) for f in formulas]
@@ -118,7 +118,7 @@ def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRe
         solver.set("timeout", budget)
         solver.set("random_seed", seed)
         # Z3's older simplex-based arithmetic solver: about a quarter less time over these obligations
-        # (measured: commit_hoyle 5, commit_cats 5, standard 5, red_nines 6, opera 4: 26.8 s -> 19.9 s)
+        # (measured over five presets, the two card-level encodings among them: 26.8 s -> 19.9 s)
         solver.set("smt.arith.solver", 2)
         solver.add(*copied)
         verdict = solver.check()

@@ -25,9 +25,9 @@ COMET_PLAYED = -2
 
 # Action kinds of the symbolic action (kind, rank).
 PASS, NATURAL, QUARTET, COMET, COMET_QUARTET = 0, 1, 2, 3, 4
-# Card-level encodings (Commit): kind CARD plays the one card whose int code is the action's ``rank``.
+# Card-level encodings: kind CARD plays the one card whose int code is the action's ``rank``.
 CARD = 5
-# Variants: kind GROUP_BASE + k puts down k natural cards of one rank at once (Red Nines' first play).
+# Kind GROUP_BASE + k puts down k natural cards of one rank at once (a game's first play of a group).
 GROUP_BASE = 10
 KIND_NAMES = {
     PASS: "pass",

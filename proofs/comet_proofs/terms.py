@@ -18,11 +18,11 @@ def at(seq: Sequence[z3.ExprRef], index: z3.ArithRef) -> z3.ExprRef:
 
 
 def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
-    """``x * factor`` as linear arithmetic.  A rule's multiplier (x2 caught, x4 after the Comet as a 9, the
-    Opera's x2, ...) is built from integer constants by ``If``, ``+``, ``-`` and ``*``, so the product is
+    """``x * factor`` as linear arithmetic.  A rule's multiplier (x2 caught, x4 after the Comet as a 9, a
+    first-turn x2, ...) is built from integer constants by ``If``, ``+``, ``-`` and ``*``, so the product is
     pushed into its branches: ``x * If(c, 2, 4)`` becomes ``If(c, 2*x, 4*x)``.  A product of two
     symbolic terms makes Z3 reason about non-linear integer arithmetic, where it can search without end
-    (the Opera's settlement zero-sum timed out at 120 s; linear, it proves at once).  ValueError for a
+    (a settlement zero-sum with a first-turn doubling timed out at 120 s; linear, it proves at once).  ValueError for a
     factor with a free variable in it (that product is non-linear whatever one does)."""
     if isinstance(factor, int):
         return x if factor == 1 else z3.IntVal(0) if factor == 0 else factor * x

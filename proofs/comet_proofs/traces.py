@@ -178,7 +178,7 @@ def sample(preset: str, scenario: Scenario, players: int, deals: int = 3000, see
     return None
 
 
-# Z3 unrolling is tried up to this hand size (two players hold 18, Red Nines 13: their deals come from
+# Z3 unrolling is tried up to this hand size (two players hold 18, four players of two packs 13: their deals come from
 # sampling, since unrolling that many steps does not finish in minutes on this machine).
 UNROLL_HAND_LIMIT = 12
 

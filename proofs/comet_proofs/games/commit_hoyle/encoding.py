@@ -239,6 +239,14 @@ class CommitHoyleEncoding(SuitedEncoding):
     def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
         return None
 
+    def realism(self, s: SymState) -> list[z3.BoolRef]:
+        """Small stakes, besides the card-level encodings' own."""
+        return [s.x(STAKE) >= 1, s.x(STAKE) <= 5, *super().realism(s)]
+
+    def fixed_by_rules(self, s: SymState, rules: Ruleset) -> list[z3.BoolRef]:
+        """The pool at the rules' stake (RUL-COMMIT-H-STAKE)."""
+        return [s.x(STAKE) == rules.commit_stake]
+
     def settlement_problems(self, state: DealState) -> list[str]:
         from comet.engine import settlement
 

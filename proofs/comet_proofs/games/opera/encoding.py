@@ -19,6 +19,7 @@ from comet_proofs.games.standard.encoding import STANDARD_UNQUANTIFIED, Standard
 from comet_proofs.symbolic import (
     COMET_PLAYED,
     DEAL_RULINGS,
+    KING,
     NINE,
     PASS,
     PLAY_RULINGS,
@@ -82,6 +83,24 @@ class OperaEncoding(StandardEncoding):
             could = _COULD[key]
         extra = ((FIRST, int(first)), (COULD, int(could)), (DRAWN, int(state.drawn)))
         return self.with_reading_fields(counts_abstract(state, self.ranks, extra), state.rules)
+
+    def realism(self, s: SymState) -> list[z3.BoolRef]:
+        """In the first turn the encoding's ``dealer_could`` is free, the model searches the dealer's hand: pick
+        a dealer's hand whose answer is plain.  Could: one card of each rank from some L up to the King (lead
+        L and run to the King).  Could not: no King, no Comet and two cards of one rank (one run, no stop)."""
+        n = s.players
+        dealer = z3.If(s.to_move == 0, n - 1, s.to_move - 1)
+        row = [at([s.hands[p][i] for p in range(n)], dealer) for i in range(len(self.ranks))]
+        low = z3.Int(f"{s.need}.ladder")
+        ladder = z3.And(
+            low >= self.ranks[0],
+            low <= KING,
+            *[x == z3.If(low <= r, 1, 0) for x, r in zip(row, self.ranks, strict=True)],
+        )
+        king = row[self.ranks.index(KING)]
+        stuck = z3.And(king == 0, z3.Or([x == 2 for x in row]))
+        answer = z3.If(s.x(COULD) == 1, ladder, stuck)
+        return [z3.Implies(s.x(FIRST) == 1, z3.And(s.comet != dealer, answer))]
 
     def abstract_dealt(self, state: DealState) -> AbstractState:
         """A fresh deal with "the dealer could go out" taken as 0: ``initial`` leaves that flag free, and the

@@ -17,6 +17,10 @@ STANDARD_UNQUANTIFIED: tuple[str, ...] = (
     "opera_caught",
 )
 
+# The Comet's values the random cross-check deals this game at (``crosscheck.sample_states``; the other games
+# add 10).
+SAMPLED_COMET_VALUES: tuple[int, ...] = (0, 2, 4, 6)
+
 
 class StandardEncoding(Encoding):
     """The standard game (preset ``standard``); the other games' encodings subclass it where they share its
