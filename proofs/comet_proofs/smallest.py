@@ -171,7 +171,7 @@ def blind_reason(preset: str, field: str, a: Ruleset, b: Ruleset) -> str:
     return f"the {ea.name} encoding does not quantify {field}"
 
 
-def _own(preset: str) -> StandardEncoding | None:
+def _own(preset: str) -> Encoding | None:
     try:
         return encoding_for(preset)
     except ValueError:
