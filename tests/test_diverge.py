@@ -93,6 +93,7 @@ def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
     "argv",
     [
         ["diverge", "no_such_ruling"],
+        ["diverge", "comet_lead", "--search", "--prove-rlimit", "0"],
         ["diverge", "comet_lead", "--preset", "nonesuch"],
         ["diverge", "--rules", "standard"],
         ["diverge", "--rules", "standard", "--against", "old_comet"],

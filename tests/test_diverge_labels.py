@@ -272,3 +272,15 @@ def test_a_stored_witness_is_reused_only_for_the_same_two_rule_sets() -> None:
     assert w is not None and "opera/opera_caught=highest" in w.origin
     assert claimed_difference(on, w)[1:] == (w.kind, w.detail)
     assert stored_witness(pair) is None
+
+
+def test_z3_budget_is_counted_work_and_stated() -> None:
+    """The Z3 budget is in resource units (rlimit), so a budget too small for RUL-NEW-RUN's proof gives
+    the same "not proved" on every run, naming the budget; the default proves it (see above)."""
+    from comet_proofs.smallest import smallest
+
+    pair = pair_for(ENTRIES["standard/new_run=may"])
+    runs = [smallest(pair.preset, pair.field, pair.a, pair.b, rlimit=200_000) for _ in range(2)]
+    assert all(r is not None and not r.proved and not r.over for r in runs)
+    assert runs[0] is not None and runs[1] is not None and runs[0].text == runs[1].text
+    assert "200000 rlimit units per pair" in runs[0].text, runs[0].text
