@@ -75,8 +75,10 @@ class Smallest:
 
 class Budget:
     """Z3's resource budget for one pair: each ``check`` may spend ``per_check`` units and all of them
-    together ``total`` (``rlimit``, Z3's count of work done: the same questions get the same verdicts on
-    any machine and under any load, unlike a wall-clock timeout)."""
+    together ``total`` (``rlimit``, Z3's count of work done: the same questions asked in a fresh process get
+    the same verdicts on any machine and under any load, unlike a wall-clock timeout; after other questions
+    in the same process Z3 holds other terms and may get further or less far, but "unsat" is a proof
+    either way)."""
 
     def __init__(self, total: int = PAIR_RLIMIT, per_check: int | None = None) -> None:
         self.total = total
