@@ -642,11 +642,13 @@ def render(
         )
         + "A witness is a deal (or a whole game) where A and B allow different actions, move different chips "
         "or end differently; `>>` marks the first point of difference, and each witness's label (where and "
-        "what differs) is checked by replaying it under both (`tests/test_diverge_labels.py`). Sizes are "
-        "compared by fewest actions, then players, then cards played, and each witness says what is proved: "
-        "*smallest within every deal of the game's player counts, proved by Z3* (`comet_proofs.smallest` over "
-        "the proofs' encodings), *smallest possible, proved by construction* (0 actions with the fewest "
-        "players), or *not proved*, with the reason. A ruling that can make no difference until another ruling "
+        "what differs) is checked by replaying it under both (`tests/test_diverge_labels.py`). Deals are "
+        "compared by fewest actions, then players, then cards played; games by fewest deals, then players, then "
+        "actions before the difference. Each witness says in which of these it is proved smallest, and how: "
+        "*by Z3* over every deal of the game's player counts (`comet_proofs.smallest` over the proofs' "
+        "encodings, within a stated budget of Z3 resource units), *by construction* (0 actions, or 1 action "
+        "where no deal differs before play, with the fewest players; a game of the fewest deals and players the "
+        "rule sets allow), or *not proved*, with the reason. A ruling that can make no difference until another ruling "
         "is changed says which (*inert: needs ...*, found by searching under each other reading). Witnesses "
         "come from `comet/diverge/witnesses.json` (`--search` looks afresh). The impact figures are exact for "
         "the seeds played: the same on one core or many.",

@@ -30,13 +30,16 @@ def proof_line(s: Search) -> str:
         return "Smallest: not proved (searched before size proofs were kept)."
     if pr.method == "inert":
         return f"**{pr.text[0].upper()}{pr.text[1:]}.**"
-    if pr.proved and pr.method == "z3":
-        return (
-            f"Smallest within every deal of the game's player counts: {pr.text}; "
-            "proved by Z3 (`comet_proofs.smallest`)."
-        )
     if pr.proved:
-        return f"Smallest possible: {pr.text}; proved by construction."
+        claim = f"Proved {pr.text}" if pr.text.startswith("smallest") else f"Proved: {pr.text}"
+        how = (
+            "by Z3 over every deal of the game's player counts (`comet_proofs.smallest`)"
+            if pr.method == "z3"
+            else "by construction"
+        )
+        return f"{claim}; {how}."
+    if pr.text.startswith("not proved"):
+        return f"Smallest: {pr.text}."
     return f"Smallest: not proved; {pr.text}."
 
 
@@ -55,7 +58,7 @@ def witness_section(r: PairReport) -> list[str]:
     size = (
         f"{len(w.actions)} action(s), {w.players} players, {cards_played(w)} card(s) played"
         if w.level == "deal"
-        else f"a game, {w.players} players"
+        else f"a game of {w.game_deals if w.game_deals > 0 else 'the default number of'} deal(s), {w.players} players"
     )
     lines = [f"**Witness** ({w.level}, {w.kind}; {size}; found by: {w.origin}). {proof_line(s)}", ""]
     lines += narrate_witness(r.pair, w)
