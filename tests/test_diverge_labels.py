@@ -85,6 +85,8 @@ def proof_problems(key: str, e: JsonObject) -> list[str]:
         out.append(f"{key}: proved smallest in {proof.over}, not a prefix of {order}")
     elif not proof.text.startswith(f"smallest in {', then '.join(proof.over)}: "):
         out.append(f"{key}: the text does not open with the measures proved")
+    if proof.within and (w.players not in proof.within or "players only (deals of " not in proof.text):
+        out.append(f"{key}: a proof over deals of {list(proof.within)} players must say so and hold the witness")
     if proof.method == "z3":
         size = [len(w.actions), w.players, cards_played(w)]
         if list(proof.size) != size:
@@ -291,3 +293,19 @@ def test_z3_budget_is_counted_work_and_stated() -> None:
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True) for _ in range(2)]
     assert runs[0].stdout == runs[1].stdout
     assert runs[0].stdout.startswith("False () ") and "200000 rlimit units per pair" in runs[0].stdout
+
+
+def test_a_proof_over_fewer_player_counts_says_so() -> None:
+    """RUL-NEW-RUN over deals of 2 players only: the same witness size, the bound naming the player counts
+    left out; planted: the claim stored without that note, or for a witness of another player count."""
+    from comet_proofs.smallest import smallest
+
+    e = ENTRIES["standard/new_run=may"]
+    pair = pair_for(e)
+    res = smallest(pair.preset, pair.field, pair.a, pair.b, only=[2])
+    assert res is not None and res.proved and res.size == (2, 2, 1) and res.within == (2,)
+    assert res.text.endswith("over deals of 2 players only (deals of 3, 4, 5 players not searched)")
+    proof = e["proof"]
+    assert isinstance(proof, dict)
+    assert proof_problems("planted", {**e, "proof": {**proof, "within": [2]}})
+    assert proof_problems("planted", {**e, "proof": {**proof, "within": [3], "text": res.text}})

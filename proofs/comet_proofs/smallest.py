@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import z3
 from comet import engine
@@ -71,6 +71,7 @@ class Smallest:
     seconds: float
     spent: int = 0
     over: tuple[str, ...] = ()
+    within: tuple[int, ...] = ()  # the player counts searched, when not every one the game allows
 
 
 class Budget:
@@ -372,13 +373,37 @@ def smallest(
     on_question: Callable[[str], None] | None = None,
     max_actions: int = MAX_ACTIONS,
     rlimit: int = PAIR_RLIMIT,
+    only: Sequence[int] | None = None,
 ) -> Smallest | None:
     """The smallest witness for A against B, proved so by Z3 within ``rlimit`` resource units (``Budget``);
     None when the encodings cannot tell A and B apart (the field, or for ``field`` empty none of the fields
-    that differ, is one they quantify) or a rule set has no encoding."""
+    that differ, is one they quantify) or a rule set has no encoding.  With ``only``, over deals of those
+    player counts alone (a weaker bound, cheaper where the larger counts are beyond the budget): the text
+    says which counts were not searched and ``within`` names those that were."""
+    every = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
+    counts = [n for n in every if only is None or n in only]
+    res = _smallest(preset, field, a, b, on_question, max_actions, rlimit, counts)
+    if res is None or counts == every:
+        return res
+    if not counts:
+        raise ValueError(f"none of the player counts {list(only or ())} is one both rule sets allow: {every}")
+    rest = ", ".join(str(n) for n in every if n not in counts)
+    note = f"; over deals of {', '.join(map(str, counts))} players only (deals of {rest} players not searched)"
+    return replace(res, text=res.text + note, within=tuple(counts))
+
+
+def _smallest(
+    preset: str,
+    field: str,
+    a: Ruleset,
+    b: Ruleset,
+    on_question: Callable[[str], None] | None,
+    max_actions: int,
+    rlimit: int,
+    counts: list[int],
+) -> Smallest | None:
     t0 = time.monotonic()
     budget = Budget(rlimit)
-    counts = [n for n in engine.player_counts(a) if n in engine.player_counts(b)]
     encs: dict[int, tuple[Encoding, Encoding]] = {}
     for n in counts:
         ea, eb = encoding_of(preset, a, n), encoding_of(preset, b, n)
@@ -425,9 +450,7 @@ def _check_split(solver: z3.Solver, enc: Encoding, x: SymAction, budget: Budget)
     return _check_cases(solver, enc, x, budget)[0]
 
 
-def _check_cases(
-    solver: z3.Solver, enc: Encoding, x: SymAction, budget: Budget
-) -> tuple[z3.CheckSatResult, int]:
+def _check_cases(solver: z3.Solver, enc: Encoding, x: SymAction, budget: Budget) -> tuple[z3.CheckSatResult, int]:
     """The verdict over every kind of last action, one kind per check, and the index of the case found
     sat (-1 if none)."""
     cases = enc.action_cases(x)

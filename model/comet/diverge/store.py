@@ -36,7 +36,7 @@ def entry(search: Search) -> JsonObject:
     }
     if search.proof is not None:
         pr = search.proof
-        out["proof"] = {
+        proof: JsonObject = {
             "method": pr.method,
             "proved": pr.proved,
             "text": pr.text,
@@ -44,6 +44,9 @@ def entry(search: Search) -> JsonObject:
             "size": list(pr.size),
             "over": list(pr.over),
         }
+        if pr.within:
+            proof["within"] = list(pr.within)
+        out["proof"] = proof
     w = search.witness
     if w is None:
         return out
@@ -173,6 +176,7 @@ def proof_of(e: JsonObject) -> Proof | None:
     parts = [x for x in size if isinstance(x, int)] if isinstance(size, list) else []
     three = (parts[0], parts[1], parts[2]) if len(parts) == 3 else (0, 0, 0)
     over = pr.get("over", [])
+    within = pr.get("within", [])
     return Proof(
         str(pr.get("method", "none")),
         bool(pr.get("proved")),
@@ -180,4 +184,5 @@ def proof_of(e: JsonObject) -> Proof | None:
         str(pr.get("needs", "")),
         three,
         tuple(str(x) for x in over) if isinstance(over, list) else (),
+        tuple(x for x in within if isinstance(x, int)) if isinstance(within, list) else (),
     )

@@ -122,6 +122,7 @@ class Proof:
     needs: str = ""
     size: tuple[int, int, int] = (0, 0, 0)  # (actions, players, cards) a Z3 proof is about
     over: tuple[str, ...] = ()
+    within: tuple[int, ...] = ()  # the player counts a Z3 proof is over, when not every one (the text says so)
 
 
 @dataclass(frozen=True, slots=True)
@@ -898,17 +899,21 @@ def _before_play_witness(pair: Pair, players: int) -> Witness | None:
     return None
 
 
-def z3_smallest(pair: Pair, on_question: Callable[[str], None] | None = None, rlimit: int | None = None) -> object:
+def z3_smallest(
+    pair: Pair,
+    on_question: Callable[[str], None] | None = None,
+    rlimit: int | None = None,
+    only: Sequence[int] | None = None,
+) -> object:
     """``comet_proofs.smallest.smallest`` for the pair within ``rlimit`` Z3 resource units (default: its
     ``PAIR_RLIMIT``); None: no encoding tells the readings apart; the string "missing" when the proofs
-    package is not installed."""
+    package is not installed; ``only``: over deals of those player counts alone)."""
     try:
-        from comet_proofs.smallest import smallest
+        from comet_proofs.smallest import PAIR_RLIMIT, smallest
     except ImportError:  # the proofs package is not installed
         return "missing"
-    if rlimit is None:
-        return smallest(pair.preset, pair.field, pair.a, pair.b, on_question)
-    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question, rlimit=rlimit)
+    budget = PAIR_RLIMIT if rlimit is None else rlimit
+    return smallest(pair.preset, pair.field, pair.a, pair.b, on_question, rlimit=budget, only=only)
 
 
 def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None, Proof]:
@@ -957,7 +962,7 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     assert isinstance(z, Smallest)
     if z.start is None:
         if z.proved:
-            return found, Proof("z3", True, z.text, size=z.size, over=z.over)
+            return found, Proof("z3", True, z.text, size=z.size, over=z.over, within=z.within)
         return found, _or_first_action(pair, found, f"not proved ({z.text})")
     step, kind, detail = _label(pair, z.start, z.actions)
     w = deal_witness(z.start, kind, detail, f"Z3, {z.players} players, every deal", z.actions)
@@ -965,7 +970,7 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
         raise AssertionError(f"{pair.key}: the Z3 witness differs at step {step}, not at its last action")
     if found is not None and found.level == "deal" and found.size < w.size:
         return found, Proof("none", False, f"not proved (Z3's witness is larger than the one sampled: {z.text})")
-    return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size, over=z.over)
+    return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size, over=z.over, within=z.within)
 
 
 def _or_first_action(pair: Pair, found: Witness | None, why: str) -> Proof:
