@@ -102,7 +102,9 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="P",
-        help="presets whose pairs the PIMC player measures (repeatable; default standard)",
+        help="presets whose pairs the PIMC player measures (repeatable; default: every preset it plays on the "
+        "fast engine: standard, opera, two_player, old_comet; Commit and Red Nines only when named, on the "
+        "reference engine, about a hundred times slower)",
     )
     p.add_argument(
         "--seconds", type=float, default=8.0, metavar="S", help="witness search budget per pair and phase (default 8)"
@@ -245,7 +247,10 @@ def run(args: argparse.Namespace) -> int:
     def deals_of(pair: Pair) -> int:
         return int(args.deals) if args.backend != "reference" and fast_plays(pair) else ref_deals
 
-    pimc_presets = set(args.pimc_preset or ["standard"])
+    for name in args.pimc_preset:
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} for --pimc-preset; known: {', '.join(sorted(PRESETS))}")
+    pimc_presets = set(args.pimc_preset or fast_pimc_presets())
     overrides: dict[str, int] = {}
     for item in args.policy_deals:
         name, _, count = item.partition("=")
@@ -393,7 +398,12 @@ def run(args: argparse.Namespace) -> int:
             for opponent in POLICY_NAMES:
                 strengths.append(saved_strength(args.out if not args.fresh else None, args.strength, opponent))
                 progress.advance(task)
-        contradictions = [*strength_lines(strengths, "standard"), *contradictions]
+        from comet.diverge.pimc import strength_engine
+
+        contradictions = [
+            *strength_lines(strengths, "standard", engine=strength_engine("standard")),
+            *contradictions,
+        ]
     text = render(pairs, reports, args, contradictions)
     if args.out is None:
         sys.stdout.write(text)
@@ -404,17 +414,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def fast_pimc_presets() -> list[str]:
+    """The presets whose game the PIMC player plays on the fast engine (``comet.fast.pimc``)."""
+    from comet.fast.pimc import pimc_unsupported
+
+    return [name for name, p in PRESETS.items() if pimc_unsupported(p.rules) is None]
+
+
 def saved_strength(out_dir: Path | None, deals: int, opponent: str) -> Strength:
     """The PIMC player's strength against ``opponent`` (standard game, 3 players), read from
     ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
     import dataclasses
 
-    from comet.diverge.pimc import SAMPLES, Strength, strength
+    from comet.diverge.pimc import SAMPLES, Strength, strength, strength_engine
     from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
     from comet.record import JsonObject
 
     key: JsonObject = {
         "format": FORMAT,
+        "engine": strength_engine("standard"),
         "strength": "standard",
         "players": 3,
         "deals": deals,

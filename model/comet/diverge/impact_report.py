@@ -130,7 +130,9 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
         sizes = sorted({t.deals for t in m.deals.values()})
         n = " or ".join(f"{x:,}" for x in sizes)
         engine = f"`{m.engine}` engine" + (
-            ", `pimc` on the reference engine" if "pimc" in pols and m.engine != "reference" else ""
+            f", `pimc` on the {m.pimc_engine or 'reference'} engine"
+            if "pimc" in pols and (m.pimc_engine or "reference") != m.engine
+            else ""
         )
         lines += [f"**Impact at {m.players} players** ({n} paired deals per player, {engine}):", ""]
         lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit).text}.**")

@@ -9,8 +9,10 @@ in a points game); ties go by coupled-play priority.  The seat never reads anoth
 cards are computed from the pack, its hand and the played cards (``unseen``), never from the other hands
 (tests/test_diverge_pimc.py swaps hidden cards and checks the choice does not move).
 
-It runs on the reference engine (``comet.engine``): the fast engine plays whole deals from the start and
-cannot resume a deal in the middle, so it cannot serve as the roll-out engine.
+This is the definition, on the reference engine (``comet.engine``).  ``comet.fast.pimc`` is the same
+player compiled on the fast engine (the same generator, worlds, roll-outs and ties, so the same choices:
+tests/test_fast_pimc.py), about a hundred times faster; the impact study and ``strength`` use it wherever
+it plays the game (standard, Opera, two players, Old Comet), this one elsewhere (Commit, Red Nines).
 """
 
 from __future__ import annotations
@@ -109,14 +111,29 @@ class Strength:
     chips2: int
 
 
-def strength(rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES) -> Strength:
+def strength_engine(rules_name: str) -> str:
+    """``fast`` if ``comet.fast.pimc`` plays the preset's game, else ``reference``."""
+    from comet.fast.pimc import pimc_unsupported
+    from comet.presets import preset
+
+    return "fast" if pimc_unsupported(preset(rules_name).rules) is None else "reference"
+
+
+def strength(
+    rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES, engine: str = "auto"
+) -> Strength:
     """PIMC's seat moves round the table: in deal ``seed`` it is seat ``(seed // players) % players`` and the
-    dealer is ``seed % players``, so over ``players ** 2`` deals it sits in every position equally."""
+    dealer is ``seed % players``, so over ``players ** 2`` deals it sits in every position equally.
+    ``engine``: ``fast``, ``reference`` or ``auto`` (``strength_engine``); the same figures on either."""
     from comet.diverge.policies import make_policy
     from comet.engine import shuffled_deal
     from comet.presets import preset
 
     rules = preset(rules_name).rules
+    if engine == "auto":
+        engine = strength_engine(rules_name)
+    if engine == "fast":
+        return fast_strength(rules_name, players, deals, opponent, samples)
     wins = base = diff = diff2 = chips = chips2 = 0
     for seed in range(deals):
         seat = (seed // players) % players
@@ -139,7 +156,41 @@ def strength(rules_name: str, players: int, deals: int, opponent: str, samples: 
     return Strength(opponent, players, deals, wins, base, diff, diff2, chips, chips2)
 
 
-def strength_lines(results: Sequence[Strength], preset_name: str, samples: int = SAMPLES) -> list[str]:
+def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES) -> Strength:
+    """``strength`` played by ``comet.fast.pimc`` (the PIMC seat) and ``comet.fast.api`` (the baseline)."""
+    import numpy as np
+
+    from comet.fast.api import play_deals
+    from comet.fast.diverge import policy_named
+    from comet.fast.pimc import play_pimc
+    from comet.presets import preset
+
+    rules = preset(rules_name).rules
+    seeds = np.arange(deals, dtype=np.int64)
+    seats = (seeds // players) % players
+    out = play_pimc(rules, players, seeds, samples=samples, pimc_seats=seats, opponent=opponent)
+    base = play_deals(rules, players, seeds, policy_named(opponent))
+    won = (out.winner == seats).astype(np.int64)
+    baseline = (base.winner == seats).astype(np.int64)
+    scores = out.points if variant_of(rules).scoring == "points" else out.chips
+    v = scores[np.arange(deals), seats]
+    d = won - baseline
+    return Strength(
+        opponent,
+        players,
+        deals,
+        int(won.sum()),
+        int(baseline.sum()),
+        int(d.sum()),
+        int((d * d).sum()),
+        int(v.sum()),
+        int((v * v).sum()),
+    )
+
+
+def strength_lines(
+    results: Sequence[Strength], preset_name: str, samples: int = SAMPLES, engine: str = "reference"
+) -> list[str]:
     """The report's section on the competent player."""
     from comet.diverge.stats import mean_estimate, share_text
 
@@ -147,7 +198,9 @@ def strength_lines(results: Sequence[Strength], preset_name: str, samples: int =
         "## The competent player",
         "",
         f"`pimc` (`comet.diverge.pimc`): determinized Monte Carlo with {samples} sampled deals per choice and "
-        "greedy roll-outs, on the reference engine; it sees only its own hand, the cards played and the hand "
+        f"greedy roll-outs, played here by the {engine} engine"
+        + (" (`comet.fast.pimc`, the same choices as the reference player)" if engine == "fast" else "")
+        + "; it sees only its own hand, the cards played and the hand "
         "sizes. Its strength in the preset "
         f"`{preset_name}`: PIMC in one seat (moving round the table deal by deal), the opponent's policy in the "
         "others; the baseline is the same seat on the same deals played by the opponent's policy. Parity is "

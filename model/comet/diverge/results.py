@@ -30,7 +30,7 @@ from comet.ruleset import Ruleset
 from comet.variant import variant_of
 
 #: bump when the meaning of a saved figure changes (a new field of ``Paired``, a changed policy...)
-FORMAT = 2
+FORMAT = 3
 
 
 def rules_digest(rules: Ruleset) -> str:
@@ -65,7 +65,10 @@ def unit_key(job: Job, engine: str) -> JsonObject:
         "rules_b": rules_digest(pair.b),
     }
     if any(p == "pimc" for p, _ in extra) or "pimc" in job.policies:
+        from comet.diverge.study import fast_pimc_plays
+
         key["pimc_samples"] = SAMPLES
+        key["pimc_engine"] = "fast" if engine == "fast" and fast_pimc_plays(pair) else "reference"
     return key
 
 
@@ -106,6 +109,7 @@ def measured_json(m: Measured) -> JsonObject:
     return {
         "players": m.players,
         "engine": m.engine,
+        "pimc_engine": m.pimc_engine,
         # lists of [policy, sums], not objects: the policies' order is the report's column order
         "deals": [[p, _paired_json(t)] for p, t in m.deals.items()],
         "games": [[p, _paired_json(g)] for p, g in m.games.items()],
@@ -121,6 +125,7 @@ def measured_of(d: JsonObject) -> Measured:
         {str(p): _paired_of(t) for p, t in _items(deals)},
         {str(p): _games_of(g) for p, g in _items(games)},
         str(d["engine"]),
+        str(d.get("pimc_engine", "")),
     )
 
 

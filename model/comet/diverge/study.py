@@ -55,6 +55,13 @@ def fast_plays(pair: Pair) -> bool:
     return unsupported_reason(pair.a) is None and unsupported_reason(pair.b) is None
 
 
+def fast_pimc_plays(pair: Pair) -> bool:
+    """True if the PIMC player runs on the fast engine for both rule sets (``comet.fast.pimc``)."""
+    from comet.fast.pimc import pimc_unsupported
+
+    return pimc_unsupported(pair.a) is None and pimc_unsupported(pair.b) is None
+
+
 @dataclass(frozen=True, slots=True)
 class Measured:
     """One pair at one player count: the paired deals per policy, the paired games per policy."""
@@ -63,6 +70,7 @@ class Measured:
     deals: dict[str, Paired] = field(default_factory=dict)
     games: dict[str, GamePaired] = field(default_factory=dict)
     engine: str = "reference"
+    pimc_engine: str = ""  # the engine that played ``pimc``, if measured
 
 
 def measure_pair(
@@ -79,19 +87,24 @@ def measure_pair(
     """Seeds ``0..deals-1`` paired under every policy (``extra``: more policies, each with its own number
     of deals), and ``0..games-1`` as whole games for a game-level ruling (whose single deals are played
     alike, so they are not measured deal by deal).  ``backend``: ``fast``, ``reference`` or ``auto`` (fast
-    where it plays both rule sets; the PIMC player always on the reference engine)."""
+    where it plays both rule sets; the PIMC player on the fast engine where ``comet.fast.pimc`` plays both,
+    else on the reference engine)."""
     use_fast = backend == "fast" or (backend == "auto" and fast_plays(pair))
     if use_fast and not fast_plays(pair):
         raise ValueError(f"the fast engine does not play {pair.key}")
     out_deals: dict[str, Paired] = {}
     out_games: dict[str, GamePaired] = {}
     whole = game_level(pair)
+    pimc_fast = use_fast and fast_pimc_plays(pair)
+    pimc_engine = ""
     for policy, n in (*((p, deals) for p in policies), *extra):
+        if policy == "pimc" and not whole:
+            pimc_engine = "fast" if pimc_fast else "reference"
         if not whole:
             total = Paired()
             for lo in range(0, n, chunk):
                 seeds = range(lo, min(n, lo + chunk))
-                if use_fast and policy != "pimc":  # the fast engine cannot resume a deal for PIMC's roll-outs
+                if use_fast and (policy != "pimc" or pimc_fast):
                     from comet.fast.diverge import paired_measure
 
                     part = paired_measure(pair, players, seeds, policy)
@@ -109,7 +122,7 @@ def measure_pair(
                 if on_done is not None:
                     on_done(len(seeds))
             out_games[policy] = g
-    return Measured(players, out_deals, out_games, "fast" if use_fast else "reference")
+    return Measured(players, out_deals, out_games, "fast" if use_fast else "reference", pimc_engine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +152,7 @@ COST_FAST = 1
 COST_REFERENCE = 40
 COST_GAME = 600
 COST_PIMC = 25_000
+COST_PIMC_FAST = 300
 
 
 def engine_of(job: Job) -> str:
@@ -154,7 +168,8 @@ def job_cost(job: Job) -> int:
         fast = job.backend == "fast" or (job.backend == "auto" and fast_plays(pair))
         per = COST_FAST if fast else COST_REFERENCE
         total += deals * len(job.policies) * per + games * len(job.policies) * COST_GAME
-        total += sum(n * (COST_PIMC if p == "pimc" else per) for p, n in extra)
+        pimc = COST_PIMC_FAST if fast and fast_pimc_plays(pair) else COST_PIMC
+        total += sum(n * (pimc if p == "pimc" else per) for p, n in extra)
     return total
 
 

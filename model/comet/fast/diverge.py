@@ -87,9 +87,17 @@ def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
     from comet.fast import kernel as k
     from comet.fast.api import _dealer_array, _run, _setup
 
-    setup = _setup(rules, players, policy_named(policy), 0, None, 0)
     dealers = _dealer_array(seeds, players, None)
-    winner, chips, points, steps, flags, acts, legal, cards = _run(setup, seeds, dealers, record=True)
+    if policy == "pimc":  # every seat played by the PIMC player (comet.fast.pimc)
+        from comet.diverge.pimc import SAMPLES
+        from comet.fast.pimc import play_pimc
+
+        out = play_pimc(rules, players, seeds, samples=SAMPLES, record=True)
+        winner, chips, points, steps, flags = out.winner, out.chips, out.points, out.steps, out.flags
+        acts, legal, cards = out.actions, out.legal, out.cards
+    else:
+        setup = _setup(rules, players, policy_named(policy), 0, None, 0)
+        winner, chips, points, steps, flags, acts, legal, cards = _run(setup, seeds, dealers, record=True)
     scores = chips if variant_of(rules).scoring == "chips" else points
     idx = (dealers[:, None] + 1 + np.arange(players, dtype=np.int64)[None, :]) % players
     by_pos = np.take_along_axis(scores, idx, axis=1)

@@ -835,6 +835,155 @@ def deal_hands(cfg: I64, pack: I64, order: I64, mt: I64, pos: I64, dealer: int, 
         dead[order[i]] += 1
 
 
+# --------------------------------------------------------------------- the transition
+
+# the scalars of a deal in play, in one small array (``st``) so a deal can be copied and resumed (the PIMC
+# player's roll-outs, ``comet.fast.pimc``)
+S_TO_MOVE = 0
+S_RUN_TOP = 1  # the top rank of the run (0: a new run is to be started)
+S_TURN_PLAYED = 2
+S_LAST = 3  # the last seat to play (-1: none yet)
+S_TURN = 4  # passes so far
+S_STEPS = 5  # actions so far
+S_WINNER = 6
+S_WILD_AS = 7  # the rank the wild card stood for if it went out last
+S_DRAWN = 8
+S_FREE_LEAD = 9  # RUL-COMET-AFTER optional_restart: a new run may be started
+S_DEALER = 10
+ST_SIZE = 11
+
+
+@hot
+def start_deal(st: I64, players: int, dealer: int) -> None:
+    """The scalars of a deal before its first action (the dealer's left leads)."""
+    st[S_TO_MOVE] = dealer + 1 if dealer + 1 < players else 0
+    st[S_RUN_TOP] = 0
+    st[S_TURN_PLAYED] = 0
+    st[S_LAST] = -1
+    st[S_TURN] = 0
+    st[S_STEPS] = 0
+    st[S_WINNER] = -1
+    st[S_WILD_AS] = 0
+    st[S_DRAWN] = 0
+    st[S_FREE_LEAD] = 0
+    st[S_DEALER] = dealer
+
+
+@hot
+@rule(
+    "R-TURN-END",
+    "R-STOP-STUCK",
+    "R-STOP-KING",
+    "R-COMET-STOP",
+    "R-END-OUT",
+    "R-COMET-BONUS",
+    "R-OPERA-FIRST-TURN",
+    "R-2P-COMET-UNPAID",
+    "R-OLD-KING",
+    "R-OLD-MANILLE-PLAY",
+    "R-OLD-LAST-CARD",
+)
+def apply_action(
+    cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, a: int
+) -> None:
+    """The seat to move takes action ``a`` (one of ``legal``): the one transition of a deal, used by
+    ``play_batch`` and by the PIMC player's roll-outs."""
+    players = cfg[C_PLAYERS]
+    game = cfg[C_GAME]
+    st[S_STEPS] += 1
+    kind = a >> 12
+    to_move = st[S_TO_MOVE]
+    if kind == PASS:
+        nxt = to_move + 1 if to_move + 1 < players else 0
+        if nxt == st[S_LAST]:
+            if game == GAME_OLD_COMET and st[S_RUN_TOP] != 0:  # R-OLD-LAST-CARD
+                each_pays(chips, players, st[S_LAST], 1)
+            st[S_RUN_TOP] = 0
+        st[S_TO_MOVE] = nxt
+        st[S_TURN_PLAYED] = 0
+        st[S_TURN] += 1
+        st[S_FREE_LEAD] = 0
+        return
+    seat = to_move
+    dealer = st[S_DEALER]
+    turn = st[S_TURN]
+    kings = remove(cfg, packcnt, cnt, nat, seat, a)
+    taken = cards_in(a, cfg, packcnt)
+    size[seat] -= taken
+    out = size[seat] == 0
+    rank = a & 15
+    is_wild = kind == QUARTET_WILD or kind == WILD
+    if game == GAME_STANDARD:
+        if is_wild:
+            amount = cfg[C_COMET_VALUE]
+            if out and cfg[C_BONUS_MULT]:
+                amount *= going_out_multiplier(rank)
+            each_pays(chips, players, seat, amount)
+    elif game == GAME_OLD_COMET:
+        if is_wild:
+            bonus = cfg[C_COMET_VALUE]
+            if out and cfg[C_OLD_BONUS_LAST]:
+                bonus *= going_out_multiplier(rank)
+            each_pays(chips, players, seat, bonus)
+            if rank == KING and cfg[C_OLD_KING]:
+                each_pays(chips, players, seat, 1)
+        else:
+            each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
+    go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
+    stop = rank == KING or (is_wild and not go_on)
+    st[S_RUN_TOP] = 0 if stop else rank
+    st[S_TURN_PLAYED] = 1
+    st[S_LAST] = seat
+    st[S_FREE_LEAD] = 1 if (go_on and not out) else 0
+    if out:
+        st[S_WINNER] = seat
+        st[S_WILD_AS] = rank if is_wild else 0
+        first = dealer + 1 if dealer + 1 < players else 0
+        if (
+            cfg[C_OPERA]
+            and turn == 0
+            and seat == first
+            and cfg[C_OPERA_DRAW]
+            and dealer_could_go_out(cfg, packnat, packcnt, cnt, nat, dealer)
+        ):
+            st[S_WINNER] = -1
+            st[S_DRAWN] = 1
+        if (
+            game == GAME_STANDARD
+            and is_wild
+            and cfg[C_OPERA]
+            and cfg[C_OPERA_BONUS_DOUBLED]
+            and st[S_DRAWN] == 0
+            and turn == 0
+            and seat == first
+        ):
+            # RUL-OPERA-COMET-BONUS doubled: the Comet's bonus stacked with the Opera's x2
+            factor = going_out_multiplier(rank) if cfg[C_BONUS_MULT] else 1
+            stacked = factor * 2 if cfg[C_OPERA_MULTIPLY] else max(factor, 2)
+            each_pays(chips, players, seat, cfg[C_COMET_VALUE] * (stacked - factor))
+
+
+@hot
+def finish(cfg: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, points: I64) -> int:
+    """The end of a deal: the settlement (with the Opera's doubling) if someone went out; its ``FLAG_*``."""
+    players = cfg[C_PLAYERS]
+    dealer = st[S_DEALER]
+    winner = st[S_WINNER]
+    drawn = st[S_DRAWN] != 0
+    first = dealer + 1 if dealer + 1 < players else 0
+    opera = cfg[C_OPERA] == 1 and not drawn and winner == first and st[S_TURN] == 0
+    flags = 0
+    if winner >= 0:
+        settle(cfg, cnt, nat, size, winner, st[S_WILD_AS], opera, chips, points)
+        if opera:
+            flags |= FLAG_OPERA
+        if st[S_WILD_AS]:
+            flags |= FLAG_OUT_ON_WILD
+    if drawn:
+        flags |= FLAG_DRAWN
+    return flags
+
+
 @jit
 @rule(
     "R-TURN-END",
@@ -872,7 +1021,6 @@ def play_batch(
     (``rec_cards[d, seat, card]``; seat ``players`` is the dead hand).  A non-empty ``given``
     (same shape as ``rec_cards``) holds explicit deals: then the seed only drives the policy."""
     players = cfg[C_PLAYERS]
-    game = cfg[C_GAME]
     record = rec_actions.shape[0] > 0
     cap = cfg[C_MAX_STEPS]
     mts = np.zeros((624, LANES), np.int64)
@@ -886,6 +1034,7 @@ def play_batch(
     acts = np.zeros(MAX_ACTS, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
+    st = np.zeros(ST_SIZE, np.int64)
     for d in range(seeds.shape[0]):
         dealer = dealers[d]
         lane = d % LANES
@@ -918,105 +1067,27 @@ def play_batch(
                 rec_cards[d, players, c] = dead[c]
         chips[:] = 0
         points[:] = 0
-        to_move = (dealer + 1) % players
-        run_top = 0
-        turn_played = 0
-        last = -1
-        turn = 0
-        steps = 0
-        winner = -1
-        wild_as = 0
-        drawn = False
-        free_lead = 0
+        start_deal(st, players, dealer)
         flags = 0
-        while winner < 0 and not drawn:
+        while st[S_WINNER] < 0 and st[S_DRAWN] == 0:
+            steps = st[S_STEPS]
             if steps >= cap:
                 flags |= FLAG_CAPPED
                 break
-            n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
+            to_move = st[S_TO_MOVE]
+            run_top = st[S_RUN_TOP]
+            n = legal(
+                cfg, packnat, packcnt, cnt, nat, to_move, run_top, st[S_TURN_PLAYED], st[S_FREE_LEAD], st[S_LAST], acts
+            )
             a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
-            steps += 1
-            kind = a >> 12
-            if kind == PASS:
-                nxt = to_move + 1 if to_move + 1 < players else 0
-                if nxt == last:
-                    if game == GAME_OLD_COMET and run_top != 0:  # R-OLD-LAST-CARD
-                        each_pays(chips, players, last, 1)
-                    run_top = 0
-                to_move = nxt
-                turn_played = 0
-                turn += 1
-                free_lead = 0
-                continue
-            seat = to_move
-            kings = remove(cfg, packcnt, cnt, nat, seat, a)
-            taken = cards_in(a, cfg, packcnt)
-            size[seat] -= taken
-            out = size[seat] == 0
-            rank = a & 15
-            is_wild = kind == QUARTET_WILD or kind == WILD
-            if game == GAME_STANDARD:
-                if is_wild:
-                    amount = cfg[C_COMET_VALUE]
-                    if out and cfg[C_BONUS_MULT]:
-                        amount *= going_out_multiplier(rank)
-                    each_pays(chips, players, seat, amount)
-            elif game == GAME_OLD_COMET:
-                if is_wild:
-                    bonus = cfg[C_COMET_VALUE]
-                    if out and cfg[C_OLD_BONUS_LAST]:
-                        bonus *= going_out_multiplier(rank)
-                    each_pays(chips, players, seat, bonus)
-                    if rank == KING and cfg[C_OLD_KING]:
-                        each_pays(chips, players, seat, 1)
-                else:
-                    each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
-            go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
-            stop = rank == KING or (is_wild and not go_on)
-            run_top = 0 if stop else rank
-            turn_played = 1
-            last = seat
-            free_lead = 1 if (go_on and not out) else 0
-            if out:
-                winner = seat
-                wild_as = rank if is_wild else 0
-                if (
-                    cfg[C_OPERA]
-                    and turn == 0
-                    and seat == (dealer + 1) % players
-                    and cfg[C_OPERA_DRAW]
-                    and dealer_could_go_out(cfg, packnat, packcnt, cnt, nat, dealer)
-                ):
-                    winner = -1
-                    drawn = True
-                if (
-                    game == GAME_STANDARD
-                    and is_wild
-                    and cfg[C_OPERA]
-                    and cfg[C_OPERA_BONUS_DOUBLED]
-                    and not drawn
-                    and turn == 0
-                    and seat == (dealer + 1) % players
-                ):
-                    # RUL-OPERA-COMET-BONUS doubled: the Comet's bonus stacked with the Opera's x2
-                    factor = going_out_multiplier(rank) if cfg[C_BONUS_MULT] else 1
-                    stacked = factor * 2 if cfg[C_OPERA_MULTIPLY] else max(factor, 2)
-                    each_pays(chips, players, seat, cfg[C_COMET_VALUE] * (stacked - factor))
-        opera = cfg[C_OPERA] == 1 and not drawn and winner == (dealer + 1) % players and turn == 0
-        if winner >= 0:
-            settle(cfg, cnt, nat, size, winner, wild_as, opera, chips, points)
-            if opera:
-                flags |= FLAG_OPERA
-            if wild_as:
-                flags |= FLAG_OUT_ON_WILD
-        if drawn:
-            flags |= FLAG_DRAWN
-        winner_out[d] = winner
+            apply_action(cfg, packnat, packcnt, cnt, nat, size, st, chips, a)
+        flags |= finish(cfg, cnt, nat, size, st, chips, points)
+        winner_out[d] = st[S_WINNER]
         for p in range(players):
             chips_out[d, p] = chips[p]
             points_out[d, p] = points[p]
-        steps_out[d] = steps
+        steps_out[d] = st[S_STEPS]
         flags_out[d] = flags

@@ -1,0 +1,196 @@
+"""The PIMC player on the fast engine (``comet.fast.pimc``) is the reference player (``comet.diverge.pimc``)
+compiled: the same sampled worlds, roll-outs and ties, so the same choice at every position and the same
+deals, the same strength figures; it keeps the coupled-play rules (a choice depends on the options offered,
+not on their number) and never reads a hidden card.  Cites R-DEAL (the hidden hands it samples) and
+R-PLAY-CONTINUE (the options it chooses among)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from comet.diverge.pimc import Pimc, determinize, fast_strength, strength
+from comet.diverge.policies import option_key
+from comet.engine import apply, legal_actions, shuffled_deal
+from comet.fast import kernel as k
+from comet.fast.api import _base_state, _setup, action_of
+from comet.fast.pimc import determinize as fast_determinize
+from comet.fast.pimc import pimc_choice, pimc_seed, play_pimc
+from comet.presets import preset
+from comet.ruleset import Ruleset
+from comet.state import DealState
+from comet.variant import variant_of
+
+GAMES = [("standard", 3), ("two_player", 2), ("opera", 3), ("old_comet", 4)]
+
+
+def arrays_of(s: DealState) -> tuple[np.ndarray, ...]:
+    """The kernel's arrays for a reference position: cnt, nat, size, dead, st, chips."""
+    wild = s.wild[0]
+    cnt = np.zeros((s.players, 56), np.int8)
+    nat = np.zeros((s.players, 14), np.int8)
+    for seat, hand in enumerate(s.hands):
+        for c in hand:
+            cnt[seat, c] += 1
+            if c != wild:
+                nat[seat, c >> 2] += 1
+    size = np.array([len(h) for h in s.hands], np.int64)
+    dead = np.zeros(56, np.int64)
+    for c in s.dead:
+        dead[c] += 1
+    st = np.zeros(k.ST_SIZE, np.int64)
+    st[k.S_TO_MOVE] = s.to_move
+    st[k.S_RUN_TOP] = s.run[-1] if s.run else 0
+    st[k.S_TURN_PLAYED] = int(s.turn_played)
+    st[k.S_LAST] = s.last_player
+    st[k.S_TURN] = s.turn
+    st[k.S_STEPS] = s.steps
+    st[k.S_WINNER] = s.winner
+    st[k.S_WILD_AS] = s.out_wild_as
+    st[k.S_DRAWN] = int(s.drawn)
+    st[k.S_FREE_LEAD] = int(s.free_lead)
+    st[k.S_DEALER] = s.dealer
+    return cnt, nat, size, dead, st, np.array(s.chips(), np.int64)
+
+
+def fast_choice(rules: Ruleset, s: DealState, seed: int, samples: int) -> tuple[int, int]:
+    """The fast player's choice at a reference position (its option key) and the number of options."""
+    setup = _setup(rules, s.players, "greedy", 0, None, 0)
+    rcfg = setup.cfg.copy()
+    rcfg[k.C_POLICY] = k.POLICY_GREEDY
+    cnt, nat, size, dead, st, chips = arrays_of(s)
+    acts = np.zeros(k.MAX_ACTS, np.int64)
+    n = k.legal(
+        setup.cfg, setup.packnat, setup.packcnt, cnt, nat, s.to_move, int(st[k.S_RUN_TOP]), int(st[k.S_TURN_PLAYED]),
+        int(st[k.S_FREE_LEAD]), s.last_player, acts,
+    )  # fmt: skip
+    points = variant_of(rules).scoring == "points"
+    a = pimc_choice(
+        setup.cfg, rcfg, setup.packnat, setup.packcnt, _base_state(), cnt, nat, size, dead, st, chips, acts, n, seed,
+        samples, points,
+    )  # fmt: skip
+    return option_key(action_of(a, setup.pack)), n
+
+
+def positions(rules: Ruleset, players: int, seeds: range) -> list[tuple[int, DealState]]:
+    """Real positions with a choice, from seeded deals played a few greedy-ish steps in."""
+    out = []
+    for seed in seeds:
+        s = shuffled_deal(rules, players, seed % players, seed)
+        for _ in range(3 * (seed % 5)):
+            if s.terminal:
+                break
+            s = apply(s, legal_actions(s)[-1])
+        if not s.terminal and len(legal_actions(s)) > 1:
+            out.append((seed, s))
+    return out
+
+
+def test_the_sampled_worlds_are_the_reference_ones() -> None:
+    """The building block: the same generator seed deals the unseen cards back exactly as the reference's
+    ``determinize`` (same hands, same order of draws over several samples)."""
+    checked = 0
+    for name, players in GAMES:
+        rules = preset(name).rules
+        for seed, s in positions(rules, players, range(8)):
+            cnt, nat, size, dead, *_ = arrays_of(s)
+            seat = s.to_move
+            rng = random.Random(pimc_seed(seed, s.steps, seat))
+            mts = np.zeros((624, 1), np.int64)
+            k.seed_lanes(mts, _base_state(), np.array([pimc_seed(seed, s.steps, seat)], np.int64))
+            mt, pos = mts[:, 0].copy(), np.zeros(2, np.int64)
+            cards = np.zeros(80, np.int64)
+            wcnt, wnat = np.zeros_like(cnt), np.zeros_like(nat)
+            for _ in range(3):
+                world = determinize(s, seat, rng)
+                fast_determinize(k_cfg(rules, players), cnt, nat, size, dead, seat, mt, pos, cards, wcnt, wnat)
+                for p in range(players):
+                    assert sorted(np.repeat(np.arange(56), wcnt[p]).tolist()) == sorted(world.hands[p])
+                checked += 1
+    assert checked >= 30
+
+
+def k_cfg(rules: Ruleset, players: int) -> np.ndarray:
+    return _setup(rules, players, "greedy", 0, None, 0).cfg
+
+
+def test_every_choice_is_the_reference_players() -> None:
+    """At real positions of every game the fast engine's PIMC plays, and under other readings, the fast
+    player picks the reference player's option (two samples, to keep the reference affordable)."""
+    checked = 0
+    rule_sets = [(preset(n).rules, p) for n, p in GAMES]
+    base = preset("standard").rules
+    rule_sets += [(base.with_overrides({"may_stop_early": True, "comet_after": "optional_restart"}), 4)]
+    for rules, players in rule_sets:
+        for seed, s in positions(rules, players, range(6)):
+            ref = Pimc(seed, samples=2)(s, legal_actions(s))
+            got, n = fast_choice(rules, s, seed, 2)
+            assert n == len(legal_actions(s))
+            assert got == option_key(ref), (rules.variant, seed, s.steps)
+            checked += 1
+    assert checked >= 15
+
+
+def test_whole_deals_are_the_reference_players() -> None:
+    """Deals played by PIMC in every seat: the same actions as the reference player, deal by deal."""
+    rules = preset("standard").rules
+    out = play_pimc(rules, 3, range(2), samples=2, record=True)
+    pack = _setup(rules, 3, "greedy", 0, None, 0).pack
+    for d, seed in enumerate(range(2)):
+        s = shuffled_deal(rules, 3, seed % 3, seed)
+        me = Pimc(seed, 2)
+        ref = []
+        while not s.terminal:
+            a = me(s, legal_actions(s))
+            ref.append(option_key(a))
+            s = apply(s, a)
+        fast = [option_key(action_of(int(a), pack)) for a in out.actions[d, : out.steps[d]]]
+        assert fast == ref
+    # planted: a different number of samples is a different player, and the comparison sees it
+    other = play_pimc(rules, 3, range(6), samples=1, record=True)
+    again = play_pimc(rules, 3, range(6), samples=2, record=True)
+    assert not np.array_equal(other.actions, again.actions)
+
+
+def test_strength_is_the_same_on_both_engines() -> None:
+    """``strength`` (PIMC in one seat moving round the table) gives the same integers on either engine."""
+    for opponent in ("greedy", "hoarder"):
+        assert fast_strength("standard", 3, 6, opponent, samples=2) == strength(
+            "standard", 3, 6, opponent, samples=2, engine="reference"
+        )
+
+
+def test_same_options_same_choice_and_no_peeking() -> None:
+    """Coupled play holds for PIMC as for the fixed policies: removing options it did not choose leaves its
+    choice alone (each option's total does not depend on the others, ties go by priority); and dealing the
+    hidden cards afresh among the other hands leaves its choice alone (it reads only what its seat knows)."""
+    rules = preset("standard").rules
+    rng = random.Random(5)
+    kept_checks = peek_checks = 0
+    for seed, s in positions(rules, 4, range(24)):
+        legal = legal_actions(s)
+        me = Pimc(seed, samples=2)
+        a = me(s, legal)
+        if len(legal) > 2:
+            others = [x for x in legal if x != a]
+            kept = sorted([a, *rng.sample(others, rng.randrange(1, len(others)))])
+            assert me(s, kept) == a
+            kept_checks += 1
+        shuffled = determinize(s, s.to_move, rng)
+        if shuffled.hands != s.hands:
+            assert fast_choice(rules, shuffled, seed, 2)[0] == fast_choice(rules, s, seed, 2)[0]
+            peek_checks += 1
+    assert kept_checks >= 3 and peek_checks >= 10
+
+
+def test_the_impact_study_measures_pimc_alike_on_both_engines() -> None:
+    """The paired sums of PIMC deals (every seat PIMC, as the study plays it) are the same integers from the
+    fast engine and from the reference engine, and the study says which engine played PIMC."""
+    from comet.diverge.pairs import pairs_for
+    from comet.diverge.study import measure_pair
+
+    pair = next(p for p in pairs_for("comet_lead", ["standard"]) if p.value_b == "forbidden")
+    fast = measure_pair(pair, 3, 0, 0, (), "fast", extra=(("pimc", 3),))
+    ref = measure_pair(pair, 3, 0, 0, (), "reference", extra=(("pimc", 3),))
+    assert fast.deals == ref.deals and fast.deals["pimc"].deals == 3
+    assert (fast.engine, fast.pimc_engine, ref.pimc_engine) == ("fast", "fast", "reference")
