@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import z3
 
 from comet_proofs.encoding import Encoding
-from comet_proofs.symbolic import PASS, Readings, SymAction, SymState
+from comet_proofs.symbolic import NINE, PASS, Readings, SymAction, SymState
 
 Guard = Callable[[Encoding, SymState, SymAction, SymState, Readings], z3.BoolRef]
 Overrides = tuple[tuple[str, object], ...]
@@ -69,3 +69,20 @@ def g(f: Callable[[Encoding, SymState, SymAction, SymState], z3.BoolRef]) -> Gua
         return f(enc, s, a, s2)
 
     return guard
+
+
+def leads(kind: int) -> Guard:
+    """An action of ``kind`` leads a new run, and the deal goes on."""
+    return g(lambda e, s, a, t: z3.And(a.kind == kind, s.need == 0, z3.Not(out(e, t))))
+
+
+def continues(kind: int) -> Guard:
+    """An action of ``kind`` continues the run with the rank it needs, and the deal goes on."""
+    return g(lambda e, s, a, t: z3.And(a.kind == kind, s.need > 0, a.rank == s.need, z3.Not(out(e, t))))
+
+
+def goes_out(kind: int, as_nine: bool) -> Guard:
+    """An action of ``kind`` is the winner's last card, standing for a 9 (``as_nine``) or for another rank."""
+    if as_nine:
+        return g(lambda e, s, a, t: z3.And(a.kind == kind, a.rank == NINE, won(t)))
+    return g(lambda e, s, a, t: z3.And(a.kind == kind, a.rank != NINE, won(t)))

@@ -214,12 +214,7 @@ class Encoding:
         parts += [
             s.comet >= COMET_PLAYED,
             s.comet < n,
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player >= -1,
-            s.last_player < n,
-            s.winner >= -1,
-            s.winner < n,
+            *self.seats_in_range(s),
             z3.Or(s.need == 0, z3.And(s.need >= self.ranks[0] + 1, s.need <= KING)),
             z3.Or(s.out_wild_as == 0, self.in_rank_range(s.out_wild_as)),
             s.steps >= 0,
@@ -247,15 +242,46 @@ class Encoding:
         """The bookkeeping facts the other proofs lean on (each inductive with the rest)."""
         n = s.players
         return z3.And(
-            # only the last player to play can be in the middle of a turn
-            z3.Implies(s.turn_played, s.last_player == s.to_move),
-            # a run in progress was begun by someone, and its last player is mid-turn if it is their move
-            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+            *self.turn_order(s),
             # while the deal goes on nobody's hand is empty; the winner's hand is
             z3.Implies(s.winner < 0, z3.And([self.hand_size(s, p) > 0 for p in range(n)])),
             z3.Implies(s.winner >= 0, z3.And(at([self.hand_size(s, p) for p in range(n)], s.winner) == 0)),
             z3.Implies(s.out_wild_as > 0, z3.And(s.winner >= 0, s.comet == COMET_PLAYED)),
         )
+
+    def turn_order(self, s: SymState) -> list[z3.BoolRef]:
+        """Only the last player to play can be in the middle of a turn; a run in progress was begun by someone,
+        and its last player is mid-turn if it is their move."""
+        return [
+            z3.Implies(s.turn_played, s.last_player == s.to_move),
+            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+        ]
+
+    def hands_in_play(self, s: SymState, sizes: Sequence[z3.ArithRef]) -> list[z3.BoolRef]:
+        """While the deal goes on nobody's hand is empty (``sizes``, one per seat); the winner's is."""
+        return [
+            z3.Implies(s.winner < 0, z3.And([k > 0 for k in sizes])),
+            z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
+        ]
+
+    def seats_in_range(self, s: SymState) -> list[z3.BoolRef]:
+        """The player to move is a seat; the last player and the winner are a seat or -1 (none yet)."""
+        n = s.players
+        return [s.to_move >= 0, s.to_move < n, s.last_player >= -1, s.last_player < n, s.winner >= -1, s.winner < n]
+
+    def fresh_turn(self, s: SymState) -> list[z3.BoolRef]:
+        """A fresh deal's turn: someone to move, nobody has played, no winner, no steps, a Comet value."""
+        n = s.players
+        return [
+            s.to_move >= 0,
+            s.to_move < n,
+            s.last_player == -1,
+            z3.Not(s.turn_played),
+            s.winner == -1,
+            s.out_wild_as == 0,
+            s.steps == 0,
+            s.comet_value >= 0,
+        ]
 
     def pass_budget(self, s: SymState) -> z3.ArithRef:
         """How many passes can still come before someone must play (at most players + 1)."""
@@ -693,3 +719,18 @@ class Encoding:
 
         stray = [p for p in settlement(state) if p.payee != state.winner or p.payer == state.winner]
         return [f"settlement payments not from a loser to the winner: {stray}"] if stray else []
+
+
+class OwnChipRules(Encoding):
+    """A mixin for an encoding whose chips move by its game's own rules: the base rules' statements about the
+    chips moved in play, a deal's bound and the doubling for a loser caught with the Comet are not its (no
+    such obligation; its own are in its other seams)."""
+
+    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
+        return None
+
+    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
+        return None
+
+    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
+        return None

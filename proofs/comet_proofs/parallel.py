@@ -33,6 +33,9 @@ SPLIT_WEIGHT = 8.0
 
 @dataclass(frozen=True, slots=True)
 class Task:
+    """One obligation to prove: the ``index``-th of ``preset``'s plan for ``players`` seats, and its weight
+    (its encoding's ``proof_weight``, the player count, a case split's cost) for handing out the costliest first."""
+
     preset: str
     players: int
     index: int

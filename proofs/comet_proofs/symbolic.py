@@ -10,7 +10,9 @@ new run is to be started), whose turn it is and so on; an encoding adds the fiel
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import z3
 from comet.ruleset import Ruleset, field_readings
@@ -206,27 +208,7 @@ class SymState:
 
     @staticmethod
     def const(a: AbstractState) -> SymState:
-        v = z3.IntVal
-        return SymState(
-            players=a.players,
-            hands=tuple(tuple(v(x) for x in h) for h in a.hands),
-            comet=v(a.comet),
-            played=tuple(v(x) for x in a.played),
-            dead=tuple(v(x) for x in a.dead),
-            need=v(a.need),
-            to_move=v(a.to_move),
-            last_player=v(a.last_player),
-            turn_played=z3.BoolVal(a.turn_played),
-            chips=tuple(v(x) for x in a.chips),
-            winner=v(a.winner),
-            out_wild_as=v(a.out_wild_as),
-            steps=v(a.steps),
-            comet_value=v(a.comet_value),
-            ranks=a.ranks,
-            extra=tuple((name, v(x)) for name, x in a.extra),
-            labels=a.labels,
-            free_lead=z3.BoolVal(a.free_lead),
-        )
+        return _mapped(a, z3.IntVal, z3.BoolVal, SymState)
 
     def x(self, name: str) -> z3.ArithRef:
         """The extra field ``name`` (variant encodings)."""
@@ -255,26 +237,40 @@ class SymState:
         def n(x: z3.ExprRef) -> int:
             return int(model.eval(x, model_completion=True).as_long())
 
-        return AbstractState(
-            players=self.players,
-            hands=tuple(tuple(n(x) for x in h) for h in self.hands),
-            comet=n(self.comet),
-            played=tuple(n(x) for x in self.played),
-            dead=tuple(n(x) for x in self.dead),
-            need=n(self.need),
-            to_move=n(self.to_move),
-            last_player=n(self.last_player),
-            turn_played=z3.is_true(model.eval(self.turn_played, model_completion=True)),
-            chips=tuple(n(x) for x in self.chips),
-            winner=n(self.winner),
-            out_wild_as=n(self.out_wild_as),
-            steps=n(self.steps),
-            comet_value=n(self.comet_value),
-            ranks=self.ranks,
-            extra=tuple((name, n(term)) for name, term in self.extra),
-            labels=self.labels,
-            free_lead=z3.is_true(model.eval(self.free_lead, model_completion=True)),
-        )
+        def flag(x: z3.ExprRef) -> bool:
+            return bool(z3.is_true(model.eval(x, model_completion=True)))
+
+        return _mapped(self, n, flag, AbstractState)
+
+
+State = TypeVar("State", AbstractState, SymState)
+
+
+def _mapped(
+    source: AbstractState | SymState, number: Callable[[Any], Any], flag: Callable[[Any], Any], make: Callable[..., State]
+) -> State:
+    """``source``'s fields with ``number`` applied to every count and ``flag`` to every Boolean, as a ``make``
+    (a concrete state's values as Z3 constants, or a symbolic state's values in a model)."""
+    return make(
+        players=source.players,
+        hands=tuple(tuple(number(x) for x in h) for h in source.hands),
+        comet=number(source.comet),
+        played=tuple(number(x) for x in source.played),
+        dead=tuple(number(x) for x in source.dead),
+        need=number(source.need),
+        to_move=number(source.to_move),
+        last_player=number(source.last_player),
+        turn_played=flag(source.turn_played),
+        chips=tuple(number(x) for x in source.chips),
+        winner=number(source.winner),
+        out_wild_as=number(source.out_wild_as),
+        steps=number(source.steps),
+        comet_value=number(source.comet_value),
+        ranks=source.ranks,
+        extra=tuple((name, number(x)) for name, x in source.extra),
+        labels=source.labels,
+        free_lead=flag(source.free_lead),
+    )
 
 
 @dataclass(frozen=True, slots=True)

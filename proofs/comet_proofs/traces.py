@@ -39,6 +39,9 @@ TIMEOUT_MS = 300_000
 
 @dataclass(frozen=True, slots=True)
 class WitnessDeal:
+    """A whole deal of ``preset`` that ends as ``scenario`` says: its start and actions, how many steps Z3
+    unrolled to find it (0 when found by sampling) and how it was found."""
+
     preset: str
     scenario: Scenario
     start: DealState

@@ -27,9 +27,9 @@ from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
 from comet_proofs.concrete import deal_state, extra_of
+from comet_proofs.encoding import OwnChipRules
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import CARD, PASS, AbstractState, Readings, SymAction, SymState
-from comet_proofs.terms import at
 
 NINE_D = card(9, DIAMONDS)
 DECK51: tuple[int, ...] = tuple(c for c in range(card(1, 0), card(KING, 3) + 1) if c != card(8, DIAMONDS))
@@ -70,7 +70,7 @@ class NewRunPassOn(StandardEncoding):
         return self.cards_in_hands(s) * (s.players + 3) + self.pass_budget(s)
 
 
-class SuitedEncoding(StandardEncoding):
+class SuitedEncoding(OwnChipRules, StandardEncoding):
     """Location-per-card encoding; subclasses give the legal actions, effects and scoring."""
 
     card_level = True
@@ -181,12 +181,7 @@ class SuitedEncoding(StandardEncoding):
         n = s.players
         parts = [self.valid_place(self.loc(s, c), n) for c in DECK51]
         parts += [
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player >= -1,
-            s.last_player < n,
-            s.winner >= -1,
-            s.winner < n,
+            *self.seats_in_range(s),
             z3.Or(s.need == 0, z3.And(s.need >= 2, s.need <= KING)),
             s.x(SUIT) >= -1,
             s.x(SUIT) <= 3,
@@ -214,10 +209,8 @@ class SuitedEncoding(StandardEncoding):
         n = s.players
         sizes = [self.hand_size(s, p) for p in range(n)]
         return z3.And(
-            z3.Implies(s.turn_played, s.last_player == s.to_move),
-            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
-            z3.Implies(s.winner < 0, z3.And([k > 0 for k in sizes])),
-            z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
+            *self.turn_order(s),
+            *self.hands_in_play(s, sizes),
             # a run has a suit exactly while it is in progress; a branch only during a run
             (s.need > 0) == (s.x(SUIT) >= 0),
             z3.Implies(s.x(BRANCH) != 0, s.need > 0),
@@ -237,6 +230,32 @@ class SuitedEncoding(StandardEncoding):
 
     def settlement_problems(self, state: DealState) -> list[str]:
         return []
+
+    # ------------------------------------------------------------ the pass (it depends on a ruling)
+
+    def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
+        """See ``pass_effect_rd``: a Commit pass depends on a ruling."""
+        raise NotImplementedError("the Commit pass depends on a ruling: see transition")
+
+    def pass_effect_rd(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
+        """What a pass does under the readings ``rd`` (each Commit game's own)."""
+        raise NotImplementedError
+
+    def passed_on(self, s: SymState, s2: SymState, nxt: z3.ArithRef) -> list[z3.BoolRef]:
+        """A pass hands the turn to ``nxt``, one step later, and changes nothing else of the turn or outcome."""
+        return [
+            s2.to_move == nxt,
+            s2.last_player == s.last_player,
+            z3.Not(s2.turn_played),
+            s2.winner == s.winner,
+            s2.out_wild_as == s.out_wild_as,
+            s2.steps == s.steps + 1,
+            s2.comet_value == s.comet_value,
+        ]
+
+    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        effect = z3.If(a.kind == PASS, self.pass_effect_rd(s, s2, rd), self.play_effect(s, a, s2, rd))
+        return z3.And(self.legal(s, a, rd), effect)
 
     # ------------------------------------------------------------ back to a model state
 

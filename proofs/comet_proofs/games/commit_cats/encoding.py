@@ -162,14 +162,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
             s.x(SUIT) == -1,
             s.x(BRANCH) == 0,
             s.x(NINE_LAST) == 0,
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player == -1,
-            z3.Not(s.turn_played),
-            s.winner == -1,
-            s.out_wild_as == 0,
-            s.steps == 0,
-            s.comet_value >= 0,
+            *self.fresh_turn(s),
         ]
         return z3.And(parts)
 
@@ -252,10 +245,6 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ]
         return z3.And(parts)
 
-    def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
-        """See ``pass_effect_rd``: the Commit pass depends on a ruling (RUL-COMMIT-C-REPLACED)."""
-        raise NotImplementedError("the Commit pass depends on a ruling: see transition")
-
     def pass_effect_rd(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
         """``cats_end_turn``: the turn passes left; back at the run's last player the run (its suit
         and branch) ends (R-STOP-STUCK)."""
@@ -270,19 +259,9 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
             s2.x(SUIT) == z3.If(need == 0, -1, s.x(SUIT)),
             # RUL-COMMIT-C-REPLACED = player_only: the replaced card lapses with its player's turn
             s2.x(BRANCH) == z3.If(z3.Or(need == 0, rd["commit_comet_branch"]), 0, s.x(BRANCH)),
-            s2.to_move == nxt,
-            s2.last_player == s.last_player,
-            z3.Not(s2.turn_played),
-            s2.winner == s.winner,
-            s2.out_wild_as == s.out_wild_as,
-            s2.steps == s.steps + 1,
-            s2.comet_value == s.comet_value,
+            *self.passed_on(s, s2, nxt),
         ]
         return z3.And(parts)
-
-    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        effect = z3.If(a.kind == PASS, self.pass_effect_rd(s, s2, rd), self.play_effect(s, a, s2, rd))
-        return z3.And(self.legal(s, a, rd), effect)
 
     def action_cases(self, a: SymAction) -> list[z3.BoolRef]:
         """The pass, one case per natural card, one per rank the Comet stands for."""
@@ -294,15 +273,6 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
 
     def all_actions(self) -> list[tuple[int, int]]:
         return [(PASS, 0)] + [(CARD, c) for c in NATURALS] + [(COMET, r) for r in COMET_RANKS]
-
-    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
-        return None
-
-    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
-        return None
-
-    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
-        return None
 
     # ------------------------------------------------------------ scoring
 

@@ -89,14 +89,7 @@ class CommitHoyleEncoding(SuitedEncoding):
             s.x(BRANCH) == 0,
             s.x(NINE_LAST) == 0,
             s.x(STAKE) >= 0,
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player == -1,
-            z3.Not(s.turn_played),
-            s.winner == -1,
-            s.out_wild_as == 0,
-            s.steps == 0,
-            s.comet_value >= 0,
+            *self.fresh_turn(s),
         ]
         return z3.And(parts)
 
@@ -167,12 +160,9 @@ class CommitHoyleEncoding(SuitedEncoding):
         ]
         return z3.And(parts)
 
-    def pass_effect(self, s: SymState, s2: SymState) -> z3.BoolRef:
+    def pass_effect_rd(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
         """``hoyle_end_turn``: the turn passes left; back at the run's last player the run (its suit and
         branch) ends; RUL-COMMIT-H-NINE-RUN = next_player: the branch lapses after the next player passes."""
-        raise NotImplementedError("the Commit pass depends on a ruling: see transition")
-
-    def pass_effect_rd(self, s: SymState, s2: SymState, rd: Readings) -> z3.BoolRef:
         n = s.players
         nxt = z3.If(s.to_move == n - 1, 0, s.to_move + 1)
         back = nxt == s.last_player
@@ -189,19 +179,9 @@ class CommitHoyleEncoding(SuitedEncoding):
             s2.need == z3.If(back, 0, s.need),
             s2.x(SUIT) == z3.If(cleared, -1, s.x(SUIT)),
             s2.x(BRANCH) == z3.If(z3.Or(cleared, lapse), 0, s.x(BRANCH)),
-            s2.to_move == nxt,
-            s2.last_player == s.last_player,
-            z3.Not(s2.turn_played),
-            s2.winner == s.winner,
-            s2.out_wild_as == s.out_wild_as,
-            s2.steps == s.steps + 1,
-            s2.comet_value == s.comet_value,
+            *self.passed_on(s, s2, nxt),
         ]
         return z3.And(parts)
-
-    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        effect = z3.If(a.kind == PASS, self.pass_effect_rd(s, s2, rd), self.play_effect(s, a, s2, rd))
-        return z3.And(self.legal(s, a, rd), effect)
 
     # ------------------------------------------------------------ settlement
 
@@ -229,15 +209,6 @@ class CommitHoyleEncoding(SuitedEncoding):
         card_played = z3.And(a.kind == CARD, a.rank != 0)
         cap = z3.If(card_played, z3.If(a.rank == NINE_D, NINE_CHIPS, z3.If(a.rank / 4 == KING, 1, 0)), 0)
         return s.to_move, cap
-
-    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
-        return None
-
-    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
-        return None
-
-    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
-        return None
 
     def realism(self, s: SymState) -> list[z3.BoolRef]:
         """Small stakes, besides the card-level encodings' own."""

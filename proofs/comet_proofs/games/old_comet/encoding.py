@@ -21,7 +21,7 @@ from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
 
 from comet_proofs.abstraction import counts_abstract
-from comet_proofs.encoding import DEAL_TABLE, GAME_FIELDS
+from comet_proofs.encoding import DEAL_TABLE, GAME_FIELDS, OwnChipRules
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import (
     KING,
@@ -44,7 +44,7 @@ MANILLE_CAUGHT = 10
 CAUGHT_NINE = 9  # RUL-OLD-CAUGHT-NINE = extra: the caught manille's 9 chips to the winner on top
 
 
-class OldCometEncoding(StandardEncoding):
+class OldCometEncoding(OwnChipRules, StandardEncoding):
     """Preset ``old_comet``: one 52-card deck, Ace low, the manille."""
 
     name = "old_comet"
@@ -161,15 +161,6 @@ class OldCometEncoding(StandardEncoding):
             z3.If(self.wild_play(a.kind), manille, z3.If(a.rank == KING, 4 * KING_CHIPS, 0)) + run_end,
         )
         return z3.If(passing, s.last_player, s.to_move), cap
-
-    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
-        return None
-
-    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
-        return None
-
-    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
-        return None
 
     def settlement_problems(self, state: DealState) -> list[str]:
         from comet.engine import settlement

@@ -121,8 +121,7 @@ class OperaEncoding(StandardEncoding):
         n = s.players
         sizes = [self.hand_size(s, p) for p in range(n)]
         return z3.And(
-            z3.Implies(s.turn_played, s.last_player == s.to_move),
-            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
+            *self.turn_order(s),
             z3.Implies(z3.Not(self.terminal(s)), z3.And([k > 0 for k in sizes])),
             z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
             # R-OPERA-DRAW: a drawn deal has no winner; the first player went out in the first turn

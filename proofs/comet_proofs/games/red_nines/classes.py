@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import z3
 
-from comet_proofs.catalogue import BehaviourClass, g, out, won
+from comet_proofs.catalogue import BehaviourClass, g, goes_out, leads, out, won
 from comet_proofs.games.standard import classes as standard
 from comet_proofs.symbolic import (
     COMET,
     GROUP_BASE,
     KING,
-    NINE,
     PASS,
     SymState,
 )
@@ -26,7 +25,7 @@ def _loser_with_red_nines(s2: SymState, least: int) -> z3.BoolRef:
 RED_NINES: tuple[BehaviourClass, ...] = (
     BehaviourClass(
         "Red Nines: a red nine leads a run",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need == 0, z3.Not(out(e, t)))),
+        leads(COMET),
         readings=((), (("red_nines_lead", "last_resort"),)),
     ),
     BehaviourClass(
@@ -60,12 +59,12 @@ RED_NINES: tuple[BehaviourClass, ...] = (
     ),
     BehaviourClass(
         "Red Nines: going out on a red nine as a 9",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank == NINE, won(t))),
+        goes_out(COMET, as_nine=True),
         readings=((), (("red_nines_out", "like_comet"),)),
     ),
     BehaviourClass(
         "Red Nines: going out on a red nine, not as a 9",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank != NINE, won(t))),
+        goes_out(COMET, as_nine=False),
     ),
     BehaviourClass(
         "Red Nines: the first play, a group of one rank",

@@ -23,6 +23,7 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
+from comet_proofs.encoding import OwnChipRules
 from comet_proofs.games.commit_common import NewRunPassOn
 from comet_proofs.symbolic import (
     COMET,
@@ -72,7 +73,7 @@ def wild_name(p: int) -> str:
     return f"wild{p}"
 
 
-class RedNinesEncoding(NewRunPassOn):
+class RedNinesEncoding(OwnChipRules, NewRunPassOn):
     """Preset ``red_nines``: 4-8 players, several wild cards, penalty points."""
 
     name = "red_nines"
@@ -145,12 +146,7 @@ class RedNinesEncoding(NewRunPassOn):
         parts += [self.wilds(s, p) >= 0 for p in range(n)] + [s.x(WILD_PLAYED) >= 0]
         parts += [
             s.comet == NO_COMET,
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player >= -1,
-            s.last_player < n,
-            s.winner >= -1,
-            s.winner < n,
+            *self.seats_in_range(s),
             z3.Or(s.need == 0, z3.And(s.need >= 2, s.need <= KING), s.need == STANDING),
             z3.Or(s.out_wild_as == 0, self.in_rank_range(s.out_wild_as)),
             s.steps >= 0,
@@ -172,10 +168,8 @@ class RedNinesEncoding(NewRunPassOn):
         n = s.players
         sizes = [self.hand_size(s, p) for p in range(n)]
         return z3.And(
-            z3.Implies(s.turn_played, s.last_player == s.to_move),
-            z3.Implies(s.need > 0, z3.And(s.last_player >= 0, z3.Implies(s.to_move == s.last_player, s.turn_played))),
-            z3.Implies(s.winner < 0, z3.And([k > 0 for k in sizes])),
-            z3.Implies(s.winner >= 0, at(sizes, s.winner) == 0),
+            *self.turn_order(s),
+            *self.hands_in_play(s, sizes),
             z3.Implies(s.out_wild_as > 0, z3.And(s.winner >= 0, s.x(WILD_PLAYED) > 0)),
             # nothing played yet: nobody has played this turn, no run, no pass made a difference
             z3.Implies(self.first_play(s), z3.And(s.need == 0, z3.Not(s.turn_played), s.last_player == -1)),
@@ -204,14 +198,7 @@ class RedNinesEncoding(NewRunPassOn):
         parts += [
             s.comet == NO_COMET,
             s.need == 0,
-            s.to_move >= 0,
-            s.to_move < n,
-            s.last_player == -1,
-            z3.Not(s.turn_played),
-            s.winner == -1,
-            s.out_wild_as == 0,
-            s.steps == 0,
-            s.comet_value >= 0,
+            *self.fresh_turn(s),
             self.dealt_from_pack(s),
         ]
         return z3.And(parts)
@@ -327,15 +314,6 @@ class RedNinesEncoding(NewRunPassOn):
             return False
         other = replace(succ, need=STANDING if succ.need == 0 else 0)
         return other in model
-
-    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
-        return None
-
-    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
-        return None
-
-    def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
-        return None
 
     # ------------------------------------------------------------ scoring
 

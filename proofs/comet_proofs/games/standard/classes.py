@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import z3
 
-from comet_proofs.catalogue import BehaviourClass, comet_caught, g, out, restart, won
+from comet_proofs.catalogue import BehaviourClass, comet_caught, continues, g, goes_out, leads, out, restart, won
 from comet_proofs.symbolic import (
     COMET,
     COMET_QUARTET,
@@ -55,11 +55,11 @@ STUCK: tuple[BehaviourClass, ...] = (
 NATURALS: tuple[BehaviourClass, ...] = (
     BehaviourClass(
         "natural card leads a run",
-        g(lambda e, s, a, t: z3.And(a.kind == NATURAL, s.need == 0, z3.Not(out(e, t)))),
+        leads(NATURAL),
     ),
     BehaviourClass(
         "natural card continues the run",
-        g(lambda e, s, a, t: z3.And(a.kind == NATURAL, s.need > 0, a.rank == s.need, z3.Not(out(e, t)))),
+        continues(NATURAL),
     ),
     BehaviourClass(
         "natural King stops the run",
@@ -90,11 +90,11 @@ SETS_AND_COMET: tuple[BehaviourClass, ...] = (
     ),
     BehaviourClass(
         "the Comet leads a run",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need == 0, z3.Not(out(e, t)))),
+        leads(COMET),
     ),
     BehaviourClass(
         "the Comet continues the run",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, a.rank == s.need, z3.Not(out(e, t)))),
+        continues(COMET),
         readings=((), (("comet_requires_missing", True),)),
     ),
 )
@@ -112,12 +112,12 @@ COMET_ANY_RANK: tuple[BehaviourClass, ...] = (
 COMET_LAST: tuple[BehaviourClass, ...] = (
     BehaviourClass(
         "the Comet played last as a 9",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank == NINE, won(t))),
+        goes_out(COMET, as_nine=True),
         readings=((), (("comet_bonus_last", "plain"),)),
     ),
     BehaviourClass(
         "the Comet played last, not as a 9",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank != NINE, won(t))),
+        goes_out(COMET, as_nine=False),
         readings=((), (("comet_bonus_last", "plain"),)),
     ),
     BehaviourClass("a loser is caught with the Comet at settlement", g(lambda e, s, a, t: comet_caught(e, t))),
@@ -132,7 +132,7 @@ ESCALATED: tuple[BehaviourClass, ...] = (
     ),
     BehaviourClass(
         "going out on the Comet as a 9 at an escalated value",
-        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank == NINE, won(t))),
+        goes_out(COMET, as_nine=True),
         escalated=True,
     ),
 )

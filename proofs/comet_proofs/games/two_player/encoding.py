@@ -11,12 +11,13 @@ from comet.ruleset import Ruleset
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
+from comet_proofs.encoding import OwnChipRules
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import PLAY_RULINGS, AbstractState, Readings, SymAction, SymState
 from comet_proofs.terms import scaled
 
 
-class TwoPlayerEncoding(StandardEncoding):
+class TwoPlayerEncoding(OwnChipRules, StandardEncoding):
     """Preset ``two_player``: points, not chips."""
 
     name = "two_player"
@@ -65,12 +66,6 @@ class TwoPlayerEncoding(StandardEncoding):
         """R-2P-POINTS, R-2P-DOUBLING: the winner scores what the loser would pay in the standard game."""
         owed = z3.Sum(*[StandardEncoding.settlement_amount(self, s, p, rd) for p in range(s.players)])
         return tuple(z3.If(s.winner == p, owed, 0) for p in range(s.players))
-
-    def play_chips_bound(self, s: SymState) -> z3.BoolRef | None:
-        return None
-
-    def deal_bound(self, s: SymState) -> tuple[z3.ArithRef, z3.ArithRef] | None:
-        return None
 
     def caught_spec(self, s: SymState, rd: Readings) -> z3.BoolRef | None:
         """R-2P-DOUBLING: the winner scores the loser's points times the going-out multiplier, twice that
