@@ -7,8 +7,10 @@ recomputation); the test puts the folder on ``comet.games``' search path, as a p
 then plays, fuzzes and checks it through the same engine, checker and fuzzer as every preset.
 The folder also declares the ruling fields the game reads and its preset, so ``comet.preset("toy")``
 finds it and the rulings that apply to it are derived from its declaration alone.
-Not yet covered by the walk-through: an encoding for the proofs and conformance vectors (the proofs'
-encodings are still registered by preset name; see DESIGN.md, "Target layout").
+Its proofs folder (``comet_proofs/games/toy/``: ``__init__.py``, ``encoding.py``, ``classes.py``) goes on
+``comet_proofs.games``' search path the same way: the registry finds its encoding, which the same
+obligations as every preset's prove, and its behaviour classes, which the refinement check witnesses;
+``comet vectors --preset toy`` writes its conformance vectors.
 """
 
 from __future__ import annotations
@@ -110,6 +112,70 @@ def toy_folder(tmp_path: Path) -> Iterator[Path]:
         CHECKS.pop("toy", None)
 
 
+ENCODING = '''
+    """The toy game's encoding: the standard game's for three or four players.  RUL-COMET-BONUS-LAST and
+    RUL-DEAL-SIZES are not the toy game's rulings (it plays their default readings), so neither is a Boolean."""
+
+    import z3
+    from comet_proofs.games.standard.encoding import StandardEncoding
+    from comet_proofs.symbolic import NINE, PLAY_RULINGS, Readings, SymAction, SymState
+
+
+    class ToyEncoding(StandardEncoding):
+        name = "toy"
+        player_counts = (3, 4)
+        rulings = tuple(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last")
+        unquantified = (
+            "deal_order", "first_dealer_tie", "insolvency", "starting_chips", "deal_count", "game_tie",
+            "opera_draw", "opera_stack",
+        )
+
+        def bonus_amount(self, s: SymState, a: SymAction, out: z3.BoolRef, rd: Readings) -> z3.ArithRef:
+            """R-COMET-BONUS, R-SETTLE-COMET-LAST: the Comet's bonus, multiplied when it is the last card."""
+            cv = s.comet_value
+            return z3.If(out, z3.If(a.rank == NINE, 4 * cv, 2 * cv), cv)
+
+
+    ENCODING = ToyEncoding
+'''
+CLASSES = '''
+    """The toy game's behaviour classes: the standard game's but the escalated Comet's (the toy's never rises)."""
+
+    from comet_proofs.catalogue import BehaviourClass
+    from comet_proofs.games.standard import classes as standard
+
+    CLASSES: tuple[BehaviourClass, ...] = tuple(c for c in standard.CLASSES if c not in standard.ESCALATED)
+'''
+PROOFS_INIT = '''
+    """The toy game for the proofs (a test's plug-in)."""
+
+    from comet_proofs.games.toy import classes, encoding
+
+    __all__ = ["classes", "encoding"]
+'''
+
+
+@pytest.fixture()
+def toy_proofs(toy_folder: Path) -> Iterator[Path]:
+    """The toy game's proofs folder, on ``comet_proofs.games``' search path for the test's duration."""
+    import comet_proofs.games
+    from comet_proofs.registry import ENCODINGS
+
+    root = toy_folder.parent / "proofs"
+    folder = root / "toy"
+    folder.mkdir(parents=True)
+    for name, text in (("__init__.py", PROOFS_INIT), ("encoding.py", ENCODING), ("classes.py", CLASSES)):
+        (folder / name).write_text(textwrap.dedent(text))
+    comet_proofs.games.__path__.append(str(root))
+    try:
+        yield folder
+    finally:
+        comet_proofs.games.__path__.remove(str(root))
+        for mod in [m for m in sys.modules if m == "comet_proofs.games.toy" or m.startswith("comet_proofs.games.toy.")]:
+            del sys.modules[mod]
+        ENCODINGS.pop("toy", None)
+
+
 def test_the_folder_is_found_and_plays_under_the_one_checker(toy_folder: Path) -> None:
     """R-PLAYERS, R-DEAL-SIZES, R-COMET-BONUS: the registry finds the folder by the ruleset's name; deals are
     dealt from the black pack alone and the Comet's bonus is 5; every deal passes the one checker."""
@@ -163,3 +229,72 @@ def test_a_planted_bug_in_the_toy_game_is_caught_by_its_own_check(toy_folder: Pa
         if problems:
             break
     assert problems and "the Comet's bonus recomputed is" in problems[0]
+
+
+def test_the_proofs_find_the_toy_encoding_and_prove_it(toy_proofs: Path) -> None:
+    """R-END-OUT, R-COMET-BONUS, R-SETTLE-CAUGHT: the registry finds the toy folder's encoding and classes; every
+    ruling that applies to the toy game is accounted for; the obligations are the standard game's, every one
+    proved; fresh deals are initial states; every behaviour class has a witness on which the model agrees."""
+    from comet_proofs.crosscheck import coverage_problems, crosscheck, sample_states
+    from comet_proofs.dealt import check_dealt
+    from comet_proofs.proofs import plan, run_all
+    from comet_proofs.refine import classes_for, refine
+    from comet_proofs.registry import encoding_for
+
+    enc = encoding_for("toy")
+    assert type(enc).__module__ == "comet_proofs.games.toy.encoding" and classes_for("toy")
+    assert coverage_problems("toy", enc) == []
+    results = run_all("toy", [3])
+    assert [r.name for r in results] == [o.name for o in plan("standard", [3])]
+    assert all(r.proved for r in results), [(r.name, r.counterexample) for r in results if not r.proved]
+    assert check_dealt("toy").problems == ()
+    assert crosscheck(enc, sample_states([3, 4], 2, 0, preset="toy")).ok
+    found = refine("toy", players=(3,), random_deals=0)
+    assert found.ok and found.covered == len(found.classes), found.failures()
+
+
+def test_a_planted_bug_in_the_toy_encoding_fails_a_proof_readably(toy_proofs: Path) -> None:
+    """R-SETTLE-CAUGHT: a toy encoding that forgets the doubling for a loser caught with the Comet fails the
+    caught obligation, and the counterexample shows the readings, the payments and the finished deal."""
+    import z3
+    from comet_proofs.proofs import prove
+    from comet_proofs.registry import encoding_for
+    from comet_proofs.symbolic import Readings, SymState
+    from comet_proofs.terms import scaled
+
+    toy = type(encoding_for("toy"))
+
+    class ForgetsCaught(toy):  # type: ignore[valid-type,misc]
+        def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
+            points = scaled(self.hand_points(s, seat), self.out_multiplier(s, rd))
+            return z3.If(z3.Or(s.winner < 0, s.winner == seat), 0, points)
+
+    (caught,) = prove(ForgetsCaught(), 3, only=("caught",))
+    assert not caught.proved and caught.counterexample is not None
+    text = caught.counterexample
+    assert "a loser pays double without holding the Comet, or not double holding it: pays" in text
+    assert "readings:" in text and "state:" in text and "WINNER" in text
+
+
+def test_comet_vectors_writes_the_toy_preset(toy_folder: Path, tmp_path: Path) -> None:
+    """R-REC-FAULTS, R-GAME-DEALS: ``comet vectors --preset toy`` writes the toy game's replay, trace, golden,
+    illegal, malformed and game vectors, each listed in the index with its digest, and each replay case
+    replays to its expected output."""
+    import hashlib
+    import json
+
+    from comet.cli import main
+    from comet.record import parse_record, replay_record
+
+    out = tmp_path / "vectors"
+    assert main(["vectors", "--preset", "toy", str(out)]) == 0
+    index = json.loads((out / "index.json").read_text())
+    assert index["presets"] == ["toy"]
+    files = [f for f in index["files"] if f["preset"] == "toy"]
+    assert {f["kind"] for f in files} >= {"replay", "trace", "golden", "illegal", "malformed", "game"}
+    assert any(f["reading"] == "game_tie=extra_round" for f in files)
+    for f in files:
+        assert hashlib.sha256((out / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+    for f in [f for f in files if f["kind"] == "replay"][:5]:
+        case = json.loads((out / f["path"]).read_text())
+        assert replay_record(parse_record(case["record"])).to_json() == case["expected"]

@@ -22,4 +22,8 @@ How to add a game family
 5. New rulings are new ``Ruleset`` fields (default = our reading, ruling id in ``ruleset.RULING_OF``), named in
    the family's ``rulings``, written up in ``spec/rulings-variants.md`` with ``**Applies to.**``; tests in
    ``tests/test_variant_<name>.py``.
+6. Its proofs: ``comet_proofs/games/<name>/`` with ``encoding.py`` (a subclass of the standard encoding or a
+   kin's, named ``ENCODING``; every ruling the family reads quantified, unquantified or outside), ``classes.py``
+   (``CLASSES``, its behaviour classes, the standard game's groups where it shares its rules) and, for witness
+   deals, ``scenarios.py``; the registry (``comet_proofs.registry``) finds the folder.
 """
