@@ -37,7 +37,7 @@ from comet.variant import variant_of
 from comet_proofs.encoding import Encoding
 from comet_proofs.registry import encoding_for
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_PLAYED, Readings, SymAction, SymState
 
 TIMEOUT_MS = 5_000
 LOSS = "chips one seat pays at settlement"
@@ -121,7 +121,6 @@ def lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
 def comet_only(enc: Encoding, s: SymState) -> z3.BoolRef:
     """Chips move in play only for the Comet, once: none before it is played, and then no seat has paid
     more than 4 times its value or received more than that from each other player."""
-    from comet_proofs.symbolic import COMET_PLAYED
 
     cv, n = s.comet_value, s.players
     bounded = [z3.And(c >= -4 * cv, c <= 4 * cv * (n - 1)) for c in s.chips]

@@ -9,20 +9,30 @@ import contextlib
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from comet.cards import rank_of
+from comet.engine import deal_sizes, packs_in_rotation
+from comet.presets import preset as preset_named
 from comet.ruleset import Ruleset, field_readings
 
-if TYPE_CHECKING:
-    from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import Rulings
+
+
+class Quantifying(Protocol):
+    """What these functions read of an encoding: its preset's name and the rulings it quantifies."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def rulings(self) -> Rulings: ...
+
 
 @functools.cache
 def pack_composition(preset: str, players: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """(natural cards per rank, wild cards) of ``preset``'s packs for ``players`` (every reading of
     RUL-PACKS); ValueError when the packs in rotation differ."""
-    from comet.cards import rank_of
-    from comet.engine import packs_in_rotation
-    from comet.presets import preset as preset_named
 
     base = preset_named(preset).rules
     found: set[tuple[tuple[int, ...], int]] = set()
@@ -42,10 +52,9 @@ def pack_composition(preset: str, players: int, ranks: tuple[int, ...]) -> tuple
 Combo = tuple[tuple[tuple[str, object], bool], ...]
 
 
-def deal_fields(enc: Encoding, players: int) -> tuple[str, ...]:
+def deal_fields(enc: Quantifying, players: int) -> tuple[str, ...]:
     """The quantified ruling fields of ``enc`` whose readings change what the model deals to ``players``
     (``engine.deal_sizes`` over the packs in rotation), each reading tried from the preset's rules."""
-    from comet.presets import preset as preset_named
 
     base = preset_named(enc.name).rules
     out: list[str] = []
@@ -58,7 +67,6 @@ def deal_fields(enc: Encoding, players: int) -> tuple[str, ...]:
 
 def dealt_sizes(rules: Ruleset, players: int) -> tuple[int, int]:
     """``engine.deal_sizes`` for the packs in rotation (ValueError if they differ between packs)."""
-    from comet.engine import deal_sizes, packs_in_rotation
 
     found = {deal_sizes(rules, players, len(p.cards)) for p in packs_in_rotation(rules, players)}
     if len(found) != 1:
@@ -66,10 +74,9 @@ def dealt_sizes(rules: Ruleset, players: int) -> tuple[int, int]:
     return found.pop()
 
 
-def reading_combos(enc: Encoding, fields: Sequence[str]) -> list[tuple[Combo, Ruleset]]:
+def reading_combos(enc: Quantifying, fields: Sequence[str]) -> list[tuple[Combo, Ruleset]]:
     """Every reading combination of ``fields`` (quantified by ``enc``) as (the values of their Booleans, the
     preset's rules with those readings)."""
-    from comet.presets import preset as preset_named
 
     base = preset_named(enc.name).rules
     per_field: list[list[tuple[Combo, object]]] = []
@@ -87,7 +94,7 @@ def reading_combos(enc: Encoding, fields: Sequence[str]) -> list[tuple[Combo, Ru
     return out
 
 
-def model_deal_sizes(enc: Encoding, players: int) -> tuple[tuple[Combo, tuple[int, int]], ...]:
+def model_deal_sizes(enc: Quantifying, players: int) -> tuple[tuple[Combo, tuple[int, int]], ...]:
     """(reading combination of the deal's rulings, the model's (cards each, cards dead)) for every such
     combination; one entry with no combination when no quantified ruling changes the deal.  Not cached:
     a test that plants a change in the model's deal rule must see it."""

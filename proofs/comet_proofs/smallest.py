@@ -38,7 +38,20 @@ from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
 from comet_proofs.refine import realism
 from comet_proofs.registry import encoding_for, encodings
-from comet_proofs.symbolic import AbstractState, Readings, SymAction, SymState
+from comet_proofs.symbolic import (
+    CARD,
+    COMET,
+    COMET_QUARTET,
+    GROUP_BASE,
+    NATURAL,
+    NINE,
+    PASS,
+    QUARTET,
+    AbstractState,
+    Readings,
+    SymAction,
+    SymState,
+)
 
 #: Z3's budget per question, in its resource units (``rlimit``: counted work, not time, so the same questions
 #: get the same answers however loaded the machine is); a question that runs out leaves the pair "not proved"
@@ -305,7 +318,6 @@ def _problem(
 
 
 def _action_cards(enc: Encoding, s: SymState, x: SymAction) -> z3.ArithRef:
-    from comet_proofs.symbolic import CARD, COMET, COMET_QUARTET, GROUP_BASE, NATURAL, NINE, PASS, QUARTET
 
     mine = enc.mover_count(s, x.rank)
     groups = [z3.If(x.kind == GROUP_BASE + k, k, 0) for k in range(1, 9)]

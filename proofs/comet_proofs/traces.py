@@ -27,6 +27,7 @@ from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
+from comet_proofs.bounds import dealt_size
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
 from comet_proofs.refine import pin_readings, realism
@@ -189,7 +190,6 @@ UNROLL_HAND_LIMIT = 12
 def search(preset: str, scenario: Scenario, players: int | None = None, extra_steps: int = 12) -> WitnessDeal | None:
     """Bounded model checking with a growing bound, from the hand size up to ``extra_steps`` more (or, for a
     ``sample`` scenario or when Z3 finds nothing, seeded random deals of the model)."""
-    from comet_proofs.bounds import dealt_size
 
     n = players or trace_players(preset)
     enc = encoding_for(preset)
