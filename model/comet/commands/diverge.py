@@ -19,6 +19,7 @@ from comet.diverge.study import (
     Job,
     Measured,
     engine_of,
+    fast_pimc_plays,
     fast_plays,
     game_level,
     job_cost,
@@ -265,7 +266,15 @@ def run(args: argparse.Namespace) -> int:
         return own + pimc_extra(pair, n, counts)
 
     def pimc_extra(pair: Pair, n: int, counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
-        if args.pimc_deals and pair.preset in pimc_presets and n == games_at(pair, counts) and not game_level(pair):
+        # the reference player (about a hundred times slower) only where its preset was asked for by name
+        affordable = fast_pimc_plays(pair) if args.backend != "reference" else False
+        if (
+            args.pimc_deals
+            and pair.preset in pimc_presets
+            and (affordable or pair.preset in args.pimc_preset)
+            and n == games_at(pair, counts)
+            and not game_level(pair)
+        ):
             return (("pimc", int(args.pimc_deals)),)
         return ()
 
