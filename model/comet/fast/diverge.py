@@ -105,9 +105,14 @@ def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
     drawn = (flags & k.FLAG_DRAWN) != 0
     stuck = ((flags & k.FLAG_CAPPED) != 0) | ((winner < 0) & ~drawn)
     arrays = DealArrays(pos, by_pos, steps, drawn.astype(np.int64), stuck.astype(np.int64))
-    flat = cards.reshape(seeds.size, -1).astype(np.int64)
+    # the records are as wide as the step bound; nothing beyond the longest deal of the chunk counts
+    width = int(steps.max()) if steps.size else 0
+    # a deal's cards as 64-bit words (8 card counts each: a row is (players + 1) * 56 bytes, a multiple of 8)
+    flat = np.ascontiguousarray(cards.reshape(seeds.size, -1)).view(np.uint64).astype(np.int64)
     full = np.full(seeds.size, flat.shape[1], dtype=np.int64)
-    return _Traced(arrays, steps, _hashes(acts, steps), _hashes(legal, steps), _hashes(flat, full))
+    return _Traced(
+        arrays, steps, _hashes(acts[:, :width], steps), _hashes(legal[:, :width], steps), _hashes(flat, full)
+    )
 
 
 _SIDES: dict[tuple[Ruleset, int, str, bytes], _Traced] = {}
