@@ -6,6 +6,7 @@ changes the figures (or the rules of either side) measures afresh.  Cites R-DEAL
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,20 @@ import comet.commands.diverge as cmd
 import pytest
 from comet.cli import main
 from comet.diverge.pairs import pairs_for
-from comet.diverge.results import load_unit, rules_digest, save_unit, unit_key, unit_path
+from comet.diverge.results import (
+    FORMAT,
+    Entry,
+    entries_of,
+    load_entries,
+    merged,
+    rules_digest,
+    save_entries,
+    split,
+    unit_path,
+)
 from comet.diverge.study import Job, Measured, run_job
 from comet.presets import preset
-from comet.record import JsonValue
+from comet.record import JsonObject, JsonValue
 from comet.ruleset import Ruleset, field_readings
 
 ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--games", "0", "--policies", "random"]
@@ -85,35 +96,73 @@ def test_a_changed_parameter_measures_afresh(tmp_path: Path, monkeypatch: pytest
     argv = [x if x != "30" else "40" for x in ARGV]
     assert main([*argv, "--out", str(out)]) == 0
     assert len(ran) == 2 * units and "40 paired deals per player" in report(out)
-    assert main([*argv, "--policies", "random,greedy", "--out", str(out)]) == 0
-    assert len(ran) == 3 * units
+    # an added policy is measured alone: the saved random figures are kept
+    assert main([*argv[:-1], "random,greedy", "--out", str(out)]) == 0
+    assert len(ran) == 3 * units and all(job.policies == ("greedy",) for job in ran[2 * units :])
+    with_greedy = report(out)
+    fresh = tmp_path / "fresh"
+    assert main([*argv[:-1], "random,greedy", "--out", str(fresh)]) == 0
+    assert report(fresh) == with_greedy
+
+
+def saved_unit(tmp_path: Path) -> tuple[Job, Path, dict[str, Entry]]:
+    pair = pairs_for("comet_lead", ["standard"])[0]
+    job = Job(((0, pair),), 3, (10,), (0,), ("random", "greedy"), "auto", ((),))
+    (_, m) = run_job(job)[0]
+    path = unit_path(tmp_path, pair, 3)
+    save_entries(path, entries_of(job, "fast", m))
+    return job, path, load_entries(path)
 
 
 def test_the_key_holds_every_parameter_and_the_rules_of_both_sides(tmp_path: Path) -> None:
-    """A saved unit is read back only under its exact key: a planted change of any parameter, or of the
+    """A saved policy is read back only under its exact key: a planted change of any parameter, or of the
     rules of either side, is a miss (so a ruling whose readings change is measured again)."""
-    pair = pairs_for("comet_lead", ["standard"])[0]
-    job = Job(((0, pair),), 3, (10,), (0,), ("random",), "auto", ((),))
-    (_, m) = run_job(job)[0]
-    key = unit_key(job, "fast")
-    path = unit_path(tmp_path, pair, 3)
-    save_unit(path, key, m)
-    assert load_unit(path, key) == m
+    job, path, entries = saved_unit(tmp_path)
+    have, rest = split(job, "fast", entries)
+    assert rest is None and merged(job, "fast", have) == run_job(job)[0][1]
+    pair = job.pairs[0][1]
+    other = pair.b.with_overrides({"new_run": "may"})
+    assert rules_digest(other) != rules_digest(pair.b)
     changes: list[tuple[str, JsonValue]] = [
         ("deals", 11),
         ("games", 5),
         ("players", 4),
-        ("policies", ["greedy"]),
-        ("extra", [["pimc", 12]]),
+        ("policy", "hoarder"),
         ("engine", "reference"),
-        ("rules_b", rules_digest(pair.a)),
+        ("rules_b", rules_digest(other)),
+        ("format", FORMAT + 1),
     ]
     for name, value in changes:
-        assert load_unit(path, {**key, name: value}) is None, name
-    other = pair.b.with_overrides({"new_run": "may"})
-    assert rules_digest(other) != rules_digest(pair.b)
+        planted = {p: ({**key, name: value} if p == "greedy" else key, d, g) for p, (key, d, g) in entries.items()}
+        have, rest = split(job, "fast", planted)
+        assert rest is not None and rest.policies == ("greedy",) and list(have) == ["random"], name
     path.write_text("{ not json")
-    assert load_unit(path, key) is None
+    assert load_entries(path) == {}
+
+
+def test_files_of_the_first_version_are_read(tmp_path: Path) -> None:
+    """A unit saved by the first version (one key for the whole unit) is split by policy and still used."""
+    from comet.diverge.results import measured_json, policy_key
+
+    job, path, _ = saved_unit(tmp_path)
+    m = run_job(job)[0][1]
+    pair = job.pairs[0][1]
+    key = policy_key(pair, 3, "random", 10, 0, "fast")
+    old: JsonObject = {
+        "format": FORMAT,
+        "pair": pair.key,
+        "players": 3,
+        "deals": 10,
+        "games": 0,
+        "policies": ["random", "greedy"],
+        "extra": [],
+        "engine": "fast",
+        "rules_a": key["rules_a"],
+        "rules_b": key["rules_b"],
+    }
+    path.write_text(json.dumps({"key": old, "measured": measured_json(m)}))
+    have, rest = split(job, "fast", load_entries(path))
+    assert rest is None and merged(job, "fast", have) == m
 
 
 def test_the_digest_covers_exactly_the_fields_the_game_reads() -> None:

@@ -13,7 +13,7 @@ from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.pimc import Strength
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.report import PairReport, field_section
-from comet.diverge.results import load_unit, save_unit, unit_key, unit_path
+from comet.diverge.results import Entry, entries_of, load_entries, merged, save_entries, split, unit_path
 from comet.diverge.store import entry, load, save, search_of
 from comet.diverge.study import (
     Job,
@@ -303,16 +303,26 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     measured: dict[int, list[Measured]] = {i: [] for i in range(len(plan))}
     saved_dir: Path | None = args.out
-    keys = [unit_key(job, engine_of(job)) for job in jobs]
+    engines = [engine_of(job) for job in jobs]
+    saved: list[dict[str, Entry]] = []
+    parts: list[Job | None] = []
     todo: list[int] = []
     for j, job in enumerate(jobs):
-        got = None
+        entries: dict[str, Entry] = {}
         if saved_dir is not None and not args.fresh:
-            got = load_unit(unit_path(saved_dir, job.pairs[0][1], job.players), keys[j])
-        if got is None:
-            todo.append(j)
+            entries = load_entries(unit_path(saved_dir, job.pairs[0][1], job.players))
+        have, part = split(job, engines[j], entries)
+        saved.append({**entries, **have})
+        parts.append(part)
+        if part is None:
+            measured[job.pairs[0][0]].append(merged(job, engines[j], have))
         else:
-            measured[job.pairs[0][0]].append(got)
+            todo.append(j)
+    def run_of(j: int) -> Job:
+        part = parts[j]
+        assert part is not None
+        return part
+
     left_of = {i: sum(1 for j in todo if jobs[j].pairs[0][0] == i) for i in range(len(plan))}
     columns = (
         TextColumn("{task.description}"),
@@ -357,31 +367,32 @@ def run(args: argparse.Namespace) -> int:
                 f"({len(plan) - pending} saved before; {state['unit']}/{len(todo)} pair and player counts measured)"
             )
 
-        task = progress.add_task(describe(), total=max(1, sum(job_cost(jobs[j]) for j in todo)))
+        task = progress.add_task(describe(), total=max(1, sum(job_cost(run_of(j)) for j in todo)))
 
         def finished(j: int, got: Measured) -> None:
             job = jobs[j]
             i = job.pairs[0][0]
-            measured[i].append(got)
+            saved[j].update(entries_of(run_of(j), engines[j], got))
+            measured[i].append(merged(job, engines[j], saved[j]))
             if saved_dir is not None:
-                save_unit(unit_path(saved_dir, job.pairs[0][1], job.players), keys[j], got)
+                save_entries(unit_path(saved_dir, job.pairs[0][1], job.players), saved[j])
             left_of[i] -= 1
             state["unit"] += 1
             state["done"] += int(left_of[i] == 0)
-            progress.update(task, advance=job_cost(job), description=describe())
+            progress.update(task, advance=job_cost(run_of(j)), description=describe())
 
         try:
             if args.workers > 1 and len(todo) > 1:
                 from concurrent.futures import ProcessPoolExecutor, as_completed
 
                 with ProcessPoolExecutor(max_workers=args.workers) as pool:
-                    futures = {pool.submit(run_job, jobs[j]): j for j in todo}
+                    futures = {pool.submit(run_job, run_of(j)): j for j in todo}
                     for fut in as_completed(futures):
                         for _, m in fut.result():
                             finished(futures[fut], m)
             else:
                 for j in todo:
-                    for _, m in run_job(jobs[j]):
+                    for _, m in run_job(run_of(j)):
                         finished(j, m)
         except KeyboardInterrupt:
             if saved_dir is not None:
