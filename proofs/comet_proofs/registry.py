@@ -18,14 +18,20 @@ from comet_proofs.encoding import Encoding
 ENCODINGS: dict[str, type[Encoding]] = {}
 
 
-def game_packages() -> list[ModuleType]:
+# The game packages found, by the search path they were found on (a test that puts a folder on the path
+# gets a search of its own; the folders are listed once per path, not on every look-up).
+_FOUND: dict[tuple[str, ...], tuple[ModuleType, ...]] = {}
+
+
+def game_packages() -> tuple[ModuleType, ...]:
     """Every game folder's package, imported (a folder put on ``comet_proofs.games.__path__`` included)."""
-    prefix = comet_proofs.games.__name__ + "."
-    return [
-        importlib.import_module(info.name)
-        for info in pkgutil.iter_modules(comet_proofs.games.__path__, prefix)
-        if info.ispkg
-    ]
+    path = tuple(comet_proofs.games.__path__)
+    if path not in _FOUND:
+        prefix = comet_proofs.games.__name__ + "."
+        _FOUND[path] = tuple(
+            importlib.import_module(info.name) for info in pkgutil.iter_modules(path, prefix) if info.ispkg
+        )
+    return _FOUND[path]
 
 
 def game_module(package: ModuleType, name: str) -> ModuleType | None:
