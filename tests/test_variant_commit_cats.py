@@ -13,6 +13,7 @@ from comet.checks.play import check_game, play_checked
 from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.game import GameState, game_over, new_game, winners
+from comet.games.commit_cats.check import commit_cats_economy
 from comet.policy import random_policy
 from comet.presets import PRESETS
 from comet.state import PASS, Action, DealState
@@ -338,3 +339,104 @@ def test_a_card_before_a_missing_one(reading: str) -> None:
     four = replace(shuffled_deal(rules, 4, 3, 0), hands=(cards("6S 2H"), cards("3C"), cards("4C"), cards("5C")))
     six = apply(replace(four, run=(5,), run_suit=SPADES, last_player=3), Action(cards("6S")))
     assert (six.run == ()) == (reading == "missing_successor")
+
+
+@pytest.mark.parametrize("reading", ["after_deal", "race"])
+def test_race_to_100_inside_a_deal(reading: str) -> None:
+    """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME): 002:45 "The first player to accumulate 100".  Anna has 99 and
+    plays the KS (1 point), then leads her 2C; Ben, on 98, goes out on the 3C (1 + 1 for Anna's 7H + 2 for
+    Carla's 4D 5D).  after_deal: the deal is played out and Ben wins on 102; race: Anna won the moment she
+    reached 100, the rest of the deal is not played."""
+    from comet.game import deal_over, finish_deal, race_standings
+
+    rules = CATS.with_overrides({"commit_race": reading})
+    game = replace(new_game(rules, 3), balances=(99, 98, 0))
+    s = position(["KS 2C 7H", "3C", "4D 5D"], run=(11, 12), suit=SPADES, rules=rules)
+    king = apply(s, Action(cards("KS")))
+    assert king.scores == (1, 0, 0) and not king.terminal
+    if reading == "race":
+        assert deal_over(game, king) and race_standings(game, king) == (100, 98, 0)
+        after = finish_deal(game, king)
+        assert after.balances == (100, 98, 0) and game_over(after) and winners(after) == (0,)
+        assert commit_cats_economy(game, s, king, after) == []
+        return
+    assert not deal_over(game, king) and race_standings(game, king) is None
+    with pytest.raises(ValueError, match="not over"):
+        finish_deal(game, king)
+    final = apply(apply(apply(king, Action(cards("2C"))), PASS), Action(cards("3C")))
+    assert final.winner == 1
+    after = finish_deal(game, final)
+    assert after.balances == (100, 102, 0) and winners(after) == (1,)
+
+
+@pytest.mark.parametrize(("reading", "net"), [("after_deal", (1 + 2 + 1, 1, 0)), ("race", (1 + 2, 0, 0))])
+def test_race_points_arrive_winner_first(reading: str, net: tuple[int, ...]) -> None:
+    """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME, R-COMMIT-C-CAUGHT): Anna (97) goes out; Ben holds 3C, Carla the
+    Comet.  Anna's 1 + 1 + 1 come first and take her to 100; under race the 1 each that Anna and Ben get for
+    the caught Comet is never scored (the game was over), after the deal it is."""
+    from comet.game import finish_deal
+
+    rules = CATS.with_overrides({"commit_race": reading})
+    game = replace(new_game(rules, 3), balances=(97, 50, 0))
+    s = position(["4S", "3C", "9D"], run=(3,), suit=SPADES, rules=rules)
+    final = apply(s, Action(cards("4S")))
+    after = finish_deal(game, final)
+    assert after.history[-1] == net and winners(after) == (0,)
+    assert commit_cats_economy(game, s, final, after) == []
+
+
+def test_race_checked_and_recorded_games() -> None:
+    """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME): whole race games pass the one checker, their records replay (the
+    last deal cut where the game was won), and an action after that point is a fault of R-COMMIT-C-GAME."""
+    from comet.gamerecord import record_game, replay_game
+
+    rules = CATS.with_overrides({"commit_race": "race"})
+    cut = 0
+    for seed in range(5, 9):
+        game, problems = check_game(rules, 4, seed)
+        assert problems == [] and max(game.balances) >= 100
+        rec = record_game(rules, "commit_cats", 4, None, seed)
+        verdict = replay_game(rec)
+        assert verdict.fault is None and verdict.finished and verdict.game is not None
+        assert verdict.game.balances == game_of(rules, seed).balances
+        last = rec.deals[-1].record
+        assert last is not None
+        if not verdict.deals[-1].verdict.final.terminal:
+            cut += 1
+            after_cut = replace(rec, deals=(*rec.deals[:-1], replace(rec.deals[-1], record=replace(
+                last, actions=(*last.actions, PASS), action_texts=(*last.action_texts, "pass")))))
+            fault = replay_game(after_cut).fault
+            assert fault is not None and fault.rule == "R-COMMIT-C-GAME"
+            assert fault.item == f"deals[{len(rec.deals) - 1}].record.actions[{len(last.actions)}]"
+    assert cut  # some game was won inside a deal
+
+
+def game_of(rules: object, seed: int) -> GameState:
+    from comet.game import play_game
+
+    assert isinstance(rules, type(CATS))
+    return play_game(rules, 4, None, seed)
+
+
+def test_planted_race_judged_after_the_deal_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: a race_end hook that only looks at a finished deal's totals (so the game plays past the
+    moment someone reached 100) is reported by the independent recomputation of the race (RUL-COMMIT-C-RACE)."""
+    from comet.game import finish_deal
+
+    v = variant_named("commit_cats")
+
+    def late(game: GameState, state: DealState) -> tuple[int, ...] | None:
+        if not state.terminal:
+            return None
+        totals = tuple(b + p for b, p in zip(game.balances, deal_points(state), strict=True))
+        return totals if max(totals) >= 100 else None
+
+    monkeypatch.setitem(REGISTRY, "commit_cats", replace(v, race_end=late))
+    rules = CATS.with_overrides({"commit_race": "race"})
+    game = replace(new_game(rules, 3), balances=(99, 98, 0))
+    s = position(["KS 2C 7H", "3C", "4D 5D"], run=(11, 12), suit=SPADES, rules=rules)
+    final = apply(apply(apply(apply(s, Action(cards("KS"))), Action(cards("2C"))), PASS), Action(cards("3C")))
+    after = finish_deal(game, final)
+    assert commit_cats_economy(game, s, final, after) == [
+        "the deal added (1, 4, 0) to the totals (99, 98, 0); in the race it adds (1, 0, 0)"
+    ]

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 from comet import engine
 from comet import game as game_module
@@ -231,10 +232,12 @@ def check_deal(
     known_rules: frozenset[str],
     rng: random.Random | None = None,
     probes: int = 1,
+    stop: Callable[[DealState], bool] | None = None,
 ) -> DealOutcome:
     """Play ``start`` to the end with ``choose``, checking every invariant after every step.
 
-    With ``rng``, ``probes`` arbitrary actions per step are offered to check rejections.
+    With ``rng``, ``probes`` arbitrary actions per step are offered to check rejections.  ``stop`` ends
+    the deal early (a game won inside it, ``comet.game.deal_over``); a deal cut short has no settlement.
     """
     hits: Counter[str] = Counter(deal_rules(start))
     seen: set[int] = {position_key(start)}
@@ -249,7 +252,7 @@ def check_deal(
         problems = check_state(s, start)
         if problems:
             return fail(problems)
-        while not s.terminal:
+        while not s.terminal and not (stop is not None and stop(s)):
             legal = engine.legal_actions(s)
             if rng is not None:
                 for _ in range(probes):
@@ -266,7 +269,7 @@ def check_deal(
             problems = check_transition(before, a, s) + check_state(s, start)
             if problems:
                 return fail(problems)
-        problems, skipped = check_terminal(s)
+        problems, skipped = check_terminal(s) if s.terminal else ([], False)
         problems += check_replay(start, actions, s)
         if problems:
             return fail(problems)
@@ -625,7 +628,7 @@ def check_game(
         start = game_module.next_deal(game, seed)
         if hits is not None:
             hits.update(game_rules(previous is None, start, previous))
-        out = check_deal(start, choose, known_rules, None)
+        out = check_deal(start, choose, known_rules, None, stop=partial(game_module.deal_over, game))
         played.append(out)
         if out.failure:
             return GameOutcome(game, tuple(played), f"game deal {game.deal_index}: {out.failure}")

@@ -154,18 +154,36 @@ def deal_payments(final: DealState) -> tuple[Payment, ...]:
     return final.payments + settlement(final)
 
 
+def race_standings(game: GameState, state: DealState) -> tuple[int, ...] | None:
+    """The standings if the game ends at this moment of the deal ``state`` (a race won inside a deal,
+    RUL-COMMIT-C-RACE = race: the variant's ``race_end``), else None."""
+    hook = variant_of(game.rules).race_end
+    return None if hook is None else hook(game, state)
+
+
+def deal_over(game: GameState, state: DealState) -> bool:
+    """Is the deal ``state`` of ``game`` over: finished, or cut short because the game was won in it
+    (``race_standings``)?  Every game loop asks this after each action instead of ``state.terminal``."""
+    return state.terminal or race_standings(game, state) is not None
+
+
 @rule("R-COMET-ESCALATE", "R-GAME-WINNER")
 def finish_deal(game: GameState, final: DealState) -> GameState:
     """Pay the deal (RUL-INSOLVENCY), carry the Comet's value, pass the deal to the left.
 
-    In a points game the deal's points (``deal_points``) are added to the totals instead."""
-    if not final.terminal:
+    In a points game the deal's points (``deal_points``) are added to the totals instead.  A deal in
+    which the game was won (``race_standings``) ends there: the standings are those of that moment,
+    whether or not the deal was played out."""
+    raced = race_standings(game, final)
+    if not final.terminal and raced is None:
         raise ValueError("the deal is not over")
     v = variant_of(game.rules)
     balances = list(game.balances)
-    if v.scoring == "points":
+    if raced is not None:
+        balances = list(raced)
+    elif v.scoring == "points":
         balances = [b + d for b, d in zip(balances, deal_points(final), strict=True)]
-    for p in deal_payments(final):
+    for p in deal_payments(final) if raced is None else ():
         amount = p.amount
         if game.rules.insolvency == "pay_what_you_have":
             amount = max(0, min(amount, balances[p.payer]))
@@ -214,11 +232,14 @@ def winners(game: GameState) -> tuple[int, ...]:
     return tuple(i for i, b in enumerate(game.balances) if b == best)
 
 
-def play_deal(start: DealState, policy: Policy = simple_policy) -> tuple[DealState, tuple[Action, ...]]:
-    """Play a deal to its end with ``policy``; returns the final state and the actions."""
+def play_deal(
+    start: DealState, policy: Policy = simple_policy, game: GameState | None = None
+) -> tuple[DealState, tuple[Action, ...]]:
+    """Play a deal to its end with ``policy`` (as a deal of ``game``: until ``deal_over``); returns the
+    final state and the actions."""
     s = start
     actions: list[Action] = []
-    while not s.terminal:
+    while not (s.terminal if game is None else deal_over(game, s)):
         a = policy(s, legal_actions(s))
         actions.append(a)
         s = apply(s, a)
@@ -242,7 +263,7 @@ def play_game(
     game = new_game(rules, players, deals, dealer)
     while not game_over(game):
         start = next_deal(game, rng.getrandbits(64))
-        final, actions = play_deal(start, policy)
+        final, actions = play_deal(start, policy, game)
         game = finish_deal(game, final)
         if on_deal is not None:
             on_deal(start, actions, game)

@@ -24,11 +24,12 @@ from dataclasses import dataclass, replace
 from comet.cards import card_text
 from comet.contract import FORMAT, check_format
 from comet.coverage import variant_classifiers
-from comet.engine import packs_in_rotation
+from comet.engine import apply, packs_in_rotation
 from comet.errors import RecordError
 from comet.game import (
     Draw,
     GameState,
+    deal_over,
     draw_round,
     finish_deal,
     game_over,
@@ -421,6 +422,19 @@ def replay_game(rec: GameRecord) -> GameVerdict:
             if wrong is not None:
                 return stop(wrong)
         verdict = replay_from(deal_rec, start)
+        cut = race_cut(game, start, deal_rec.actions[: verdict.applied])
+        if cut is not None and cut < len(deal_rec.actions):
+            outcomes.append(DealOutcome(start, verdict, None))
+            return stop(
+                Fault(
+                    f"{where}.record.actions[{cut}]",
+                    end_rule,
+                    f"the game was won at action {cut - 1} of this deal (RUL-COMMIT-C-RACE): no action follows",
+                    i,
+                    None,
+                    deal_rec.action_texts[cut],
+                )
+            )
         if not verdict.legal:
             assert verdict.error is not None
             outcomes.append(DealOutcome(start, verdict, None))
@@ -434,7 +448,7 @@ def replay_game(rec: GameRecord) -> GameVerdict:
                     deal_rec.action_texts[verdict.applied],
                 )
             )
-        if not verdict.final.terminal:
+        if not deal_over(game, verdict.final):
             outcomes.append(DealOutcome(start, verdict, None))
             if entry.standings is not None:
                 return stop(Fault(f"{where}.after", "R-GAME-DEALS", "a deal that is not over has no 'after'", i))
@@ -489,6 +503,19 @@ def replay_game(rec: GameRecord) -> GameVerdict:
                 Fault("end.winners", "R-GAME-WINNER", "the winners", None, list(winners(game)), list(rec.end_winners))
             )
     return GameVerdict(rec, first, game, tuple(outcomes), None)
+
+
+def race_cut(game: GameState, start: DealState, actions: Sequence[Action]) -> int | None:
+    """How many of ``actions`` were played when the game was won inside this deal (``deal_over`` before the
+    deal's end, RUL-COMMIT-C-RACE = race), or None if it was not (every other reading and game)."""
+    if variant_of(game.rules).race_end is None:
+        return None
+    s = start
+    for j, a in enumerate(actions):
+        s = apply(s, a)
+        if deal_over(game, s):
+            return j + 1
+    return None
 
 
 def start_fault(game: GameState, start: DealState, where: str, i: int) -> Fault | None:

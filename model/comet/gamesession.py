@@ -30,8 +30,18 @@ from dataclasses import dataclass, field
 
 from comet.engine import apply, legal_actions
 from comet.errors import IllegalAction, RecordError
-from comet.game import Draw, GameState, finish_deal, first_dealer_draw, game_over, new_game, next_deal, winners
-from comet.gamerecord import DealEntry, GameRecord, parse_game_record, replay_game, start_fault
+from comet.game import (
+    Draw,
+    GameState,
+    deal_over,
+    finish_deal,
+    first_dealer_draw,
+    game_over,
+    new_game,
+    next_deal,
+    winners,
+)
+from comet.gamerecord import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
 from comet.presets import preset
 from comet.record import JsonObject, JsonValue, check_reading, parse_record, record_from_state, whole_number
 from comet.ruleset import Ruleset
@@ -203,7 +213,7 @@ class Games:
     @staticmethod
     def _step(snap: Snapshot, after: DealState, actions: tuple[Action, ...]) -> Snapshot:
         assert snap.start is not None
-        if not after.terminal:
+        if not deal_over(snap.game, after):  # finished, or the game won inside it (RUL-COMMIT-C-RACE)
             return Snapshot(snap.game, snap.finished, snap.start, after, actions)
         return Snapshot(finish_deal(snap.game, after), (*snap.finished, (snap.start, actions)))
 
@@ -310,6 +320,11 @@ class Games:
         s = start
         done: tuple[Action, ...] = ()
         for i, a in enumerate(actions):
+            if g.snap.start is None:  # the game was won inside this deal (RUL-COMMIT-C-RACE): nothing follows
+                del g.history[len(g.history) - len(done) - 1 :]
+                raise SessionError(
+                    "illegal", f"the record's action {i}: the game was won at action {i - 1}", game_rule_ids(g.rules)[1]
+                )
             try:
                 s = apply(s, a)
             except IllegalAction as e:

@@ -108,6 +108,9 @@ class Ruleset:
     commit_comet: Literal["continues", "stop"] = "continues"
     # RUL-COMMIT-C-TARGET: several at the top when 100 is reached: they share, or deals go on.
     commit_tie: Literal["share", "play_on"] = "share"
+    # RUL-COMMIT-C-RACE: 002's game to 100 is judged after the deal that reaches it, or won the moment a
+    # total reaches 100, even inside a deal (the rest of the deal is not played).
+    commit_race: Literal["after_deal", "race"] = "after_deal"
     # RUL-COMMIT-C-COMET-KING: 002's Comet standing for a King: its 2 points, or the King's 1 as well?
     commit_comet_king: Literal["comet_only", "comet_and_king"] = "comet_only"
     # RUL-COMMIT-C-COMET-LEAD: may 002's Comet start a run (standing for the King), or only from a hand of
@@ -206,6 +209,7 @@ GAME_LEVEL_FIELDS: frozenset[str] = frozenset(
         "first_dealer_tie",
         "two_player_end",
         "commit_tie",
+        "commit_race",
     }
 )
 _DEFAULTS = Ruleset()
@@ -261,6 +265,7 @@ RULING_OF: dict[str, str] = {
     "commit_lowest": "RUL-COMMIT-C-LOWEST",
     "commit_comet": "RUL-COMMIT-C-COMET",
     "commit_tie": "RUL-COMMIT-C-TARGET",
+    "commit_race": "RUL-COMMIT-C-RACE",
     "commit_comet_king": "RUL-COMMIT-C-COMET-KING",
     "commit_comet_lead": "RUL-COMMIT-C-COMET-LEAD",
     "commit_comet_branch": "RUL-COMMIT-C-REPLACED",

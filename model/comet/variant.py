@@ -95,7 +95,9 @@ class Variant:
       (default: "the <name> game");
       ``game_end`` ``"deals"`` (a fixed number of deals, ``default_deals(players)``)
       or ``"target"`` (first to ``target`` points, ``max_deals`` a safety bound);
-      ``game_over(game)`` replaces the target test (a deal cap always applies).
+      ``game_over(game)`` replaces the target test (a deal cap always applies);
+      ``race_end(game, state)`` the standings if the game ends at this moment of a deal (a race won
+      inside a deal, RUL-COMMIT-C-RACE), else None; called by ``comet.game.deal_over`` after every action.
 
     Hooks (``None``: the standard engine function of the same role)
       ``packs(rules, players)`` the packs in rotation;
@@ -136,6 +138,7 @@ class Variant:
     max_deals: int = 10_000
     default_deals: Callable[[int], int] | None = None
     game_over: Callable[[GameState], bool] | None = None
+    race_end: Callable[[GameState, DealState], tuple[int, ...] | None] | None = None
     packs: Callable[[Ruleset, int | None], tuple[Pack, ...]] | None = None
     deal_sizes: Callable[[Ruleset, int, int], tuple[int, int]] | None = None
     legal_actions: Callable[[DealState], tuple[Action, ...]] | None = None

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from comet.checks.deal import check_state, check_terminal, check_transition
 from comet.checks.game import check_game_economy, check_game_economy_end, check_game_end, check_game_step
 from comet.engine import apply, deal_points, legal_actions, step_bound
-from comet.game import GameState, finish_deal, game_over, new_game, next_deal
+from comet.game import GameState, deal_over, finish_deal, game_over, new_game, next_deal
 from comet.policy import Policy, random_policy
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
@@ -31,14 +31,17 @@ def check_final(final: DealState) -> list[str]:
     return out
 
 
-def play_checked(start: DealState, policy: Policy) -> tuple[DealState, tuple[Action, ...], list[str]]:
-    """Play ``start`` to its end with ``policy``, checking every step; stops at the first violation."""
+def play_checked(
+    start: DealState, policy: Policy, game: GameState | None = None
+) -> tuple[DealState, tuple[Action, ...], list[str]]:
+    """Play ``start`` to its end with ``policy`` (as a deal of ``game``: until ``deal_over``, which a game
+    won inside the deal makes early), checking every step; stops at the first violation."""
     s = start
     actions: list[Action] = []
     bound = step_bound(start)
     if not s.terminal and not legal_actions(s):
         return s, (), [f"no legal action at the start for seat {s.to_move}"]
-    while not s.terminal:
+    while not (s.terminal if game is None else deal_over(game, s)):
         if len(actions) > bound:
             return s, tuple(actions), [f"deal did not end within step_bound {bound} actions"]
         legal = legal_actions(s)
@@ -49,7 +52,7 @@ def play_checked(start: DealState, policy: Policy) -> tuple[DealState, tuple[Act
         if problems:
             return nxt, tuple(actions), problems
         s = nxt
-    return s, tuple(actions), check_final(s)
+    return s, tuple(actions), check_final(s) if s.terminal else []
 
 
 def check_game(
@@ -66,7 +69,7 @@ def check_game(
     policy = policy_for(rng)
     while not game_over(game):
         start = next_deal(game, rng.getrandbits(64))
-        final, _, problems = play_checked(start, policy)
+        final, _, problems = play_checked(start, policy, game)
         if problems:
             return game, [f"deal {game.deal_index + 1}: {p}" for p in problems]
         after = finish_deal(game, final)

@@ -61,6 +61,44 @@ def commit_cats_step(before: DealState, action: Action, after: DealState) -> lis
     return out
 
 
+def commit_cats_race_net(totals: tuple[int, ...], state: DealState, share: bool) -> tuple[int, ...]:
+    """RUL-COMMIT-C-RACE = race (002:45 "The first player to accumulate 100 total points"): what the deal
+    adds to ``totals`` when the game is won the moment someone has 100 (the leader alone, or tied leaders
+    with ``share``).  Points arrive in play (``scores``), then, once someone is out, the winner's, then
+    the caught Comet's; the first of those moments at which 100 is reached is where the deal stops counting."""
+    played = list(state.scores) if state.scores else [0] * state.players
+    moments = [tuple(played)]
+    if state.winner >= 0:
+        full = commit_cats_recomputed(state).points
+        assert full is not None
+        caught = [0] * state.players
+        for seat, hand in enumerate(state.hands):
+            if _NINE_D in hand and seat != state.winner:
+                caught = [c + (other != seat) for other, c in enumerate(caught)]
+        moments.append(tuple(f - c for f, c in zip(full, caught, strict=True)))
+        moments.append(full)
+    for moment in moments:
+        now = tuple(t + p for t, p in zip(totals, moment, strict=True))
+        if max(now) >= 100 and (share or now.count(max(now)) == 1):
+            return moment
+    return moments[-1]
+
+
+def commit_cats_economy(before: GameState, start: DealState, final: DealState, after: GameState) -> list[str]:
+    """The points economy; under RUL-COMMIT-C-RACE = race the deal adds what it had scored when the game was
+    won (``commit_cats_race_net``), and a deal cut short must have won it."""
+    if before.rules.commit_race != "race":
+        return points_game_economy(before, start, final, after)
+    net = after.history[-1] if after.history else ()
+    want = commit_cats_race_net(before.balances, final, before.rules.commit_tie == "share")
+    out = []
+    if net != want:
+        out.append(f"the deal added {net} to the totals {before.balances}; in the race it adds {want}")
+    if not final.terminal and (max(after.balances) < 100):
+        out.append(f"the deal stopped before its end with nobody on 100: {after.balances}")
+    return out
+
+
 def commit_cats_game_end(first: GameState, game: GameState) -> list[str]:
     """002:45 "The first player to accumulate 100 total points" (RUL-COMMIT-C-TARGET: tied leaders
     share, or play on until one is ahead)."""
@@ -70,5 +108,5 @@ def commit_cats_game_end(first: GameState, game: GameState) -> list[str]:
 
 CHECK = register_check(
     "commit_cats",
-    GameCheck(settlement=commit_cats_recomputed, step=commit_cats_step, economy=points_game_economy, end=commit_cats_game_end),
+    GameCheck(settlement=commit_cats_recomputed, step=commit_cats_step, economy=commit_cats_economy, end=commit_cats_game_end),
 )

@@ -8,7 +8,8 @@ ends it (1 point).  The 9♦ (the Comet) replaces the card the run
 needs (2 points); then the run goes on with the replaced card or the one after
 it (RUL-COMMIT-C-COMET).  The first player out scores 1, 2 per King and 1 per
 other card left in the other hands; whoever is caught with the Comet gives every
-other player 1 point.  First to 100 wins (RUL-COMMIT-C-TARGET).
+other player 1 point.  First to 100 wins (RUL-COMMIT-C-TARGET), after the deal or, under
+RUL-COMMIT-C-RACE = race, the moment it is reached.
 """
 
 from __future__ import annotations
@@ -221,20 +222,31 @@ def out_on_comet_multiplier(state: DealState) -> int:
 def cats_points(state: DealState) -> tuple[int, ...]:
     """Points of a finished deal: those scored in play (Kings 1, the Comet 2), the winner's 1 + 2 per
     King + 1 per other card left in the other hands, and 1 to everyone but a player caught with the Comet."""
+    return cats_points_in_order(state)[-1]
+
+
+def cats_points_in_order(state: DealState) -> tuple[tuple[int, ...], ...]:
+    """The deal's points as they arrive, one tuple per moment: those scored in play; for a finished deal
+    then with the winner's (1 + 2 per King + 1 per other card left in the other hands), then with the
+    caught Comet's (1 to everyone but its holder).  The last tuple is the deal's points."""
     scores = list(state.scores or (0,) * state.players)
+    moments = [tuple(scores)]
     if state.winner < 0:
-        return tuple(scores)
+        return tuple(moments)
     mult = out_on_comet_multiplier(state)
-    for seat, hand in enumerate(state.hands):
-        if seat == state.winner:
-            continue
+    others = [seat for seat in range(state.players) if seat != state.winner]
+    scores[state.winner] += 1
+    for seat in others:
+        hand = state.hands[seat]
         scores[state.winner] += mult * sum(2 if rank_of(c) == KING and c not in state.wild else 1 for c in hand)
-        for _ in range(sum(1 for c in hand if c in state.wild)):
+    moments.append(tuple(scores))
+    for seat in others:
+        for _ in range(sum(1 for c in state.hands[seat] if c in state.wild)):
             for other in range(state.players):
                 if other != seat:
                     scores[other] += 1
-    scores[state.winner] += 1
-    return tuple(scores)
+    moments.append(tuple(scores))
+    return tuple(moments)
 
 
 def no_chips(state: DealState) -> tuple[Payment, ...]:
@@ -246,10 +258,30 @@ def no_chips(state: DealState) -> tuple[Payment, ...]:
 def cats_game_over(game: GameState) -> bool:
     """The game ends after the deal in which someone reaches 100 (RUL-COMMIT-C-TARGET: tied leaders
     share the win, or play on)."""
-    best = max(game.balances)
-    if best < TARGET:
-        return False
-    return not (game.rules.commit_tie == "play_on" and game.balances.count(best) > 1)
+    return target_reached(game.rules, game.balances)
+
+
+@rule("R-COMMIT-C-GAME")
+def cats_race_end(game: GameState, state: DealState) -> tuple[int, ...] | None:
+    """RUL-COMMIT-C-RACE = race: the game ends the moment a total reaches 100 with its leader alone (or,
+    RUL-COMMIT-C-TARGET = share, with the leaders tied), even inside a deal; the standings are the totals
+    of that moment, and points not yet scored then are never scored.  Inside a deal only the player who
+    plays a King or the Comet scores, so the deal's points arrive one moment at a time
+    (``cats_points_in_order``): in play, then the winner's, then the caught Comet's.  after_deal: None
+    (the deal is played out and ``cats_game_over`` judges the totals after it)."""
+    if game.rules.commit_race != "race":
+        return None
+    for moment in cats_points_in_order(state):
+        totals = tuple(b + p for b, p in zip(game.balances, moment, strict=True))
+        if target_reached(game.rules, totals):
+            return totals
+    return None
+
+
+def target_reached(rules: Ruleset, totals: tuple[int, ...]) -> bool:
+    """Someone has 100, and the leader is alone or (RUL-COMMIT-C-TARGET = share) tied leaders share."""
+    best = max(totals)
+    return best >= TARGET and not (rules.commit_tie == "play_on" and totals.count(best) > 1)
 
 
 COMMIT_CATS = register(
@@ -261,6 +293,7 @@ COMMIT_CATS = register(
             "commit_lowest",
             "commit_comet",
             "commit_tie",
+            "commit_race",
             "commit_comet_king",
             "commit_comet_lead",
             "commit_comet_branch",
@@ -287,6 +320,7 @@ COMMIT_CATS = register(
         target=TARGET,
         max_deals=1000,
         game_over=cats_game_over,
+        race_end=cats_race_end,
         packs=cats_packs,
         deal_sizes=cats_deal_sizes,
         legal_actions=cats_legal_actions,
