@@ -376,6 +376,19 @@ def test_game_balances_fail_without_the_zero_floor(preset: str, monkeypatch: pyt
     readable(bad.counterexample or "", "payment of", "from seat")
 
 
+@pytest.mark.parametrize("preset", CHIPS)
+def test_game_balances_fail_when_a_dropped_payer_keeps_a_debt(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUL-INSOLVENCY = drop_out that charges a short payer the whole amount: the payer's balance goes
+    negative (and is not 0 when they drop out)."""
+
+    def uncapped(amount: z3.ArithRef, balance: z3.ArithRef, party_out: z3.BoolRef) -> z3.ArithRef:
+        return z3.If(party_out, 0, amount)
+
+    monkeypatch.setattr(obligations_module, "drop_out_payment", uncapped)
+    bad = broken(encoding_for(preset), preset, "game balances")
+    readable(bad.counterexample or "", "payment of", "from seat")
+
+
 # every obligation kind the proofs have is exercised above, for every preset it applies to
 COVERED: dict[str, tuple[str, ...]] = {
     "well-formed": ALL,

@@ -24,9 +24,11 @@ from comet.game import (
     comet_value_for,
     draw_first_dealer,
     finish_deal,
+    game_over,
     new_game,
     next_deal,
     play_deal,
+    seats_in_play,
     winners,
 )
 from comet.notation import parse_action
@@ -388,10 +390,50 @@ def test_rul_escalation_caught_counts_nine_whatever_the_value() -> None:
 def test_rul_insolvency() -> None:
     """RUL-INSOLVENCY (R-SETTLE-POINTS, R-GAME-CHIPS): Ben has 5 chips and owes 20 for K, 7, 3."""
     final = _finished(STD, ["2C", "KS 7C 3S"])
-    for reading, balances in (("debt", (25, -15)), ("pay_what_you_have", (10, 0))):
+    for reading, balances in (("debt", (25, -15)), ("pay_what_you_have", (10, 0)), ("drop_out", (10, 0))):
         r = rules(insolvency=reading, starting_chips=5)
         game = finish_deal(new_game(r, 2, 2), replace(final, rules=r))
         assert game.balances == balances
+        # drop_out: Ben pays his 5 and is out; one player left, so the game is over and Anna has won
+        assert game.out == ((1,) if reading == "drop_out" else ())
+        assert game_over(game) is (reading == "drop_out") and (winners(game) == (0,) or reading != "drop_out")
+
+
+def test_rul_insolvency_drop_out_deals_without_them() -> None:
+    """RUL-INSOLVENCY = drop_out (R-GAME-CHIPS, R-DEAL-DEALER, R-GAME-WINNER): three players, Ben (5 chips)
+    owes 20 and drops out, Carla pays her 2.  Ben is dealt no further deal: the next deal is a two-player
+    deal (its seat 1 is the game's seat 2), the deal passes left past him, and he cannot win even with
+    more chips than someone still in."""
+    from comet.checks.game import chips_follow_payments
+
+    r = rules(insolvency="drop_out", starting_chips=5, deal_count="any")
+    final = _finished(r, ["2C", "KS 7C 3S", "2S"])
+    game = new_game(r, 3, 4, first_dealer=2)
+    after = finish_deal(game, final)
+    assert after.balances == (5 + 5 + 2, 0, 3) and after.out == (1,) and after.dealer == 0
+    assert not game_over(after) and seats_in_play(after) == (0, 2)
+    start = next_deal(after, 7)
+    assert start.players == 2 and start.dealer == 0
+    assert chips_follow_payments(game, final, after, after.history[-1]) == []
+    second = finish_deal(after, _finished(r, ["2C", "2S"]))  # Anna out; Carla (game seat 2) pays 2, has 1
+    assert second.balances == (14, 0, 1) and second.dealer == 2 and winners(second) == (0,)
+    assert winners(replace(second, balances=(0, 9, 0))) == (0, 2)  # Ben's 9 do not count: he is out
+
+
+def test_planted_drop_out_that_keeps_the_payer_in_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: RUL-INSOLVENCY = drop_out that caps the payment but never puts the payer out is
+    reported by the one checker's recomputation of the payments (``dropped_out_payments``)."""
+    import comet.game as game_module
+    from comet.checks.game import chips_follow_payments
+
+    monkeypatch.setattr(game_module, "drop_out_payment", lambda amount, balance, gone: (min(amount, balance), False))
+    r = rules(insolvency="drop_out", starting_chips=5)
+    final = _finished(r, ["2C", "KS 7C 3S", "2S"])
+    game = new_game(r, 3, 3)
+    after = finish_deal(game, final)
+    assert chips_follow_payments(game, final, after, after.history[-1]) == [
+        "the seats out after the deal are (), the payments put out (1,)"
+    ]
 
 
 def test_rul_starting_chips() -> None:
@@ -622,3 +664,21 @@ def test_settlement_recomputation_catches_a_planted_opera_caught_bug(monkeypatch
     plant_option_hooks(monkeypatch, "opera", caught_multiplier=lambda state, caught, out_mult: caught * out_mult)
     problems, _ = invariants.check_settlement(s)
     assert problems and "seat 1 pays seat 0 92" in problems[0] and "seat 1 pays seat 0 46" in problems[0]
+
+
+def test_rul_insolvency_drop_out_game_records_replay() -> None:
+    """RUL-INSOLVENCY = drop_out (R-GAME-CHIPS, R-GAME-DEALS): a recorded game in which players drop out
+    replays (its later deal records have fewer players), and a deal record dealt to everyone after a
+    drop-out is refused."""
+    from comet.gamerecord import record_game, replay_game
+
+    r = rules(insolvency="drop_out", deal_count="any")
+    rec = record_game(r, "standard", 4, 12, 0)
+    verdict = replay_game(rec)
+    assert verdict.fault is None and verdict.finished and verdict.game is not None and verdict.game.out
+    sizes = [d.record.players for d in rec.deals if d.record is not None]
+    assert sizes[0] == 4 and sizes[-1] < 4
+    first_small = next(i for i, n in enumerate(sizes) if n < 4)
+    wrong = replace(rec, deals=(*rec.deals[:first_small], rec.deals[0]))
+    with pytest.raises(RecordError, match="players still in the game"):
+        replay_game(wrong)

@@ -43,6 +43,14 @@ class GameState:
     comet_values: tuple[int, ...]
     history: tuple[tuple[int, ...], ...] = ()
     extra_rounds: int = 0
+    # RUL-INSOLVENCY = drop_out: the seats that dropped out, in the order they did (never dealt in again).
+    out: tuple[int, ...] = ()
+
+
+def seats_in_play(game: GameState) -> tuple[int, ...]:
+    """The game's seats still dealt in, in seat order (everyone, unless RUL-INSOLVENCY = drop_out took some
+    out).  A deal is dealt to them alone: its seat ``j`` is the game's seat ``seats_in_play(game)[j]``."""
+    return tuple(s for s in range(game.players) if s not in game.out) if game.out else tuple(range(game.players))
 
 
 def default_deals(rules: Ruleset, players: int) -> int:
@@ -123,7 +131,7 @@ def draw_round(rules: Ruleset, row: tuple[int | None, ...]) -> tuple[int | None,
 
 
 def pack_index(game: GameState) -> int:
-    return game.deal_index % len(packs_in_rotation(game.rules, game.players))
+    return game.deal_index % len(packs_in_rotation(game.rules, len(seats_in_play(game))))
 
 
 @rule("R-COMET-ESCALATE")
@@ -140,14 +148,16 @@ def comet_value_for(game: GameState, comet_dealt: bool) -> int:
 
 
 def next_deal(game: GameState, seed: int) -> DealState:
-    """Shuffle the pack whose turn it is with ``seed`` and deal it."""
-    pack = packs_in_rotation(game.rules, game.players)[pack_index(game)]
+    """Shuffle the pack whose turn it is with ``seed`` and deal it (to the seats still in play)."""
+    seats = seats_in_play(game)
+    pack = packs_in_rotation(game.rules, len(seats))[pack_index(game)]
     order = list(pack.cards)
     random.Random(seed).shuffle(order)
-    size, _ = deal_sizes(game.rules, game.players, len(pack.cards))
-    hands, dead = distribute(game.rules, order, game.players, game.dealer, size)
+    size, _ = deal_sizes(game.rules, len(seats), len(pack.cards))
+    dealer = seats.index(game.dealer)
+    hands, dead = distribute(game.rules, order, len(seats), dealer, size)
     dealt = not any(c in pack.wild for c in dead)
-    return start_deal(game.rules, pack, game.players, game.dealer, hands, dead, comet_value_for(game, dealt))
+    return start_deal(game.rules, pack, len(seats), dealer, hands, dead, comet_value_for(game, dealt))
 
 
 def deal_payments(final: DealState) -> tuple[Payment, ...]:
@@ -178,17 +188,24 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
     if not final.terminal and raced is None:
         raise ValueError("the deal is not over")
     v = variant_of(game.rules)
+    seats = seats_in_play(game)
     balances = list(game.balances)
     if raced is not None:
         balances = list(raced)
     elif v.scoring == "points":
-        balances = [b + d for b, d in zip(balances, deal_points(final), strict=True)]
+        for j, d in enumerate(deal_points(final)):
+            balances[seats[j]] += d
+    out = list(game.out)
     for p in deal_payments(final) if raced is None else ():
-        amount = p.amount
+        payer, payee, amount = seats[p.payer], seats[p.payee], p.amount
         if game.rules.insolvency == "pay_what_you_have":
-            amount = max(0, min(amount, balances[p.payer]))
-        balances[p.payer] -= amount
-        balances[p.payee] += amount
+            amount = max(0, min(amount, balances[payer]))
+        elif game.rules.insolvency == "drop_out":
+            amount, gone = drop_out_payment(amount, balances[payer], payer in out or payee in out)
+            if gone:
+                out.append(payer)
+        balances[payer] -= amount
+        balances[payee] += amount
     net = tuple(b - a for a, b in zip(game.balances, balances, strict=True))
     idx = 0 if game.rules.escalation == "shared" else pack_index(game)
     in_dead = any(c in final.wild for c in final.dead)
@@ -196,13 +213,17 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
         in_dead = not any(c in final.wild for c in final.played)
     values = list(game.comet_values)
     values[idx] = final.comet_value + COMET_STEP if in_dead and v.escalates_under(game.rules) else v.comet_value
+    dealer = (game.dealer + 1) % game.players
+    while dealer in out:  # the deal passes to the left, past the seats that dropped out
+        dealer = (dealer + 1) % game.players
     g = replace(
         game,
-        dealer=(game.dealer + 1) % game.players,
+        dealer=dealer,
         deal_index=game.deal_index + 1,
         balances=tuple(balances),
         comet_values=tuple(values),
         history=(*game.history, net),
+        out=tuple(out),
     )
     if (
         v.game_end == "deals"
@@ -215,10 +236,25 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
     return g
 
 
+@rule("R-GAME-CHIPS")
+def drop_out_payment(amount: int, balance: int, party_out: bool) -> tuple[int, bool]:
+    """RUL-INSOLVENCY = drop_out: (what is paid, whether the payer drops out).  A payment to or from a
+    player who has dropped out is not made; a payer who cannot pay it in full pays what they have (the
+    rest is lost, as under pay_what_you_have) and drops out of the game at once."""
+    if party_out:
+        return 0, False
+    if amount > balance:
+        return max(0, balance), True
+    return amount, False
+
+
 def game_over(game: GameState) -> bool:
-    """A fixed number of deals played, or (target games) the variant's end condition reached."""
+    """A fixed number of deals played, or (target games) the variant's end condition reached, or
+    (RUL-INSOLVENCY = drop_out) too few players left to deal the game to (one, in most games)."""
     v = variant_of(game.rules)
     if game.deal_index >= game.deals:
+        return True
+    if game.out and len(seats_in_play(game)) not in v.player_counts:
         return True
     if v.game_over is not None:
         return v.game_over(game)
@@ -227,9 +263,12 @@ def game_over(game: GameState) -> bool:
 
 @rule("R-GAME-WINNER")
 def winners(game: GameState) -> tuple[int, ...]:
-    """The seats with the most chips (several when tied, RUL-GAME-TIE); the fewest points where lowest wins."""
-    best = min(game.balances) if variant_of(game.rules).lower_wins else max(game.balances)
-    return tuple(i for i, b in enumerate(game.balances) if b == best)
+    """The seats with the most chips (several when tied, RUL-GAME-TIE); the fewest points where lowest wins.
+    Only the seats still in play can win (RUL-INSOLVENCY = drop_out)."""
+    seats = seats_in_play(game)
+    held = [game.balances[s] for s in seats]
+    best = min(held) if variant_of(game.rules).lower_wins else max(held)
+    return tuple(s for s in seats if game.balances[s] == best)
 
 
 def play_deal(

@@ -37,6 +37,7 @@ from comet.game import (
     next_deal,
     pack_index,
     play_game,
+    seats_in_play,
     winners,
 )
 from comet.policy import Policy, simple_policy
@@ -414,7 +415,7 @@ def replay_game(rec: GameRecord) -> GameVerdict:
             deal_rec = record_from_state(start, rec.variant)
         else:
             deal_rec = entry.record
-            mismatch = _deal_mismatch(deal_rec, rec, rules)
+            mismatch = _deal_mismatch(deal_rec, rec, rules, len(seats_in_play(game)))
             if mismatch is not None:
                 raise RecordError("field", f"{where}.record: {mismatch}")
             start = deal_rec.start()
@@ -521,9 +522,11 @@ def race_cut(game: GameState, start: DealState, actions: Sequence[Action]) -> in
 def start_fault(game: GameState, start: DealState, where: str, i: int) -> Fault | None:
     """Why ``start`` cannot be the game's next deal: its dealer (R-DEAL-DEALER), its pack
     (R-PACK-ALTERNATE) or the Comet's value (R-COMET-ESCALATE) is not what the game carries."""
-    if start.dealer != game.dealer:
-        return Fault(f"{where}.dealer", "R-DEAL-DEALER", "the deal passes to the left", i, game.dealer, start.dealer)
-    want_pack = packs_in_rotation(game.rules, game.players)[pack_index(game)].name
+    seats = seats_in_play(game)
+    dealer = seats.index(game.dealer)
+    if start.dealer != dealer:
+        return Fault(f"{where}.dealer", "R-DEAL-DEALER", "the deal passes to the left", i, dealer, start.dealer)
+    want_pack = packs_in_rotation(game.rules, len(seats))[pack_index(game)].name
     if start.pack != want_pack:
         return Fault(where, "R-PACK-ALTERNATE", "the packs are used in turn", i, want_pack, start.pack)
     want_value = _comet_value(game, start)
@@ -546,11 +549,14 @@ def _comet_value(game: GameState, start: DealState) -> int:
     return comet_value_for(game, not any(c in start.wild for c in start.dead))
 
 
-def _deal_mismatch(deal: DealRecord, rec: GameRecord, rules: Ruleset) -> str | None:
-    """Why a deal record cannot be a deal of this game (its preset, rulings or players differ)."""
+def _deal_mismatch(deal: DealRecord, rec: GameRecord, rules: Ruleset, players: int) -> str | None:
+    """Why a deal record cannot be a deal of this game (its preset, rulings or players differ; ``players``
+    the seats still in play, RUL-INSOLVENCY = drop_out)."""
     if deal.variant != rec.variant:
         return f"'variant' is {deal.variant!r}, the game's is {rec.variant!r}"
-    if deal.players != rec.players:
+    if deal.players != players:
+        if players != rec.players:
+            return f"'players' is {deal.players}, the players still in the game are {players}"
         return f"'players' is {deal.players}, the game's is {rec.players}"
     if deal.ruleset() != rules:
         return "its 'rulings' differ from the game's (a deal record of a game states the game's rulings)"
@@ -571,14 +577,16 @@ def record_game(
     """Play a seeded game with ``comet.game.play_game`` and write down everything a game record holds."""
     draws: list[Draw] = []
     entries: list[DealEntry] = []
+    dealers: list[int] = []
 
     def on_deal(start: DealState, actions: tuple[Action, ...], game: GameState) -> None:
+        dealers.append(start.dealer)  # the first deal is dealt to every seat, so its seats are the game's
         entries.append(
             DealEntry(record_from_state(start, variant, actions), None, game.balances, game.comet_values, game.deals)
         )
 
     game = play_game(rules, players, deals, seed, policy, on_deal, draws.append)
-    first_dealer = (game.dealer - game.deal_index) % players
+    first_dealer = dealers[0] if dealers else game.dealer
     diff = rules.differences(preset(variant).rules)
     rulings = tuple(sorted((k, v) for k, v in diff.items() if isinstance(v, bool | int | str)))
     length = new_game(rules, players, deals, 0).deals
@@ -665,11 +673,11 @@ def game_trace(rec: GameRecord, source: str) -> JsonObject:
     if verdict.fault is not None:
         raise ValueError(f"the game record is not legal: {verdict.fault.item}: {verdict.fault.rule}")
     rules = rec.ruleset()
-    packs = packs_in_rotation(rules, rec.players)
     game = new_game(rules, rec.players, rec.length, rec.first_dealer)
 
     def values(g: GameState, taken: str, net: tuple[int, ...]) -> dict[str, object]:
         over = game_over(g)
+        packs = packs_in_rotation(rules, len(seats_in_play(g)))
         return {
             "mbt::actionTaken": taken,
             "deal_index": g.deal_index,

@@ -39,6 +39,7 @@ from comet.game import (
     game_over,
     new_game,
     next_deal,
+    seats_in_play,
     winners,
 )
 from comet.gamerecord import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
@@ -298,7 +299,8 @@ class Games:
         index = len(snap.finished)
         if "record" in req:
             rec = parse_record(req["record"])
-            if rec.variant != g.variant or rec.players != snap.game.players or rec.ruleset() != g.rules:
+            in_play = len(seats_in_play(snap.game))
+            if rec.variant != g.variant or rec.players != in_play or rec.ruleset() != g.rules:
                 raise RecordError("field", "the deal record's variant, players or rulings are not the game's")
             start = rec.start()
             wrong = start_fault(snap.game, start, "record", index)
@@ -341,13 +343,14 @@ def summary(gid: str | int, g: OpenGame) -> JsonObject:
     over = game_over(game) and snap.start is None
     standings: list[JsonValue] = [b for b in game.balances]
     values: list[JsonValue] = [v for v in game.comet_values]
+    seats = seats_in_play(game)  # a deal's seat j is the game's seat seats[j] (RUL-INSOLVENCY = drop_out)
     return {
         "game_id": gid,
         "deals_played": len(snap.finished),
         "in_deal": snap.start is not None,
         "applied": len(snap.actions),
-        "to_move": None if snap.now is None or snap.now.terminal else snap.now.to_move,
-        "dealer": game.dealer if snap.start is None else snap.start.dealer,
+        "to_move": None if snap.now is None or snap.now.terminal else seats[snap.now.to_move],
+        "dealer": game.dealer if snap.start is None else seats[snap.start.dealer],
         "standings": standings,
         "comet_values": values,
         "length": game.deals,

@@ -50,8 +50,9 @@ class Ruleset:
     escalation: Literal["shared", "per_pack"] = "shared"
     # RUL-ESCALATION-RESET: the escalated value applies in the deal the Comet is dealt, or not.
     comet_reset: Literal["next_deal", "same_deal"] = "next_deal"
-    # RUL-INSOLVENCY: may balances go negative, or does a player pay only what they have?
-    insolvency: Literal["debt", "pay_what_you_have"] = "debt"
+    # RUL-INSOLVENCY: may balances go negative, does a player pay only what they have, or does a player who
+    # cannot pay pay what they have and drop out of the game?
+    insolvency: Literal["debt", "pay_what_you_have", "drop_out"] = "debt"
     # RUL-STARTING-CHIPS: chips each player starts a game with (000: about 50; 002: e.g. 100).
     starting_chips: int = 50
     # RUL-GAME-LENGTH: must the number of deals be a multiple of the number of players?

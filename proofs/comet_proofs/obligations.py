@@ -12,8 +12,9 @@ Booleans, so one proof covers every combination of readings (``"*"`` in
 - no deadlock: ``Inv(s) ⇒ (∃a. legal(s, a)) ⇔ ¬terminal(s)``;
 - settlement zero-sum: in a finished deal every loser pays the winner a
   non-negative amount and the deal's returns sum to zero;
-- game balances (RUL-INSOLVENCY, both readings): a payment keeps the sum of
-  balances and, when paying only what one has, keeps balances non-negative.
+- game balances (RUL-INSOLVENCY, every reading): a payment keeps the sum of
+  balances and, when paying only what one has or dropping out, keeps balances
+  non-negative; a player who drops out is left with nothing.
 """
 
 from __future__ import annotations
@@ -243,16 +244,36 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
         bal = [z3.Int(f"balance{p}") for p in range(players)]
         payer, payee, amount = z3.Int("payer"), z3.Int("payee"), z3.Int("amount")
         what_you_have = z3.Bool("pay_what_you_have")
+        # RUL-INSOLVENCY = drop_out, and whether the payer or the payee has dropped out already
+        drop_out, party_out = z3.Bool("drop_out"), z3.Bool("payer_or_payee_out")
         # the payer's balance, read symbolically
         payer_bal = bal[-1]
         for i in range(players - 2, -1, -1):
             payer_bal = z3.If(payer == i, bal[i], payer_bal)
-        paid = insolvency_payment(amount, payer_bal, what_you_have)
+        paid = z3.If(
+            drop_out,
+            drop_out_payment(amount, payer_bal, party_out),
+            insolvency_payment(amount, payer_bal, what_you_have),
+        )
         new = [b - z3.If(payer == p, paid, 0) + z3.If(payee == p, paid, 0) for p, b in enumerate(bal)]
-        domain = z3.And(payer >= 0, payer < players, payee >= 0, payee < players, payer != payee, amount >= 0)
+        new_payer = new[-1]
+        for i in range(players - 2, -1, -1):
+            new_payer = z3.If(payer == i, new[i], new_payer)
+        domain = z3.And(
+            payer >= 0,
+            payer < players,
+            payee >= 0,
+            payee < players,
+            payer != payee,
+            amount >= 0,
+            z3.Not(z3.And(what_you_have, drop_out)),  # one reading at a time
+        )
+        capped = z3.Or(what_you_have, drop_out)
         ok = z3.And(
             z3.Sum(*new) == z3.Sum(*bal),
-            z3.Implies(z3.And(what_you_have, *[b >= 0 for b in bal]), z3.And([b >= 0 for b in new])),
+            z3.Implies(z3.And(capped, *[b >= 0 for b in bal]), z3.And([b >= 0 for b in new])),
+            # drop_out: a payer who cannot pay in full ends with nothing (and is out)
+            z3.Implies(z3.And(drop_out, z3.Not(party_out), amount > payer_bal, payer_bal >= 0), new_payer == 0),
         )
 
         def render(m: z3.ModelRef) -> str:
@@ -262,11 +283,18 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
 
         return [domain, z3.Not(ok)], render
 
-    out.append(ob("game balances conserved (RUL-INSOLVENCY, both readings)", balances))
+    out.append(ob("game balances conserved (RUL-INSOLVENCY, every reading)", balances))
     return out
 
 
 Build = Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]
+
+
+def drop_out_payment(amount: z3.ArithRef, balance: z3.ArithRef, party_out: z3.BoolRef) -> z3.ArithRef:
+    """``game.drop_out_payment`` (RUL-INSOLVENCY = drop_out): nothing to or from a player already out; a
+    payer short of the amount pays max(0, balance) (and drops out), anyone else the amount."""
+    short = z3.If(balance < 0, 0, balance)
+    return z3.If(party_out, 0, z3.If(amount > balance, short, amount))
 
 
 def insolvency_payment(amount: z3.ArithRef, balance: z3.ArithRef, what_you_have: z3.BoolRef) -> z3.ArithRef:

@@ -30,10 +30,16 @@ def check_game_step(before: GameState, start: DealState, final: DealState, after
     The variant-specific chip economy (Comet escalation, zero-sum) is ``check_game_economy``."""
     out: list[str] = []
     n = before.players
-    rotation = engine.packs_in_rotation(before.rules, before.players)
-    if start.dealer != before.dealer:
-        out.append(f"deal {before.deal_index}: dealt by seat {start.dealer}, but seat {before.dealer} was due")
-    if after.dealer != (before.dealer + 1) % n:
+    # RUL-INSOLVENCY = drop_out: a deal is dealt to the seats still in, in seat order
+    in_play = [s for s in range(n) if s not in before.out]
+    rotation = engine.packs_in_rotation(before.rules, len(in_play))
+    if start.players != len(in_play) or in_play[start.dealer] != before.dealer:
+        out.append(f"deal {before.deal_index}: dealt by seat {start.dealer} of {start.players}, but seat "
+                   f"{before.dealer} of the seats in play {in_play} was due")
+    left = (before.dealer + 1) % n
+    while left in after.out:
+        left = (left + 1) % n
+    if after.dealer != left:
         out.append(f"deal {before.deal_index}: the deal passed to seat {after.dealer}, not to the left")
     due = rotation[before.deal_index % len(rotation)].name
     if start.pack != due:
@@ -55,9 +61,11 @@ def check_game_end(first: GameState, game: GameState) -> list[str]:
     if totals != game.balances:
         out.append(f"balances {game.balances} differ from the first balances plus every deal's net {totals}")
     # Penalty-point games (Red Nines, 002:88 "the player with the lowest total score") rank the other way.
+    # A seat that dropped out (RUL-INSOLVENCY = drop_out) cannot win.
     lowest = variant_of(game.rules).lower_wins
-    best = min(game.balances) if lowest else max(game.balances)
-    richest = tuple(i for i, b in enumerate(game.balances) if b == best)
+    held = [b for i, b in enumerate(game.balances) if i not in game.out]
+    best = min(held) if lowest else max(held)
+    richest = tuple(i for i, b in enumerate(game.balances) if b == best and i not in game.out)
     if game_module.winners(game) != richest:
         most = "fewest" if lowest else "most"
         out.append(f"winners {game_module.winners(game)} are not the seats with the {most} {richest}")
@@ -74,6 +82,8 @@ def chips_follow_payments(
     out: list[str] = []
     if sum(net) != 0:
         out.append(f"the deal's net {net} is not zero-sum")
+    if before.rules.insolvency == "drop_out":
+        return out + dropped_out_payments(before, final, after, net)
     owed = [0] * before.players
     for p in final.payments + engine.settlement(final):
         owed[p.payer] -= p.amount
@@ -84,6 +94,32 @@ def chips_follow_payments(
         b < 0 <= a for a, b in zip(before.balances, after.balances, strict=True)
     ):
         out.append(f"a balance went negative under insolvency=pay_what_you_have: {after.balances}")
+    return out
+
+
+def dropped_out_payments(before: GameState, final: DealState, after: GameState, net: tuple[int, ...]) -> list[str]:
+    """RUL-INSOLVENCY = drop_out, recomputed: the deal's payments in order between the seats still in (deal
+    seat j is the j-th of them); a payer short of the amount pays what they have and is out, and nothing
+    more is paid to or by them; the balances never go below zero and the seats out are the game's."""
+    seats = [s for s in range(before.players) if s not in before.out]
+    held = list(before.balances)
+    gone = list(before.out)
+    for p in final.payments + engine.settlement(final):
+        payer, payee = seats[p.payer], seats[p.payee]
+        if payer in gone or payee in gone:
+            continue
+        paid = min(p.amount, held[payer])
+        if paid < p.amount:
+            gone.append(payer)
+        held[payer] -= paid
+        held[payee] += paid
+    out: list[str] = []
+    if tuple(b - a for a, b in zip(before.balances, held, strict=True)) != net:
+        out.append(f"the deal's net {net} differs from its payments with drop-outs {tuple(held)}")
+    if tuple(gone) != after.out:
+        out.append(f"the seats out after the deal are {after.out}, the payments put out {tuple(gone)}")
+    if any(b < 0 for b in after.balances):
+        out.append(f"a balance went negative under insolvency=drop_out: {after.balances}")
     return out
 
 
@@ -130,10 +166,12 @@ def fixed_deals_end(first: GameState, game: GameState, start_total: int, lowest:
     out: list[str] = []
     if any(b != start_total for b in first.balances):
         out.append(f"the game started with {first.balances}, not {start_total} each")
-    if len(game.history) != game.deals:
+    left = game.players - len(game.out)
+    if len(game.history) != game.deals and left in variant_of(game.rules).player_counts:
         out.append(f"{len(game.history)} deals played, {game.deals} agreed")
-    best = min(game.balances) if lowest else max(game.balances)
-    tied = sum(b == best for b in game.balances) > 1
+    held = [b for i, b in enumerate(game.balances) if i not in game.out]  # RUL-INSOLVENCY = drop_out
+    best = min(held) if lowest else max(held)
+    tied = sum(b == best for b in held) > 1
     if tied and game.rules.game_tie == "extra_round" and game.extra_rounds < 3:
         out.append("the game ended tied although extra rounds remain (game_tie=extra_round)")
     if game.extra_rounds and game.rules.game_tie == "share":
