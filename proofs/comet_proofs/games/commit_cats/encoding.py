@@ -70,7 +70,9 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_stops", "missing_successor"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
-    unquantified = ("deal_order", "commit_tie", "first_dealer_tie")
+    # RUL-COMMIT-C-RACE (commit_race) decides where the game stops reading a deal, never a transition,
+    # a deal's points or its end (spec/proofs.md): unquantified like RUL-COMMIT-C-TARGET.
+    unquantified = ("deal_order", "commit_tie", "commit_race", "first_dealer_tie")
     outside = ()
 
     # ------------------------------------------------------------ states
