@@ -6,10 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from builders import position
+from builders import cards, position
+from comet.checks import check_transition
 from comet.checks.play import check_game
-from comet.engine import apply, deal_points, deal_sizes, returns, settlement, shuffled_deal
-from comet.errors import RecordError
+from comet.engine import apply, deal_points, deal_sizes, legal_actions, returns, settlement, shuffled_deal
+from comet.errors import IllegalAction, RecordError
 from comet.game import GameState, finish_deal, game_over, new_game, winners
 from comet.games.two_player import rules as tp
 from comet.notation import parse_action
@@ -160,3 +161,53 @@ def test_opera_doubles_a_two_player_score() -> None:
         explicit_deal(replace(TWO, opera=True), 2, 1, [cards(ANNA_OUT), cards(BEN_COULD)], cards(DEAD_COULD))
     )
     assert drawn.drawn and deal_points(drawn) == (0, 0)
+
+
+@pytest.mark.parametrize("reading", ["four", "any_number"])
+def test_sets_of_the_needed_rank(reading: str) -> None:
+    """RUL-2P-SETS (R-FOUR-OF-A-KIND, R-PLAY-CONTINUE): the run needs a 7 and Anna holds 7C 7C 7S 8C 8S (the
+    black pack has two of each card).  four: she plays one 7 at a time (two 7s together break
+    R-FOUR-OF-A-KIND); any_number: any two or all three of her 7s may go down at once, and the run then
+    needs an 8."""
+    rules = TWO.with_overrides({"two_player_sets": reading})
+    s = position(["7C 7C 7S 8C 8S", "2C 3C"], rules=rules, run=(5, 6), to_move=0)
+    sets = [str(a) for a in legal_actions(s) if len(a.cards) > 1]
+    pair = parse_action("play 7C 7S")
+    if reading == "four":
+        assert sets == []
+        with pytest.raises(IllegalAction) as e:
+            apply(s, pair)
+        assert e.value.rule == "R-FOUR-OF-A-KIND"
+        return
+    assert sets == ["play 7C 7C", "play 7C 7C 7S", "play 7C 7S"]
+    after = apply(s, pair)
+    assert after.run == (5, 6, 7) and after.hands[0] == cards("7C 8C 8S")
+    assert check_transition(s, pair, after) == []
+    with pytest.raises(IllegalAction) as e:  # a set of a rank the run does not need
+        apply(s, parse_action("play 8C 8S"))
+    assert e.value.rule == "R-PLAY-CONTINUE"
+
+
+def test_sets_on_a_lead_only_where_four_may_lead() -> None:
+    """RUL-2P-SETS with RUL-QUARTET-LEAD (R-FOUR-OF-A-KIND): any_number lets two of a kind start a run only
+    where a lead may be four of a kind (quartet_on_lead = true)."""
+    hands = ["4C 4S 9C", "2C 3C"]
+    for lead, expected in ((False, []), (True, ["play 4C 4S"])):
+        rules = TWO.with_overrides({"two_player_sets": "any_number", "quartet_on_lead": lead})
+        s = position(hands, rules=rules, to_move=0)
+        assert [str(a) for a in legal_actions(s) if len(a.cards) > 1] == expected
+
+
+def test_planted_sets_rule_leaking_into_four_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: legal actions that offer a pair under the seeds' reading (four) are reported by the
+    two-player game's independent judgement of a set (R-FOUR-OF-A-KIND, RUL-2P-SETS)."""
+    from comet import engine
+
+    real = engine.legal_actions
+    pair = parse_action("play 7C 7S")
+    monkeypatch.setattr(engine, "legal_actions", lambda state: (*real(state), pair))
+    s = position(["7C 7S 8C KS", "2C 3C"], rules=TWO, run=(5, 6), to_move=0)
+    problems = check_transition(s, pair, engine.apply(s, pair))
+    assert problems == ["play 7C 7S puts down 2 of the 4 natural cards of its rank: only all go together"]
+    anyn = replace(s, rules=TWO.with_overrides({"two_player_sets": "any_number"}))
+    assert check_transition(anyn, pair, engine.apply(anyn, pair)) == []  # the same pair is fine there

@@ -8,6 +8,7 @@ rulings in ``spec/rulings.md`` come from ``state.rules`` (a ``Ruleset``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 import random
 from collections import Counter
@@ -219,6 +220,23 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
     return None
 
 
+@rule("R-FOUR-OF-A-KIND")
+def sets_of_rank(state: DealState, hand: Sequence[Card], rank: int) -> list[tuple[Card, ...]]:
+    """The sets of ``rank`` that may go down together from the (sorted) hand: all its natural cards
+    (``quartet``), or under RUL-2P-SETS = any_number every choice of two or more of them."""
+    if not any_sets(state):
+        q = quartet(state, hand, rank)
+        return [] if q is None else [q]
+    mine = [c for c in of_rank(hand, rank) if c not in state.wild]
+    return list(dict.fromkeys(combo for k in range(2, len(mine) + 1) for combo in itertools.combinations(mine, k)))
+
+
+def any_sets(state: DealState) -> bool:
+    """RUL-2P-SETS = any_number, in a game family that reads it (``Variant.reads``; elsewhere the field is
+    inert even when set, as every ruling outside its families is)."""
+    return state.rules.two_player_sets == "any_number" and "two_player_sets" in variant_of(state.rules).reads
+
+
 def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
     """The distinct natural (not wild) cards among the sorted ``cards`` (a hand or part of one), in order."""
     distinct = dict.fromkeys(cards)
@@ -273,6 +291,8 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             others.append(Action(q))
             if rules.comet_in_quartet and len(q) == 3:  # RUL-COMET-QUARTET: three natural 9s + Comet
                 others.extend(Action(tuple(sorted(q + (w,))), need) for w in wilds)
+        if len(held) >= 2 and any_sets(state):  # RUL-2P-SETS: two or more at once
+            others.extend(Action(c) for c in sets_of_rank(state, held, need) if c != q)
         if wilds and not (rules.comet_requires_missing and naturals):
             ranks = range(lowest_rank(state), KING + 1) if rules.comet_as == "any_rank" else (need,)
             others.extend(one_card(w, r) for w in wilds for r in ranks)
@@ -299,9 +319,9 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
 
 
 def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Card]) -> list[Action]:
-    """RUL-QUARTET-LEAD: the sets (four of a kind, or the three natural 9s) the hand may lead, by rank."""
-    sets = (quartet(state, hand, r) for r in sorted({rank_of(c) for c in naturals}))
-    return [Action(q) for q in sets if q is not None]
+    """RUL-QUARTET-LEAD: the sets (four of a kind, or the three natural 9s; under RUL-2P-SETS = any_number
+    any two or more of a rank) the hand may lead, by rank."""
+    return [Action(q) for r in sorted({rank_of(c) for c in naturals}) for q in sets_of_rank(state, hand, r)]
 
 
 action_order = operator.attrgetter("cards", "as_rank")
@@ -379,12 +399,12 @@ def why_illegal(state: DealState, action: Action) -> IllegalAction:
         return IllegalAction("R-COMET-WILD", "only the Comet may stand for another rank", text)
     ranks = {rank_of(c) for c in action.cards}
     if len(action.cards) > 1:
-        if len(ranks) > 1 or quartet(state, state.hands[state.to_move], next(iter(ranks))) != action.cards:
-            return IllegalAction(
-                "R-FOUR-OF-A-KIND",
-                "several cards go down together only as all four of a rank (or the three natural 9s)",
-                text,
-            )
+        if len(ranks) > 1 or action.cards not in sets_of_rank(state, state.hands[state.to_move], next(iter(ranks))):
+            if any_sets(state):
+                why = "several cards go down together only if they are all of one rank"
+            else:
+                why = "several cards go down together only as all four of a rank (or the three natural 9s)"
+            return IllegalAction("R-FOUR-OF-A-KIND", why, text)
         if need == 0 or (state.free_lead and next(iter(ranks)) != need):
             return IllegalAction(
                 "R-FOUR-OF-A-KIND", "four of a kind may not start a run (ruling quartet_on_lead=false)", text

@@ -81,6 +81,9 @@ class Ruleset:
     opera_caught: Literal["multiply", "highest"] = "multiply"
     # RUL-2P-END: two players: the game ends as soon as one reaches 121, or only once both have dealt equally.
     two_player_end: Literal["first_to_target", "equal_deals"] = "first_to_target"
+    # RUL-2P-SETS: two players: several cards of the needed rank go down together only as all four (or the
+    # three natural 9s), or any two or more of them (other published two-player rules).
+    two_player_sets: Literal["four", "any_number"] = "four"
     # RUL-OLD-DEAL-SIZES: Old Comet: the standard table's hand sizes from 52 cards, or all cards evenly.
     old_deal_sizes: Literal["table", "even"] = "table"
     # RUL-OLD-CAUGHT: Old Comet: does the winner get the 10 chips as well as the 9 from a caught manille?
@@ -252,6 +255,7 @@ RULING_OF: dict[str, str] = {
     "opera_comet_bonus": "RUL-OPERA-COMET-BONUS",
     "opera_caught": "RUL-OPERA-CAUGHT",
     "two_player_end": "RUL-2P-END",
+    "two_player_sets": "RUL-2P-SETS",
     "old_deal_sizes": "RUL-OLD-DEAL-SIZES",
     "old_caught": "RUL-OLD-CAUGHT",
     "old_manille_last": "RUL-OLD-MANILLE-LAST",

@@ -38,6 +38,7 @@ from comet_proofs.symbolic import (
     COMET_QUARTET,
     DEAL_RULINGS,
     FALSE,
+    GROUP_BASE,
     KING,
     NATURAL,
     NINE,
@@ -95,6 +96,10 @@ class Encoding:
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.
     card_level: bool = False
+    # RUL-2P-SETS = any_number (its Boolean ``two_player_sets`` among ``rulings``): the sizes k of the sets
+    # of one rank that kind GROUP_BASE + k puts down, short of all of the rank (which is QUARTET); empty:
+    # no such kind, and the formulas are exactly those without it.
+    set_sizes: tuple[int, ...] = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
         extra = self.extra_fields + self.reading_fields()
@@ -486,17 +491,42 @@ class Encoding:
             self.quartet_available(s, a.rank),
         )
         pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
+        lead_group = cont_group = FALSE
+        if self.set_sizes:
+            # RUL-2P-SETS = any_number: k of the rank at once, continuing, or where four of a kind may lead
+            group = z3.And(
+                z3.Or([a.kind == GROUP_BASE + k for k in self.set_sizes]),
+                rd["two_player_sets"],
+                a.kind - GROUP_BASE <= self.mover_count(s, a.rank),
+            )
+            may_lead = z3.And(group, rd["quartet_on_lead"], self.in_rank_range(a.rank))
+            lead_group = may_lead
+            cont_group = z3.Or(z3.And(group, a.rank == need), z3.And(s.free_lead, may_lead))
         return z3.And(
             z3.Not(self.terminal(s)),
             pass_rank,
             z3.If(
                 lead,
-                z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass),
+                z3.Or(lead_natural, lead_quartet, lead_comet, lead_pass, lead_group),
                 z3.Or(
-                    cont_natural, cont_quartet, cont_comet, cont_comet_quartet, cont_pass, free_natural, free_quartet
+                    cont_natural,
+                    cont_quartet,
+                    cont_comet,
+                    cont_comet_quartet,
+                    cont_pass,
+                    free_natural,
+                    free_quartet,
+                    cont_group,
                 ),
             ),
         )
+
+    def set_size(self, kind: z3.ArithRef) -> z3.ArithRef:
+        """Cards a set of kind GROUP_BASE + k puts down (``set_sizes``), 0 for any other kind."""
+        size: z3.ArithRef = z3.IntVal(0)
+        for k in self.set_sizes:
+            size = z3.If(kind == GROUP_BASE + k, k, size)
+        return size
 
     def may_pass_stuck_restart(self, s: SymState, rd: Readings) -> z3.BoolRef:
         """``engine.may_pass_stuck_restart`` (RUL-STUCK-RESTART = may): a stuck run is back at the player to
@@ -579,17 +609,20 @@ class Encoding:
         """R-PLAY-*, R-STOP-KING, R-COMET-STOP, R-END-OUT, R-COMET-BONUS: cards to the pile, stops, going out."""
         n = s.players
         parts: list[z3.BoolRef] = []
+        # RUL-2P-SETS = any_number: a set of k of the rank (``set_sizes``; 0 where the encoding has none)
+        taken = z3.If(a.kind == NATURAL, 1, self.set_size(a.kind)) if self.set_sizes else z3.IntVal(1)
+        natural = a.kind == NATURAL if not self.set_sizes else z3.Or(a.kind == NATURAL, a.kind >= GROUP_BASE)
         for p in range(n):
             for i, r in enumerate(self.ranks):
                 hit = z3.And(s.to_move == p, a.rank == r)
                 h = s.hands[p][i]
                 parts.append(
                     s2.hands[p][i]
-                    == z3.If(z3.And(hit, a.kind == NATURAL), h - 1, z3.If(z3.And(hit, self.takes_all(a.kind)), 0, h))
+                    == z3.If(z3.And(hit, natural), h - taken, z3.If(z3.And(hit, self.takes_all(a.kind)), 0, h))
                 )
         for i, r in enumerate(self.ranks):
             mine = at([h[i] for h in s.hands], s.to_move)
-            gain = z3.If(a.rank == r, z3.If(a.kind == NATURAL, 1, z3.If(self.takes_all(a.kind), mine, 0)), 0)
+            gain = z3.If(a.rank == r, z3.If(natural, taken, z3.If(self.takes_all(a.kind), mine, 0)), 0)
             parts.append(s2.played[i] == s.played[i] + gain)
             parts.append(s2.dead[i] == s.dead[i])
         parts.append(s2.comet == z3.If(self.wild_play(a.kind), COMET_PLAYED, s.comet))
@@ -630,7 +663,8 @@ class Encoding:
 
     def all_actions(self) -> list[tuple[int, int]]:
         """Every concrete symbolic action (kind, rank)."""
-        return [(PASS, 0)] + [(k, r) for k in (NATURAL, QUARTET, COMET, COMET_QUARTET) for r in self.ranks]
+        kinds = (NATURAL, QUARTET, COMET, COMET_QUARTET, *(GROUP_BASE + k for k in self.set_sizes))
+        return [(PASS, 0)] + [(k, r) for k in kinds for r in self.ranks]
 
     # ------------------------------------------------------------ settlement
 

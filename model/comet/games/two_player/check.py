@@ -29,7 +29,27 @@ def two_player_recomputed(state: DealState) -> Expected:
 
 
 def two_player_step(before: DealState, action: Action, after: DealState) -> list[str]:
-    return no_chips_step(before, action, after)
+    return no_chips_step(before, action, after) + two_player_set(before, action)
+
+
+def two_player_set(before: DealState, action: Action) -> list[str]:
+    """Several natural cards at once (000:47 "if you hold all four cards of the next rank, you may play them
+    all at once. The same goes for all three natural 9s"): one rank, and every natural card of it in the
+    deal; under RUL-2P-SETS = any_number two or more of one rank (other published two-player rules)."""
+    naturals = [c for c in action.cards if c not in before.wild]
+    if len(action.cards) < 2 or len(naturals) < len(action.cards):
+        return []  # one card, or the Comet with the three natural 9s (RUL-COMET-QUARTET, checked elsewhere)
+    ranks = {c // 4 for c in naturals}
+    if len(ranks) > 1:
+        return [f"{action} puts down cards of several ranks together"]
+    if before.rules.two_player_sets == "any_number":
+        return []
+    rank = ranks.pop()
+    everywhere = [*before.played, *before.dead, *(c for h in before.hands for c in h)]
+    in_deal = sum(1 for c in everywhere if c // 4 == rank and c not in before.wild)
+    if len(naturals) != in_deal:
+        return [f"{action} puts down {len(naturals)} of the {in_deal} natural cards of its rank: only all go together"]
+    return []
 
 
 def two_player_game_end(first: GameState, game: GameState) -> list[str]:

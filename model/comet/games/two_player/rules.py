@@ -65,6 +65,7 @@ TWO_PLAYER = register(
             "packs",
             "opera_caught",
             "two_player_end",
+            "two_player_sets",
         ),
         presets=(
             Preset(

@@ -9,6 +9,7 @@ from comet_proofs.catalogue import BehaviourClass, comet_caught, g, won
 from comet_proofs.games.standard import classes as standard
 from comet_proofs.symbolic import (
     COMET,
+    GROUP_BASE,
     NATURAL,
 )
 
@@ -20,6 +21,16 @@ TWO_PLAYER: tuple[BehaviourClass, ...] = (
     BehaviourClass(
         "two-player doubling: going out on the Comet",
         g(lambda e, s, a, t: z3.And(a.kind == COMET, won(t))),
+    ),
+    BehaviourClass(
+        "RUL-2P-SETS: two or three of the rank needed at once (any_number)",
+        g(lambda e, s, a, t: z3.And(a.kind >= GROUP_BASE + 2, s.need > 0)),
+        readings=((("two_player_sets", "any_number"),),),
+    ),
+    BehaviourClass(
+        "RUL-2P-SETS: a set of two or three leading (any_number, quartet_on_lead)",
+        g(lambda e, s, a, t: z3.And(a.kind >= GROUP_BASE + 2, s.need == 0)),
+        readings=((("two_player_sets", "any_number"), ("quartet_on_lead", True)),),
     ),
 )
 
