@@ -186,3 +186,29 @@ def _other_reading(rules: Ruleset, name: str) -> object:
     readings = field_readings(name)
     assert readings is not None
     return next(r for r in readings if r != getattr(rules, name))
+
+
+def test_plots_are_drawn_again_only_when_their_figures_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun that measured nothing new draws no plot again; a deleted plot or changed figures are drawn."""
+    import comet.diverge.impact_report as ir
+
+    drawn: list[str] = []
+    real = ir.plot_measured
+
+    def counting_plot(title: str, m: Measured, unit: str, out: Path) -> None:
+        drawn.append(out.name)
+        real(title, m, unit, out)
+
+    monkeypatch.setattr(ir, "plot_measured", counting_plot)
+    out = tmp_path / "rep"
+    assert main([*ARGV, "--out", str(out)]) == 0
+    first = len(drawn)
+    assert first > 0 and sorted(p.name for p in out.glob("*.png")) == sorted(drawn)
+    assert main([*ARGV, "--out", str(out)]) == 0
+    assert len(drawn) == first
+    (out / drawn[0]).unlink()
+    assert main([*ARGV, "--out", str(out)]) == 0
+    assert drawn[first:] == [drawn[0]]
+    argv = [x if x != "30" else "40" for x in ARGV]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert len(drawn) == 2 * first + 1

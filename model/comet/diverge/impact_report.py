@@ -144,9 +144,38 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
             lines += [*game_table(m.games), ""]
         if out_dir is not None and any(t.changed for t in m.deals.values()):
             name = f"{plot_name}-{m.players}p.png"
-            plot_measured(f"{title}, {m.players} players", m, unit, out_dir / name)
+            plot_if_changed(f"{title}, {m.players} players", m, unit, out_dir / name)
             lines += [f"![paired change per seat, one panel per player]({name})", ""]
     return lines
+
+
+#: bump when ``plot_measured`` draws differently, so every plot is drawn again
+PLOT_VERSION = 1
+
+
+def plot_if_changed(title: str, m: Measured, unit: str, out: Path) -> None:
+    """``plot_measured``, unless ``out`` exists and was drawn from the same figures and title (a digest per
+    plot in ``results/plots/digests.json`` beside it): a rerun that measured nothing new draws nothing again (a
+    plot takes about 1.5 s, the report about 420)."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(repr((PLOT_VERSION, title, unit, m.players, m.deals)).encode()).hexdigest()[:20]
+    index = out.parent / "results" / "plots" / "digests.json"
+    try:
+        known = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    if out.exists() and known.get(out.name) == digest:
+        return
+    plot_measured(title, m, unit, out)
+    known[out.name] = digest
+    index.parent.mkdir(parents=True, exist_ok=True)
+    tmp = index.with_name("digests.json.tmp")
+    tmp.write_text(json.dumps(known, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(index)
 
 
 def plot_measured(title: str, m: Measured, unit: str, out: Path) -> None:

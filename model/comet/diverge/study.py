@@ -167,7 +167,9 @@ def job_cost(job: Job) -> int:
     for (_, pair), deals, games, extra in zip(job.pairs, job.deals, job.games, job.extra, strict=True):
         fast = job.backend == "fast" or (job.backend == "auto" and fast_plays(pair))
         per = COST_FAST if fast else COST_REFERENCE
-        total += deals * len(job.policies) * per + games * len(job.policies) * COST_GAME
+        # whole games are played by every policy but pimc, the extra ones too
+        players_of_games = len(job.policies) + sum(1 for p, _ in extra if p != "pimc")
+        total += deals * len(job.policies) * per + games * players_of_games * COST_GAME
         pimc = COST_PIMC_FAST if fast and fast_pimc_plays(pair) else COST_PIMC
         total += sum(n * (pimc if p == "pimc" else per) for p, n in extra)
     return total
