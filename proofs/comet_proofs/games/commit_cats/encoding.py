@@ -103,9 +103,11 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return z3.Or(x == PLAYED, x == REMOVED, z3.And(x >= 0, x < players))
 
     def card_conservation(self, s: SymState) -> z3.BoolRef:
-        """Every card of the deck is in exactly one place (a hand, played, or removed): the sum of
-        ``commit_common``'s rows, stated as a pseudo-Boolean count of the same 0/1 indicators (Z3
-        proves it in seconds; the arithmetic sum made its initial case take from 1 s to a minute)."""
+        """Every card of the deck is in exactly one place (a hand, played, or removed), stated as a
+        pseudo-Boolean count of ``commit_common``'s 0/1 indicators: the same fact as the shared
+        disjunction (``SuitedEncoding.card_conservation``), but the inductive step is far cheaper this way
+        here (commit_cats at 5 players: 8 s for the joint step against 34 s with the disjunction,
+        2026-12-02; the arithmetic sum made the initial case take from 1 s to a minute)."""
         places = (*range(s.players), PLAYED, DEAD, REMOVED)
         return z3.And([z3.PbEq([(self.loc(s, c) == place, 1) for place in places], 1) for c in DECK51])
 
