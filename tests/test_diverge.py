@@ -99,6 +99,7 @@ def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
         ["diverge", "--rules", "standard", "--against", "old_comet"],
         ["diverge", "--rules", "nonesuch", "--against", "standard"],
         ["diverge", "--rules", "standard", "--against", "standard", "--against-ruling", "comet_lead=sometimes"],
+        ["diverge", "comet_lead", "--pimc-deals", "5", "--pimc-preset", "nonesuch"],
     ],
 )
 def test_diverge_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -194,3 +194,21 @@ def test_the_impact_study_measures_pimc_alike_on_both_engines() -> None:
     ref = measure_pair(pair, 3, 0, 0, (), "reference", extra=(("pimc", 3),))
     assert fast.deals == ref.deals and fast.deals["pimc"].deals == 3
     assert (fast.engine, fast.pimc_engine, ref.pimc_engine) == ("fast", "fast", "reference")
+
+
+def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
+    """``--pimc-deals`` measures PIMC by default in every preset whose game the fast PIMC plays (two
+    players here) and not in Commit, whose PIMC is the slow reference one unless its preset is named."""
+    from comet.cli import main
+    from comet.commands.diverge import fast_pimc_presets
+
+    assert set(fast_pimc_presets()) == {"standard", "opera", "two_player", "old_comet"}
+    import io
+    from contextlib import redirect_stdout
+
+    for field, name, expected in (("comet_lead", "two_player", True), ("commit_comet", "commit_cats", False)):
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            argv = ["diverge", field, "--preset", name, "--deals", "4", "--games", "0", "--policies", "random"]
+            assert main([*argv, "--pimc-deals", "2"]) == 0
+        assert ("**Verdict (pimc, the headline player)" in buf.getvalue()) is expected, name
