@@ -104,3 +104,43 @@ def test_hello_lists_the_game_ops_and_the_oracle_routes_them() -> None:
     assert isinstance(ops, dict) and set(GAME_OPS) <= set(ops["ops"])  # type: ignore[arg-type]
     out = handle({"op": "game_new", "players": 4, "seed": 3})
     assert out["ok"] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "length", "rulings"),
+    [
+        ("commit_cats", 4, None, {"commit_race": "race"}),
+        ("standard", 4, 12, {"insolvency": "drop_out", "deal_count": "any"}),
+    ],
+)
+def test_race_and_drop_out_games_through_the_oracle(
+    name: str, players: int, length: int | None, rulings: dict[str, str]
+) -> None:
+    """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME): the deal in which 100 is reached ends there; RUL-INSOLVENCY =
+    drop_out (R-GAME-CHIPS, R-DEAL-DEALER): later deals are dealt to the players left.  Driven through the
+    oracle, both games give the record ``comet game --record`` writes; under the race, a deal record that
+    goes on after the winning action is refused with the game's rule."""
+    rules = PRESETS[name].rules.with_overrides(rulings)
+    want: dict[str, Any] = json.loads(json.dumps(record_game(rules, name, players, length, 7).to_json()))
+    games = Games()
+    extra = {} if length is None else {"length": length}
+    result(games, op="game_new", game_id="g", variant=name, players=players, seed=7, rulings=rulings, **extra)
+    for d in want["deals"]:
+        result(games, op="game_deal", game_id="g")
+        for action in d["record"]["actions"]:
+            now = result(games, op="game_apply", game_id="g", action=action)
+        assert not now["in_deal"] and now["standings"] == d["after"]["standings"]
+    final = result(games, op="game_standings", game_id="g")
+    assert final["finished"] and final["record"] == want
+    if name != "commit_cats":
+        assert any(d["record"]["players"] < players for d in want["deals"])
+        return
+    from comet.gamerecord import parse_game_record, replay_game
+
+    assert not replay_game(parse_game_record(want)).deals[-1].verdict.final.terminal  # the race cut it short
+    last = want["deals"][-1]["record"]
+    going = {k: v for k, v in want.items() if k != "end"} | {"deals": want["deals"][:-1]}
+    result(games, op="game_new", game_id="h", record=going)
+    longer = {**last, "actions": [*last["actions"], "pass"]}
+    out = ask(games, op="game_deal", game_id="h", record=longer)
+    assert out["error"]["kind"] == "illegal" and out["error"]["rule"] == "R-COMMIT-C-GAME"

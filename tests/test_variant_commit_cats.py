@@ -391,7 +391,7 @@ def test_race_checked_and_recorded_games() -> None:
     from comet.gamerecord import record_game, replay_game
 
     rules = CATS.with_overrides({"commit_race": "race"})
-    cut = 0
+    cut = ended = 0
     for seed in range(5, 9):
         game, problems = check_game(rules, 4, seed)
         assert problems == [] and max(game.balances) >= 100
@@ -401,14 +401,16 @@ def test_race_checked_and_recorded_games() -> None:
         assert verdict.game.balances == game_of(rules, seed).balances
         last = rec.deals[-1].record
         assert last is not None
-        if not verdict.deals[-1].verdict.final.terminal:
+        longer = replace(last, actions=(*last.actions, PASS), action_texts=(*last.action_texts, "pass"))
+        fault = replay_game(replace(rec, deals=(*rec.deals[:-1], replace(rec.deals[-1], record=longer)))).fault
+        assert fault is not None and fault.item == f"deals[{len(rec.deals) - 1}].record.actions[{len(last.actions)}]"
+        if verdict.deals[-1].verdict.final.terminal:
+            ended += 1
+            assert fault.rule == "R-END-OUT"  # the deal itself was over
+        else:
             cut += 1
-            after_cut = replace(rec, deals=(*rec.deals[:-1], replace(rec.deals[-1], record=replace(
-                last, actions=(*last.actions, PASS), action_texts=(*last.action_texts, "pass")))))
-            fault = replay_game(after_cut).fault
-            assert fault is not None and fault.rule == "R-COMMIT-C-GAME"
-            assert fault.item == f"deals[{len(rec.deals) - 1}].record.actions[{len(last.actions)}]"
-    assert cut  # some game was won inside a deal
+            assert fault.rule == "R-COMMIT-C-GAME"  # the game was won inside the deal
+    assert cut and ended  # some game was won inside a deal, some at a deal's end
 
 
 def game_of(rules: object, seed: int) -> GameState:

@@ -514,6 +514,8 @@ def race_cut(game: GameState, start: DealState, actions: Sequence[Action]) -> in
     s = start
     for j, a in enumerate(actions):
         s = apply(s, a)
+        if s.terminal:  # the deal ended as deals do; an action after it is R-END-OUT, as in any game
+            return None
         if deal_over(game, s):
             return j + 1
     return None

@@ -322,7 +322,7 @@ class Games:
         s = start
         done: tuple[Action, ...] = ()
         for i, a in enumerate(actions):
-            if g.snap.start is None:  # the game was won inside this deal (RUL-COMMIT-C-RACE): nothing follows
+            if g.snap.start is None and not s.terminal:  # won inside this deal (RUL-COMMIT-C-RACE): nothing follows
                 del g.history[len(g.history) - len(done) - 1 :]
                 raise SessionError(
                     "illegal", f"the record's action {i}: the game was won at action {i - 1}", game_rule_ids(g.rules)[1]
