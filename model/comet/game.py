@@ -232,7 +232,7 @@ def finish_deal(game: GameState, final: DealState) -> GameState:
         and len(winners(g)) > 1
         and g.extra_rounds < MAX_EXTRA_ROUNDS
     ):
-        g = replace(g, deals=g.deals + g.players, extra_rounds=g.extra_rounds + 1)
+        g = replace(g, deals=g.deals + len(seats_in_play(g)), extra_rounds=g.extra_rounds + 1)  # a round of those left
     return g
 
 
