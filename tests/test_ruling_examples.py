@@ -5,7 +5,8 @@ Each file holds a full deal record (``spec/record.md``) and, per reading of the 
 ruling's **Example.** names its file.  Every switchable ruling a single deal can show has one; a ruling
 ever let off is listed in ``WITHOUT_RECORD`` (empty now), which may only shrink.
 Rulings that are not switchable, or whose readings act only between deals (``NOT_IN_A_DEAL``), cannot be
-shown by one deal record and need none.
+shown by one deal record and need none; such a ruling may have a whole game record as its example
+(RUL-COMMIT-C-RACE, RUL-INSOLVENCY), replayed the same way.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 import pytest
 from comet.errors import RecordError
+from comet.game import winners
+from comet.gamerecord import parse_game_record, replay_game, with_rulings
 from comet.record import loads_record, replay_record, state_summary
 from comet.ruleset import GAME_LEVEL_FIELDS
 from spec_checks import SPEC_DIR, parse_files, spec_files
@@ -26,7 +29,11 @@ SECTIONS = {s.id: s for s in parse_files(spec_files()).sections if s.kind == "ru
 
 
 def replay_outcome(record: dict[str, Any], field: str, value: object) -> dict[str, Any]:
-    """What the record replays to with ``field = value`` (the fields kept in the example files)."""
+    """What the record replays to with ``field = value`` (the fields kept in the example files).  A game
+    record (an object with ``deals``: the example of a ruling that acts between deals) states the reading
+    in the game and in every deal record alike."""
+    if "deals" in record:
+        return replay_game_outcome(record, field, value)
     rec = dict(record, rulings=dict(record.get("rulings", {}), **{field: value}))
     try:
         verdict = replay_record(loads_record(json.dumps(rec)))
@@ -36,6 +43,21 @@ def replay_outcome(record: dict[str, Any], field: str, value: object) -> dict[st
         return {"legal": False, "applied": verdict.applied, "rule": verdict.error.rule}
     s = state_summary(verdict.final)
     return {k: s[k] for k in ("legal", "finished", "winner", "drawn", "chips", "points")}
+
+
+def replay_game_outcome(record: dict[str, Any], field: str, value: object) -> dict[str, Any]:
+    """A game record replayed with ``field = value``: the first fault (its item and rule), or the standings
+    and, once the game is over, the winners."""
+    try:
+        rec = parse_game_record(record)
+        verdict = replay_game(with_rulings(rec, {**dict(rec.rulings), field: value}))  # type: ignore[dict-item]
+    except RecordError as e:
+        return {"legal": False, "fault": e.kind}
+    if verdict.fault is not None:
+        return {"legal": False, "item": verdict.fault.item, "rule": verdict.fault.rule}
+    assert verdict.game is not None
+    won = list(winners(verdict.game)) if verdict.finished else None
+    return {"legal": True, "finished": verdict.finished, "standings": list(verdict.game.balances), "winners": won}
 
 
 def example_problems(path: Path, data: dict[str, Any]) -> list[str]:
