@@ -151,8 +151,23 @@ def test_whole_deal_bound_is_met_by_the_shipped_deal() -> None:
     assert proved_bounds("standard", 3)[DEAL_LOSS] == 488
     entry = next(e for e in shipped() if e["file"] == "standard/bound-settlement-3p.itf.json")
     trace = json.loads((WITNESSES / str(entry["file"])).read_text())
-    final = replay_record(parse_record(trace["#meta"]["record"])).final
+    record = parse_record(trace["#meta"]["record"])
+    final = replay_record(record).final
     assert -engine.returns(final)[0] == 488
+
+
+def test_the_settlement_scenario_judges_the_shipped_bound_deal() -> None:
+    """R-SETTLE-POINTS, R-SETTLE-COMET-LAST: the scenario ``traces.settlement_loss_deal`` searches for (the
+    search that found the shipped bound deals) holds of the 3-player deal at its bound, 480 paid at settlement,
+    and not one chip above it."""
+    from comet_proofs.traces import settlement_scenario
+
+    entry = next(e for e in shipped() if e["file"] == "standard/bound-settlement-3p.itf.json")
+    record = parse_record(json.loads((WITNESSES / str(entry["file"])).read_text())["#meta"]["record"])
+    final = replay_record(record).final
+    at_bound, above = settlement_scenario("standard", 3, 480), settlement_scenario("standard", 3, 481)
+    assert at_bound.slug == "bound-settlement-3p" and at_bound.holds(final, record.actions, 2)
+    assert not above.holds(final, record.actions, 2)
 
 
 def test_every_shipped_witness_deal_is_a_conformance_vector() -> None:

@@ -204,6 +204,32 @@ def search(preset: str, scenario: Scenario, players: int | None = None, extra_st
     return sample(preset, scenario, n)
 
 
+def settlement_scenario(preset: str, players: int, target: int) -> Scenario:
+    """The ending "seat 0 pays at least ``target`` at settlement" (a bound of ``bounds.proved_bounds``), for
+    ``search``."""
+    rd = encoding_for(preset).readings_of(preset_named(preset).rules)
+
+    def final(e: Encoding, s: SymState, start: int) -> z3.BoolRef:
+        return z3.And(s.winner >= 0, s.chips[0] - e.deal_returns(s, rd)[0] >= target)
+
+    def holds(s: DealState, actions: Sequence[Action], start: int) -> bool:
+        return s.winner >= 0 and s.chips()[0] - engine.returns(s)[0] >= target
+
+    return Scenario(
+        f"bound-settlement-{players}p",
+        f"seat 0 pays {target} chips at settlement, the most the encoding allows for {players} players",
+        final,
+        holds,
+    )
+
+
+def settlement_loss_deal(preset: str, players: int, target: int, extra_steps: int = 4) -> WitnessDeal | None:
+    """A whole deal (bounded unrolling of the encoding, as for the witness traces) in which seat 0 pays at
+    least ``target`` at settlement, replayed by the model; None if none within the hand size + ``extra_steps``
+    (how the shipped ``witnesses/standard/bound-settlement-Np.itf.json`` were found)."""
+    return search(preset, settlement_scenario(preset, players, target), players=players, extra_steps=extra_steps)
+
+
 def trace_json(w: WitnessDeal) -> JsonObject:
     """The ITF trace of a witness deal, with its record (replayable by ``comet replay``) in the meta."""
     meta = f"{w.preset} witness: {w.scenario.description}"
