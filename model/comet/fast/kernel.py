@@ -883,30 +883,45 @@ def start_deal(st: I64, players: int, dealer: int) -> None:
     "R-OLD-MANILLE-PLAY",
     "R-OLD-LAST-CARD",
 )
-def apply_action(
-    cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, a: int
-) -> None:
-    """The seat to move takes action ``a`` (one of ``legal``): the one transition of a deal, used by
-    ``play_batch`` and by the PIMC player's roll-outs."""
+def step(
+    cfg: I64,
+    packnat: I64,
+    packcnt: I64,
+    cnt: I8,
+    nat: I8,
+    size: I64,
+    chips: I64,
+    a: int,
+    to_move: int,
+    run_top: int,
+    turn_played: int,
+    last: int,
+    turn: int,
+    steps: int,
+    winner: int,
+    wild_as: int,
+    drawn: int,
+    free_lead: int,
+    dealer: int,
+) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """The seat to move takes action ``a`` (one of ``legal``): the transition of a deal as a function, for
+    the PIMC player (``comet.fast.pimc``), which copies a deal in play and resumes it.  ``play_batch``
+    keeps its own copy of these lines in its loop (called from there, this function cost it a fifth of its
+    speed); tests/test_fast_pimc.py plays every preset and random readings both ways and compares every
+    deal.  Changes the arrays in place and returns the new ``to_move, run_top, turn_played, last, turn,
+    steps, winner, wild_as, drawn, free_lead``."""
     players = cfg[C_PLAYERS]
     game = cfg[C_GAME]
-    st[S_STEPS] += 1
+    steps += 1
     kind = a >> 12
-    to_move = st[S_TO_MOVE]
     if kind == PASS:
         nxt = to_move + 1 if to_move + 1 < players else 0
-        if nxt == st[S_LAST]:
-            if game == GAME_OLD_COMET and st[S_RUN_TOP] != 0:  # R-OLD-LAST-CARD
-                each_pays(chips, players, st[S_LAST], 1)
-            st[S_RUN_TOP] = 0
-        st[S_TO_MOVE] = nxt
-        st[S_TURN_PLAYED] = 0
-        st[S_TURN] += 1
-        st[S_FREE_LEAD] = 0
-        return
+        if nxt == last:
+            if game == GAME_OLD_COMET and run_top != 0:  # R-OLD-LAST-CARD
+                each_pays(chips, players, last, 1)
+            run_top = 0
+        return nxt, run_top, 0, last, turn + 1, steps, winner, wild_as, drawn, 0
     seat = to_move
-    dealer = st[S_DEALER]
-    turn = st[S_TURN]
     kings = remove(cfg, packcnt, cnt, nat, seat, a)
     taken = cards_in(a, cfg, packcnt)
     size[seat] -= taken
@@ -931,13 +946,11 @@ def apply_action(
             each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
     go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
     stop = rank == KING or (is_wild and not go_on)
-    st[S_RUN_TOP] = 0 if stop else rank
-    st[S_TURN_PLAYED] = 1
-    st[S_LAST] = seat
-    st[S_FREE_LEAD] = 1 if (go_on and not out) else 0
+    run_top = 0 if stop else rank
+    free_lead = 1 if (go_on and not out) else 0
     if out:
-        st[S_WINNER] = seat
-        st[S_WILD_AS] = rank if is_wild else 0
+        winner = seat
+        wild_as = rank if is_wild else 0
         first = dealer + 1 if dealer + 1 < players else 0
         if (
             cfg[C_OPERA]
@@ -946,14 +959,14 @@ def apply_action(
             and cfg[C_OPERA_DRAW]
             and dealer_could_go_out(cfg, packnat, packcnt, cnt, nat, dealer)
         ):
-            st[S_WINNER] = -1
-            st[S_DRAWN] = 1
+            winner = -1
+            drawn = 1
         if (
             game == GAME_STANDARD
             and is_wild
             and cfg[C_OPERA]
             and cfg[C_OPERA_BONUS_DOUBLED]
-            and st[S_DRAWN] == 0
+            and drawn == 0
             and turn == 0
             and seat == first
         ):
@@ -961,27 +974,75 @@ def apply_action(
             factor = going_out_multiplier(rank) if cfg[C_BONUS_MULT] else 1
             stacked = factor * 2 if cfg[C_OPERA_MULTIPLY] else max(factor, 2)
             each_pays(chips, players, seat, cfg[C_COMET_VALUE] * (stacked - factor))
+    return to_move, run_top, 1, seat, turn, steps, winner, wild_as, drawn, free_lead
 
 
 @hot
-def finish(cfg: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, points: I64) -> int:
+def apply_action(
+    cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, a: int
+) -> None:
+    """``step`` on a deal whose scalars are kept in the array ``st`` (``S_*``), so it can be copied."""
+    (
+        st[S_TO_MOVE],
+        st[S_RUN_TOP],
+        st[S_TURN_PLAYED],
+        st[S_LAST],
+        st[S_TURN],
+        st[S_STEPS],
+        st[S_WINNER],
+        st[S_WILD_AS],
+        st[S_DRAWN],
+        st[S_FREE_LEAD],
+    ) = step(
+        cfg,
+        packnat,
+        packcnt,
+        cnt,
+        nat,
+        size,
+        chips,
+        a,
+        st[S_TO_MOVE],
+        st[S_RUN_TOP],
+        st[S_TURN_PLAYED],
+        st[S_LAST],
+        st[S_TURN],
+        st[S_STEPS],
+        st[S_WINNER],
+        st[S_WILD_AS],
+        st[S_DRAWN],
+        st[S_FREE_LEAD],
+        st[S_DEALER],
+    )
+
+
+@hot
+def end_flags(
+    cfg: I64, cnt: I8, nat: I8, size: I64, chips: I64, points: I64, winner: int, wild_as: int, drawn: int, turn: int,
+    dealer: int,
+) -> int:  # fmt: skip
     """The end of a deal: the settlement (with the Opera's doubling) if someone went out; its ``FLAG_*``."""
     players = cfg[C_PLAYERS]
-    dealer = st[S_DEALER]
-    winner = st[S_WINNER]
-    drawn = st[S_DRAWN] != 0
     first = dealer + 1 if dealer + 1 < players else 0
-    opera = cfg[C_OPERA] == 1 and not drawn and winner == first and st[S_TURN] == 0
+    opera = cfg[C_OPERA] == 1 and drawn == 0 and winner == first and turn == 0
     flags = 0
     if winner >= 0:
-        settle(cfg, cnt, nat, size, winner, st[S_WILD_AS], opera, chips, points)
+        settle(cfg, cnt, nat, size, winner, wild_as, opera, chips, points)
         if opera:
             flags |= FLAG_OPERA
-        if st[S_WILD_AS]:
+        if wild_as:
             flags |= FLAG_OUT_ON_WILD
     if drawn:
         flags |= FLAG_DRAWN
     return flags
+
+
+@hot
+def finish(cfg: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, points: I64) -> int:
+    """``end_flags`` on a deal whose scalars are kept in ``st``."""
+    return end_flags(
+        cfg, cnt, nat, size, chips, points, st[S_WINNER], st[S_WILD_AS], st[S_DRAWN], st[S_TURN], st[S_DEALER]
+    )
 
 
 @jit
@@ -1021,6 +1082,7 @@ def play_batch(
     (``rec_cards[d, seat, card]``; seat ``players`` is the dead hand).  A non-empty ``given``
     (same shape as ``rec_cards``) holds explicit deals: then the seed only drives the policy."""
     players = cfg[C_PLAYERS]
+    game = cfg[C_GAME]
     record = rec_actions.shape[0] > 0
     cap = cfg[C_MAX_STEPS]
     mts = np.zeros((624, LANES), np.int64)
@@ -1034,7 +1096,6 @@ def play_batch(
     acts = np.zeros(MAX_ACTS, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
-    st = np.zeros(ST_SIZE, np.int64)
     for d in range(seeds.shape[0]):
         dealer = dealers[d]
         lane = d % LANES
@@ -1067,27 +1128,105 @@ def play_batch(
                 rec_cards[d, players, c] = dead[c]
         chips[:] = 0
         points[:] = 0
-        start_deal(st, players, dealer)
+        to_move = (dealer + 1) % players
+        run_top = 0
+        turn_played = 0
+        last = -1
+        turn = 0
+        steps = 0
+        winner = -1
+        wild_as = 0
+        drawn = False
+        free_lead = 0
         flags = 0
-        while st[S_WINNER] < 0 and st[S_DRAWN] == 0:
-            steps = st[S_STEPS]
+        while winner < 0 and not drawn:
             if steps >= cap:
                 flags |= FLAG_CAPPED
                 break
-            to_move = st[S_TO_MOVE]
-            run_top = st[S_RUN_TOP]
-            n = legal(
-                cfg, packnat, packcnt, cnt, nat, to_move, run_top, st[S_TURN_PLAYED], st[S_FREE_LEAD], st[S_LAST], acts
-            )
+            n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
             a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
-            apply_action(cfg, packnat, packcnt, cnt, nat, size, st, chips, a)
-        flags |= finish(cfg, cnt, nat, size, st, chips, points)
-        winner_out[d] = st[S_WINNER]
+            steps += 1
+            kind = a >> 12
+            if kind == PASS:
+                nxt = to_move + 1 if to_move + 1 < players else 0
+                if nxt == last:
+                    if game == GAME_OLD_COMET and run_top != 0:  # R-OLD-LAST-CARD
+                        each_pays(chips, players, last, 1)
+                    run_top = 0
+                to_move = nxt
+                turn_played = 0
+                turn += 1
+                free_lead = 0
+                continue
+            seat = to_move
+            kings = remove(cfg, packcnt, cnt, nat, seat, a)
+            taken = cards_in(a, cfg, packcnt)
+            size[seat] -= taken
+            out = size[seat] == 0
+            rank = a & 15
+            is_wild = kind == QUARTET_WILD or kind == WILD
+            if game == GAME_STANDARD:
+                if is_wild:
+                    amount = cfg[C_COMET_VALUE]
+                    if out and cfg[C_BONUS_MULT]:
+                        amount *= going_out_multiplier(rank)
+                    each_pays(chips, players, seat, amount)
+            elif game == GAME_OLD_COMET:
+                if is_wild:
+                    bonus = cfg[C_COMET_VALUE]
+                    if out and cfg[C_OLD_BONUS_LAST]:
+                        bonus *= going_out_multiplier(rank)
+                    each_pays(chips, players, seat, bonus)
+                    if rank == KING and cfg[C_OLD_KING]:
+                        each_pays(chips, players, seat, 1)
+                else:
+                    each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
+            go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
+            stop = rank == KING or (is_wild and not go_on)
+            run_top = 0 if stop else rank
+            turn_played = 1
+            last = seat
+            free_lead = 1 if (go_on and not out) else 0
+            if out:
+                winner = seat
+                wild_as = rank if is_wild else 0
+                if (
+                    cfg[C_OPERA]
+                    and turn == 0
+                    and seat == (dealer + 1) % players
+                    and cfg[C_OPERA_DRAW]
+                    and dealer_could_go_out(cfg, packnat, packcnt, cnt, nat, dealer)
+                ):
+                    winner = -1
+                    drawn = True
+                if (
+                    game == GAME_STANDARD
+                    and is_wild
+                    and cfg[C_OPERA]
+                    and cfg[C_OPERA_BONUS_DOUBLED]
+                    and not drawn
+                    and turn == 0
+                    and seat == (dealer + 1) % players
+                ):
+                    # RUL-OPERA-COMET-BONUS doubled: the Comet's bonus stacked with the Opera's x2
+                    factor = going_out_multiplier(rank) if cfg[C_BONUS_MULT] else 1
+                    stacked = factor * 2 if cfg[C_OPERA_MULTIPLY] else max(factor, 2)
+                    each_pays(chips, players, seat, cfg[C_COMET_VALUE] * (stacked - factor))
+        opera = cfg[C_OPERA] == 1 and not drawn and winner == (dealer + 1) % players and turn == 0
+        if winner >= 0:
+            settle(cfg, cnt, nat, size, winner, wild_as, opera, chips, points)
+            if opera:
+                flags |= FLAG_OPERA
+            if wild_as:
+                flags |= FLAG_OUT_ON_WILD
+        if drawn:
+            flags |= FLAG_DRAWN
+        winner_out[d] = winner
         for p in range(players):
             chips_out[d, p] = chips[p]
             points_out[d, p] = points[p]
-        steps_out[d] = st[S_STEPS]
+        steps_out[d] = steps
         flags_out[d] = flags
