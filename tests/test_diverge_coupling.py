@@ -13,7 +13,9 @@ from comet.cards import black_pack
 from comet.diverge.pairs import pairs_for
 from comet.diverge.policies import make_policy, mix32, option_key, rank_key
 from comet.engine import apply, legal_actions, shuffled_deal
-from comet.fast import kernel as k
+from comet.fast import config as kc
+from comet.fast import moves as fast_moves
+from comet.fast import policies as fast_policies
 from comet.fast.api import _setup, action_of
 from comet.presets import PRESETS
 from comet.state import Action, DealState
@@ -25,19 +27,19 @@ def test_kernel_hash_and_option_key_agree_with_the_reference() -> None:
     rng = random.Random(7)
     for _ in range(2000):
         x = rng.getrandbits(32)
-        assert k.mix32(x) == mix32(x)
+        assert fast_policies.mix32(x) == mix32(x)
     setup = _setup(PRESETS["standard"].rules, 4, "random", 0, None, 0)
     pack = black_pack()
-    codes = [k.code(k.SINGLE, c, c >> 2) for c in pack.cards if c not in pack.wild]
-    codes += [k.code(k.WILD, pack.wild[0], r) for r in range(2, 14)]
-    codes += [k.code(k.QUARTET, 0, r) for r in range(2, 14)] + [k.code(k.QUARTET_WILD, pack.wild[0], 7)]
-    codes.append(k.code(k.PASS, 0, 0))
+    codes = [kc.code(kc.SINGLE, c, c >> 2) for c in pack.cards if c not in pack.wild]
+    codes += [kc.code(kc.WILD, pack.wild[0], r) for r in range(2, 14)]
+    codes += [kc.code(kc.QUARTET, 0, r) for r in range(2, 14)] + [kc.code(kc.QUARTET_WILD, pack.wild[0], 7)]
+    codes.append(kc.code(kc.PASS, 0, 0))
     for a in codes:
         action = action_of(a, pack)
-        assert k.order_key(setup.cfg, setup.packcnt, a) == option_key(action), action
+        assert fast_moves.order_key(setup.cfg, setup.packcnt, a) == option_key(action), action
         for _ in range(5):
             seed, seat = rng.getrandbits(63), rng.randrange(8)
-            assert k.rank_key(setup.cfg, setup.packcnt, seed, seat, a) == rank_key(seed, seat, action)
+            assert fast_policies.rank_key(setup.cfg, setup.packcnt, seed, seat, a) == rank_key(seed, seat, action)
 
 
 def first_splits(choose_of: Callable[[int], Chooser], seeds: range) -> tuple[int, list[int]]:

@@ -31,7 +31,7 @@ def test_fast_paired_sums_equal_the_reference() -> None:
 
 def test_main_report_links_larger_runs(tmp_path: Path) -> None:
     """A study written into a subdirectory of the report's directory is linked from the main report."""
-    from comet.commands.diverge import larger_runs
+    from comet.commands.diverge_page import larger_runs
 
     assert larger_runs(tmp_path) == []
     (tmp_path / "standard-1M").mkdir()

@@ -228,15 +228,15 @@ def test_the_generator_is_cpythons_past_its_first_block() -> None:
     first 227 draws and then by whole twists, for one- and two-word seeds."""
     import random
 
-    from comet.fast import kernel
+    from comet.fast import rng as fast_rng
     from comet.fast.api import _base_state
 
     seeds = np.array([0, 1, 7, 2**32 - 1, 2**32, 2**40 + 3, *range(100, 126)], dtype=np.int64)
-    mts = np.zeros((624, kernel.LANES), np.int64)
-    kernel.seed_lanes(mts, _base_state(), seeds)
+    mts = np.zeros((624, fast_rng.LANES), np.int64)
+    fast_rng.seed_lanes(mts, _base_state(), seeds)
     for lane in (0, 3, 5, 31):
         mt = np.ascontiguousarray(mts[:, lane])
         pos = np.zeros(2, np.int64)
-        ours = [kernel._draw(mt, pos) for _ in range(1400)]
+        ours = [fast_rng._draw(mt, pos) for _ in range(1400)]
         ref = random.Random(int(seeds[lane]))
         assert ours == [ref.getrandbits(32) for _ in range(1400)], int(seeds[lane])

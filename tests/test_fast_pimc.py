@@ -12,7 +12,10 @@ import numpy as np
 from comet.diverge.pimc import Pimc, determinize, fast_strength, strength
 from comet.diverge.policies import option_key
 from comet.engine import apply, legal_actions, shuffled_deal
+from comet.fast import config as kc
 from comet.fast import kernel as k
+from comet.fast import moves as fast_moves
+from comet.fast import rng as fast_rng
 from comet.fast.api import _base_state, _setup, action_of
 from comet.fast.pimc import determinize as fast_determinize
 from comet.fast.pimc import pimc_choice, pimc_seed, play_pimc
@@ -60,10 +63,10 @@ def fast_choice(rules: Ruleset, s: DealState, seed: int, samples: int) -> tuple[
     """The fast player's choice at a reference position (its option key) and the number of options."""
     setup = _setup(rules, s.players, "greedy", 0, None, 0)
     rcfg = setup.cfg.copy()
-    rcfg[k.C_POLICY] = k.POLICY_GREEDY
+    rcfg[kc.C_POLICY] = kc.POLICY_GREEDY
     cnt, nat, size, dead, st, chips = arrays_of(s)
-    acts = np.zeros(k.MAX_ACTS, np.int64)
-    n = k.legal(
+    acts = np.zeros(kc.MAX_ACTS, np.int64)
+    n = fast_moves.legal(
         setup.cfg, setup.packnat, setup.packcnt, cnt, nat, s.to_move, int(st[k.S_RUN_TOP]), int(st[k.S_TURN_PLAYED]),
         int(st[k.S_FREE_LEAD]), s.last_player, acts,
     )  # fmt: skip
@@ -100,7 +103,7 @@ def test_the_sampled_worlds_are_the_reference_ones() -> None:
             seat = s.to_move
             rng = random.Random(pimc_seed(seed, s.steps, seat))
             mts = np.zeros((624, 1), np.int64)
-            k.seed_lanes(mts, _base_state(), np.array([pimc_seed(seed, s.steps, seat)], np.int64))
+            fast_rng.seed_lanes(mts, _base_state(), np.array([pimc_seed(seed, s.steps, seat)], np.int64))
             mt, pos = mts[:, 0].copy(), np.zeros(2, np.int64)
             cards = np.zeros(80, np.int64)
             wcnt, wnat = np.zeros_like(cnt), np.zeros_like(nat)

@@ -171,10 +171,10 @@ def _escalation_game_hits() -> set[str]:
 
 def test_a_lost_rule_shows_up_as_a_coverage_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: the classifier forgets R-STOP-KING; the sweep must then report it as a gap."""
-    import comet.fuzz as fuzz
+    import comet.fuzz.check as fuzz_check
     from comet.coverage import transition_rules
 
-    monkeypatch.setattr(fuzz, "transition_rules", lambda b, a, s: transition_rules(b, a, s) - {"R-STOP-KING"})
+    monkeypatch.setattr(fuzz_check, "transition_rules", lambda b, a, s: transition_rules(b, a, s) - {"R-STOP-KING"})
     hits, _ = coverage_sweep(["standard"], seed=0)
     assert hits["R-STOP-KING"] == 0 and hits["R-PLAY-CONTINUE"] > 0
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from comet.gamerecord import parse_game_record, replay_game
-from comet.gamevectors import all_game_readings, game_coverage_gaps, game_rule_id_set, inert, tells_apart
+from comet.vectors.games import all_game_readings, game_coverage_gaps, game_rule_id_set, inert, tells_apart
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "vectors"

@@ -30,7 +30,7 @@ from comet.record import CHECK_ORDER, loads_record, record_from_state, replay_re
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
-from comet.vectors import candidate_actions
+from comet.vectors.negative import candidate_actions
 from test_record import ACTIONS, HAND_RECORD
 from test_replay_cli import validator
 

@@ -16,16 +16,10 @@ from comet.engine import legal_actions, packs_in_rotation, player_counts
 from comet.perft import seeded_start, spec_table
 from comet.presets import PRESETS
 from comet.record import loads_record, replay_record
-from comet.vectors import (
-    TABLE_BEGIN,
-    TABLE_END,
-    all_readings,
-    coverage_gaps,
-    coverage_markdown,
-    deal_features,
-    vector_rule_ids,
-    write_vectors,
-)
+from comet.vectors.features import deal_features
+from comet.vectors.readings import all_readings
+from comet.vectors.table import TABLE_BEGIN, TABLE_END, coverage_gaps, coverage_markdown, vector_rule_ids
+from comet.vectors.write import write_vectors
 from test_replay_cli import validator
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from comet.commands.diverge_page import contradiction_lines, render
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.pimc import Strength
 from comet.diverge.policies import POLICY_NAMES
-from comet.diverge.report import PairReport, field_section
+from comet.diverge.report import PairReport
 from comet.diverge.results import Entry, entries_of, load_entries, merged, save_entries, split, unit_path
 from comet.diverge.store import entry, load, save, search_of
 from comet.diverge.study import (
@@ -318,6 +317,7 @@ def run(args: argparse.Namespace) -> int:
             measured[job.pairs[0][0]].append(merged(job, engines[j], have))
         else:
             todo.append(j)
+
     def run_of(j: int) -> Job:
         part = parts[j]
         assert part is not None
@@ -424,7 +424,7 @@ def run(args: argparse.Namespace) -> int:
             *strength_lines(strengths, "standard", engine=strength_engine("standard")),
             *contradictions,
         ]
-    text = render(pairs, reports, args, contradictions)
+    text = render(pairs, reports, args, contradictions, SAMPLE)
     if args.out is None:
         sys.stdout.write(text)
     else:
@@ -525,277 +525,3 @@ def with_interactions(reports: list[PairReport], progress: Any, task: Any) -> li
                 pair = Pair(x.preset, x.field, a, a.with_overrides({x.field: value}))
                 lines += ["", *["  " + line for line in narrate_witness(pair, x.witness)], ""]
     return [PairReport(r.pair, r.search, r.impact, tuple(found.get(r.pair.key, ()))) for r in reports]
-
-
-def contradiction_lines(presets: list[str]) -> list[str]:
-    """The 'Defaults contradicted' section: each declared rejected outcome checked under each preset's defaults."""
-    from comet.diverge.contradictions import REJECTED, describe, find
-
-    lines: list[str] = []
-    for name in presets:
-        for rejected in REJECTED:
-            c = find(name, rejected)
-            if c is not None:
-                lines += describe(c)
-    if not lines:
-        return []
-    return [
-        "## Defaults contradicted by other defaults",
-        "",
-        "Outcomes a ruling's *Default and why* rejects (declared in `comet.diverge.contradictions.REJECTED`), "
-        "looked for in play under each preset's default rules:",
-        "",
-        *lines,
-        "",
-    ]
-
-
-def summary_table(reports: list[PairReport]) -> list[str]:
-    """One row per reading pair and player count: the witness and the headline player's verdict."""
-    from comet.diverge.effect import verdict
-    from comet.diverge.impact_report import headline_policy, unit_of
-    from comet.variant import variant_of
-
-    head = "| ruling | preset | B reading | players | witness | verdict (headline player) |"
-    lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]
-    for r in reports:
-        p = r.pair
-        rid = RULING_OF.get(p.field, "house")
-        w = r.search.witness
-        pr = r.search.proof
-        if w is None and pr is not None and pr.method == "inert":
-            shown = f"inert: needs `{pr.needs}`"
-        elif w is None:
-            shown = "none found"
-        elif w.level == "game":
-            shown = "game"
-        else:
-            shown = f"{w.kind}, {len(w.actions)} action(s), {w.players}p"
-        if w is not None and pr is not None and pr.proved:
-            shown += " (smallest)"
-        link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
-        unit = unit_of(variant_of(p.a).scoring != "chips")
-        if not any(m.deals or m.games for m in r.impact):
-            # every pair has its row, measured or not (tests/test_diverge_summary.py)
-            counts = ", ".join(str(m.players) for m in r.impact) or "-"
-            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {counts} | {shown} | not measured |")
-        for m in r.impact:
-            if not m.deals and not m.games:
-                continue
-            if not m.deals:
-                from comet.diverge.impact_report import game_verdict
-
-                for pol, g in list(m.games.items())[:1]:
-                    lines.append(
-                        f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}, whole games: "
-                        f"{game_verdict(g)} |"
-                    )
-                continue
-            pol = headline_policy(list(m.deals))
-            v = verdict(m.deals[pol], unit)
-            text = v.text.split(" (simultaneous")[0].split(" over ")[0]
-            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}: {text} |")
-    return [*lines, ""]
-
-
-IMPACT_NOTE = (
-    "**How impact is measured.** Each seed is dealt and played under A and under B by the same player "
-    "(policy) with *coupled play*: every choice made by chance is the option of highest priority, a number "
-    "drawn once per deal for each seat and option and shared by both readings, so the two sides choose alike "
-    "wherever they face the same options and a reading changes play only where its option is taken "
-    "(`comet.diverge.policies`). `random` takes any option; `greedy` and `hoarder` are fixed strategies "
-    "(ties by priority) that never stop early or pass a new run; `pimc`, where measured, searches "
-    "(determinized Monte Carlo) and is the headline player. A ruling is measured at every player count "
-    "where its readings can differ (derived from the deal set-up of each reading, `comet.diverge.study`). "
-    "Every figure is a paired difference B − A with its 95 % interval (normal approximation on the "
-    "deal-by-deal differences); a share is given with its Wilson interval, a zero as '0 of N (at most x %)'. "
-    "The verdict looks at every seat's chips and win rate, the deal length and the chips that move "
-    "elsewhere at once, with simultaneous (Bonferroni) 95 % intervals, so a reading without effect reads "
-    "'no measurable effect' with the bound it is known to. Where the readings deal different cards "
-    "(`deal_order`, deal sizes) the deal-by-deal transfer compares two different deals and only the signed "
-    "means per seat speak for the rule. The placebo readings (`comet.diverge.placebo`) cannot change play "
-    "or payments and must read 'no measurable effect'.",
-    "",
-)
-
-
-def placebo_lines(reports: list[PairReport]) -> list[str]:
-    """The placebo check: each reading that cannot change play or payments, why, and what was measured."""
-    from comet.diverge.effect import verdict
-    from comet.diverge.placebo import placebo_reason
-    from comet.variant import variant_of
-
-    lines: list[str] = []
-    for r in reports:
-        why = placebo_reason(r.pair)
-        if why is None:
-            continue
-        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {why}.")
-        unit = "chips" if variant_of(r.pair.a).scoring == "chips" else "points"
-        for m in r.impact:
-            for pol, t in m.deals.items():
-                v = verdict(t, unit)
-                mark = "**EFFECT FOUND: the study is wrong**" if v.matters else v.text
-                lines.append(f"  - {m.players} players, {pol}: {mark}")
-    if not lines:
-        return []
-    return [
-        "## Placebo check",
-        "",
-        "Readings that provably cannot change play or payments; each must show no "
-        "measurable effect (`comet.diverge.placebo`, tests/test_diverge_placebo.py):",
-        "",
-        *lines,
-        "",
-    ]
-
-
-def render(
-    pairs: list[Pair], reports: list[PairReport], args: argparse.Namespace, contradictions: Sequence[str] = ()
-) -> str:
-    from comet.commands.rules import default_spec_dir, ruling_sources, ruling_titles
-
-    titles = ruling_titles(default_spec_dir())
-    sources = ruling_sources(default_spec_dir())
-    out_dir: Path | None = args.out
-    house = any(not r.pair.field for r in reports)
-    lines = ["# Where the house rules part ways" if house else "# Where the readings part ways", ""]
-    cmd = "comet diverge " + (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
-    run_on = ""
-    if args.backend != "reference":
-        from datetime import UTC, datetime
-
-        run_on = (
-            f" on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with the `{args.backend}` backend (the fast engine's paired "
-            f"sums checked equal to the reference engine's on seeds 0..{SAMPLE - 1} of every pair it plays, at its "
-            "first player count and policy, before the study ran)"
-        )
-    lines += [
-        f"Generated by `{cmd.strip()}`{run_on}: {args.deals} paired deals and {args.games} paired whole games per policy "
-        f"({args.policies}), seeds 0.. under both {'rule sets' if house else 'readings'}. "
-        + (
-            f"A is `{args.rules}`{_with(args.ruling_a)}, B is `{args.against}`{_with(args.ruling_b)}. "
-            if house
-            else "A is the preset's default reading, B the other. "
-        )
-        + "A witness is a deal (or a whole game) where A and B allow different actions, move different chips "
-        "or end differently; `>>` marks the first point of difference, and each witness's label (where and "
-        "what differs) is checked by replaying it under both (`tests/test_diverge_labels.py`). Deals are "
-        "compared by fewest actions, then players, then cards played; games by fewest deals, then players, then "
-        "actions before the difference. Each witness says in which of these it is proved smallest, and how: "
-        "*by Z3* over every deal of the game's player counts (`comet_proofs.smallest` over the proofs' "
-        "encodings, within a stated budget of Z3 resource units), *by construction* (0 actions, or 1 action "
-        "where no deal differs before play, with the fewest players; a game of the fewest deals and players the "
-        "rule sets allow), or *not proved*, with the reason. A ruling that can make no difference until another ruling "
-        "is changed says which (*inert: needs ...*, found by searching under each other reading). Witnesses "
-        "come from `comet/diverge/witnesses.json` (`--search` looks afresh). The impact figures are exact for "
-        "the seeds played: the same on one core or many.",
-        "",
-        *IMPACT_NOTE,
-    ]
-    fields: dict[str, list[PairReport]] = {}
-    for r in reports:
-        fields.setdefault(r.pair.field, []).append(r)
-    if len(reports) > 1:
-        lines += summary_table(reports)
-    lines += placebo_lines(reports)
-    for f, rs in fields.items():
-        rid = RULING_OF.get(f, "")
-        question, where = titles.get(rid, ("", ""))
-        source = f"{spec_link(where, out_dir)}#{rid.lower()}-{question.lower()}" if where else ""
-        if not f:
-            diff = rs[0].pair.b.differences(rs[0].pair.a)
-            lines += [
-                "## House rules",
-                "",
-                f"Rule set A: `{args.rules}` {' '.join(args.ruling_a)}; rule set B: "
-                f"`{args.against}` {' '.join(args.ruling_b)}.",
-                "",
-                "Fields that differ (A → B):",
-                "",
-            ]
-            lines += [f"- `{k}`: {getattr(rs[0].pair.a, k)} → {v}" for k, v in sorted(diff.items())] or ["- none"]
-            lines.append("")
-            title = f"`{args.rules}`{_with(args.ruling_a)} against `{args.against}`{_with(args.ruling_b)}"
-            lines += field_section("", "", "", "", rs, out_dir, args.deals, args.games, title=title)[2:]
-            if len(diff) > 1:
-                lines += field_breakdown(rs[0].pair, diff)
-            continue
-        lines += field_section(
-            f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games, sources.get(rid, [])
-        )
-    lines += contradictions
-    lines += larger_runs(out_dir)
-    return "\n".join(lines) + "\n"
-
-
-def _with(overrides: Sequence[str]) -> str:
-    return f" with {', '.join(f'`{o}`' for o in overrides)}" if overrides else ""
-
-
-def field_breakdown(pair: Pair, diff: dict[str, object]) -> list[str]:
-    """Which changed field causes which difference: each field of B switched alone in A, its smallest
-    witness searched afresh (``witness.search`` with the size proof), and the first difference it shows."""
-    from comet.diverge.pairs import value_text
-    from comet.diverge.witness import Bound, search
-
-    lines = [
-        "### Field by field",
-        "",
-        "Each field that differs, switched alone from A's reading to B's (a fresh witness search per field):",
-        "",
-        "| field alone | A → B | first difference | smallest? | what differs |",
-        "|---|---|---|---|---|",
-    ]
-    for k, v in sorted(diff.items()):
-        alone = Pair(pair.preset, k, pair.a, pair.a.with_overrides({k: v}))
-        res = search(alone, Bound(seconds=4.0), prove_size=True)
-        w, pr = res.witness, res.proof
-        if w is None:
-            first = "none found" if pr is None or pr.method != "inert" else f"inert: needs `{pr.needs}`"
-            what = "; ".join(res.notes)
-        elif w.level == "game":
-            first, what = f"a game, {w.players} players", w.detail
-        else:
-            first, what = f"{w.kind}, {len(w.actions)} action(s), {w.players} players", w.detail
-        proved = "yes" if pr is not None and pr.proved and w is not None else "no"
-        cells = [f"`{k}`", f"{value_text(getattr(pair.a, k))} → {value_text(v)}", first, proved, what.replace("|", "/")]
-        lines.append("| " + " | ".join(cells) + " |")
-    return [*lines, ""]
-
-
-def spec_link(where: str, out_dir: Path | None) -> str:
-    """The link from the report in ``out_dir`` to ``where`` (``spec/rulings.md``): ``../rulings.md`` from
-    ``spec/divergence``, ``../../rulings.md`` from a subdirectory of it."""
-    from comet.commands.rules import default_spec_dir
-
-    name = where.removeprefix("spec/")
-    if out_dir is None:
-        return f"../{name}"
-    return os.path.relpath(default_spec_dir() / name, out_dir.resolve()).replace(os.sep, "/")
-
-
-def larger_runs(out_dir: Path | None) -> list[str]:
-    """Links to the reports in ``out_dir``'s subdirectories (larger studies, e.g. a million deals per
-    reading with ``--backend fast``), so regenerating the main report keeps them linked."""
-    if out_dir is None or not out_dir.is_dir():
-        return []
-    found = sorted(p.parent.name for p in out_dir.glob("*/README.md"))
-    if not found:
-        return []
-    lines = ["## Larger runs", ""]
-    for name in found:
-        head = (out_dir / name / "README.md").read_text(encoding="utf-8").splitlines()
-        gen = next((line for line in head if line.startswith("Generated by")), "")
-        command = gen.split("`")[1] if gen.count("`") >= 2 else name
-        lines.append(f"- [{name}]({name}/README.md): `{command}`")
-    return [*lines, ""]
-
-
-def _slug_link(link: str) -> str:
-    """A GitHub-style heading anchor (lower case, spaces to dashes, punctuation dropped)."""
-    if "#" not in link:
-        return link
-    path, frag = link.split("#", 1)
-    keep = "".join(ch for ch in frag if ch.isalnum() or ch in " -_").replace(" ", "-")
-    return f"{path}#{keep}"

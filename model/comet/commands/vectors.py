@@ -9,14 +9,10 @@ from typing import Any
 
 from comet.errors import RecordError
 from comet.presets import preset
-from comet.vectors import (
-    Reading,
-    all_readings,
-    coverage_markdown,
-    update_spec_table,
-    vector_rule_ids,
-    write_vectors,
-)
+from comet.vectors.games import all_game_readings
+from comet.vectors.readings import Reading, all_readings
+from comet.vectors.table import coverage_markdown, update_spec_table, vector_rule_ids
+from comet.vectors.write import write_vectors
 
 
 def register(sub: Any) -> None:
@@ -70,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out_dir)
     if out.exists() and not out.is_dir():
         raise RecordError("io", f"{out} exists and is not a directory")
-    from comet.gamevectors import all_game_readings
-
     total = len(all_readings(presets)) + len(all_game_readings(presets))
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("writing vectors", total=total)

@@ -28,8 +28,10 @@ from comet.diverge.pairs import value_text
 from comet.diverge.store import load, pair_for
 from comet.engine import deal_points, explicit_deal
 from comet.errors import RecordError
+from comet.presets import preset
 from comet.record import JsonObject, JsonValue, Verdict, parse_record, replay_from
 from comet.ruleset import Ruleset
+from comet.vectors.format import case_text
 
 KIND_BY_EXIT = {0: "replay", 1: "illegal", 2: "malformed"}
 
@@ -104,8 +106,6 @@ class Case:
 
 def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[Case]:
     """Both readings' vectors of every stored deal witness that is a deal record."""
-    from comet.presets import preset
-
     for key, e in sorted(load().items()):
         if not e.get("found") or e.get("level") != "deal" or e.get("kind") == "dealt":
             continue
@@ -128,8 +128,6 @@ def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[Case]:
 
 def write_divergence_vectors(out_dir: Path, presets: Sequence[str] | None = None) -> list[JsonObject]:
     """Write every divergence vector under ``out_dir``; their ``index.json`` entries (``comet.vectors``)."""
-    from comet.vectors import case_text
-
     entries: list[JsonObject] = []
     for case in divergence_cases(presets):
         data = case_text(case.content()).encode("utf-8")

@@ -32,7 +32,9 @@ from numpy.typing import NDArray
 from comet.cards import Card, Pack, rank_of
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.fast import cardsets as cs
+from comet.fast import config as kc
 from comet.fast import kernel as k
+from comet.fast import rng as fast_rng
 from comet.presets import PRESETS
 from comet.record import DealRecord
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_LEVEL
@@ -45,12 +47,12 @@ PolicyName = Literal["random", "greedy", "hoarder", "simple"]
 #: ``comet.diverge.policies.make_policy(name, seed)``, ``simple`` is ``comet.policy.simple_policy``.
 POLICIES: tuple[PolicyName, ...] = ("random", "greedy", "hoarder", "simple")
 _POLICY_CODES = {
-    "random": k.POLICY_RANDOM,
-    "greedy": k.POLICY_GREEDY,
-    "hoarder": k.POLICY_HOARDER,
-    "simple": k.POLICY_SIMPLE,
+    "random": kc.POLICY_RANDOM,
+    "greedy": kc.POLICY_GREEDY,
+    "hoarder": kc.POLICY_HOARDER,
+    "simple": kc.POLICY_SIMPLE,
 }
-_GAMES = {"standard": k.GAME_STANDARD, "two_player": k.GAME_TWO_PLAYER, "old_comet": k.GAME_OLD_COMET}
+_GAMES = {"standard": kc.GAME_STANDARD, "two_player": kc.GAME_TWO_PLAYER, "old_comet": kc.GAME_OLD_COMET}
 
 #: Ruleset fields whose every reading ``comet.fast.kernel`` plays (standard, Opera, two players, Old Comet).
 KERNEL_FIELDS: tuple[str, ...] = (
@@ -131,12 +133,12 @@ SUPPORTED_FIELDS: tuple[str, ...] = tuple(
 )
 #: The rulings that change no single deal: the ruleset's (``comet.ruleset.GAME_LEVEL_FIELDS``) and any a fast game adds.
 GAME_LEVEL_FIELDS: frozenset[str] = RULESET_GAME_LEVEL | frozenset(f for g in _fast_games() for f in g.game_level)
-_LEADS = {"forbidden": k.LEAD_FORBIDDEN, "any_rank": k.LEAD_ANY_RANK, "king": k.LEAD_KING}
+_LEADS = {"forbidden": kc.LEAD_FORBIDDEN, "any_rank": kc.LEAD_ANY_RANK, "king": kc.LEAD_KING}
 
-FLAG_OPERA = k.FLAG_OPERA
-FLAG_DRAWN = k.FLAG_DRAWN
-FLAG_OUT_ON_WILD = k.FLAG_OUT_ON_WILD
-FLAG_CAPPED = k.FLAG_CAPPED
+FLAG_OPERA = kc.FLAG_OPERA
+FLAG_DRAWN = kc.FLAG_DRAWN
+FLAG_OUT_ON_WILD = kc.FLAG_OUT_ON_WILD
+FLAG_CAPPED = kc.FLAG_CAPPED
 
 I64Array = NDArray[np.int64]
 
@@ -240,19 +242,19 @@ class _Setup:
 
     @property
     def max_steps(self) -> int:
-        return int(self.cfg[k.C_MAX_STEPS if self.game is None else cs.G_MAX_STEPS])
+        return int(self.cfg[kc.C_MAX_STEPS if self.game is None else cs.G_MAX_STEPS])
 
     def action(self, a: int) -> Action:
         return action_of(a, self.pack) if self.game is None else cs_action_of(a)
 
     def comet_value(self) -> int:
-        return int(self.cfg[k.C_COMET_VALUE]) if self.game is None else self.value
+        return int(self.cfg[kc.C_COMET_VALUE]) if self.game is None else self.value
 
 
 @cache
 def _base_state() -> I64Array:
     base = np.zeros(624, np.int64)
-    k._init_genrand(base, 19650218)
+    fast_rng._init_genrand(base, 19650218)
     return base
 
 
@@ -278,46 +280,46 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
         raise ValueError(f"the fast engine needs exactly one wild card in the pack, not {len(pack.wild)}")
     hand, _ = deal_sizes(rules, players, len(pack.cards))
     v = variant_of(rules)
-    cfg = np.zeros(k.CFG_SIZE, np.int64)
-    cfg[k.C_PLAYERS] = players
-    cfg[k.C_HAND] = hand
-    cfg[k.C_PACK] = len(pack.cards)
-    cfg[k.C_LOWEST] = v.lowest_rank
-    cfg[k.C_STOP_EARLY] = _flag(rules.may_stop_early)
-    cfg[k.C_NEW_RUN_MAY] = _flag(rules.new_run == "may")
-    cfg[k.C_QUARTET_LEAD] = _flag(rules.quartet_on_lead)
-    cfg[k.C_COMET_LEAD] = _LEADS[rules.comet_lead]
-    cfg[k.C_STUCK_MAY] = _flag(rules.stuck_restart == "may")
-    cfg[k.C_COMET_ANY] = _flag(rules.comet_as == "any_rank")
-    cfg[k.C_REQ_MISSING] = _flag(rules.comet_requires_missing)
-    cfg[k.C_BONUS_MULT] = _flag(rules.comet_bonus_last == "multiplied")
-    cfg[k.C_COMET_QUARTET] = _flag(rules.comet_in_quartet)
-    cfg[k.C_RESTART] = _flag(rules.comet_after == "optional_restart")
-    cfg[k.C_OPERA] = _flag(rules.opera)
-    cfg[k.C_OPERA_DRAW] = _flag(rules.opera_draw == "dealer_could")
-    cfg[k.C_OPERA_MULTIPLY] = _flag(rules.opera_stack == "multiply")
-    cfg[k.C_GAME] = _GAMES[rules.variant]
-    cfg[k.C_BLOCKS] = _flag(rules.deal_order == "blocks")
-    cfg[k.C_OLD_NINE_ONLY] = _flag(rules.old_caught == "nine_only")
-    cfg[k.C_OLD_LAST_MULT] = _flag(rules.old_manille_last == "multiplied")
-    cfg[k.C_OLD_OPERA_DOUBLED] = _flag(rules.old_opera_caught == "doubled")
-    cfg[k.C_OLD_KING] = _flag(rules.old_manille_king == "manille_and_king")
-    cfg[k.C_OPERA_CAUGHT_HIGHEST] = _flag(rules.opera_caught == "highest")
-    cfg[k.C_OPERA_BONUS_DOUBLED] = _flag(rules.opera_comet_bonus == "doubled")
-    cfg[k.C_OLD_COURT_RANK] = _flag(rules.old_court_points == "rank")
-    cfg[k.C_OLD_CAUGHT_DOUBLE] = _flag(rules.old_caught_double == "doubled")
-    cfg[k.C_OLD_CAUGHT_NINE] = _flag(rules.old_caught_nine == "extra")
-    cfg[k.C_OLD_BONUS_LAST] = _flag(rules.old_bonus_last == "multiplied")
-    cfg[k.C_OLD_KING_PER_PLAY] = _flag(rules.old_king_quartet == "per_play")
+    cfg = np.zeros(kc.CFG_SIZE, np.int64)
+    cfg[kc.C_PLAYERS] = players
+    cfg[kc.C_HAND] = hand
+    cfg[kc.C_PACK] = len(pack.cards)
+    cfg[kc.C_LOWEST] = v.lowest_rank
+    cfg[kc.C_STOP_EARLY] = _flag(rules.may_stop_early)
+    cfg[kc.C_NEW_RUN_MAY] = _flag(rules.new_run == "may")
+    cfg[kc.C_QUARTET_LEAD] = _flag(rules.quartet_on_lead)
+    cfg[kc.C_COMET_LEAD] = _LEADS[rules.comet_lead]
+    cfg[kc.C_STUCK_MAY] = _flag(rules.stuck_restart == "may")
+    cfg[kc.C_COMET_ANY] = _flag(rules.comet_as == "any_rank")
+    cfg[kc.C_REQ_MISSING] = _flag(rules.comet_requires_missing)
+    cfg[kc.C_BONUS_MULT] = _flag(rules.comet_bonus_last == "multiplied")
+    cfg[kc.C_COMET_QUARTET] = _flag(rules.comet_in_quartet)
+    cfg[kc.C_RESTART] = _flag(rules.comet_after == "optional_restart")
+    cfg[kc.C_OPERA] = _flag(rules.opera)
+    cfg[kc.C_OPERA_DRAW] = _flag(rules.opera_draw == "dealer_could")
+    cfg[kc.C_OPERA_MULTIPLY] = _flag(rules.opera_stack == "multiply")
+    cfg[kc.C_GAME] = _GAMES[rules.variant]
+    cfg[kc.C_BLOCKS] = _flag(rules.deal_order == "blocks")
+    cfg[kc.C_OLD_NINE_ONLY] = _flag(rules.old_caught == "nine_only")
+    cfg[kc.C_OLD_LAST_MULT] = _flag(rules.old_manille_last == "multiplied")
+    cfg[kc.C_OLD_OPERA_DOUBLED] = _flag(rules.old_opera_caught == "doubled")
+    cfg[kc.C_OLD_KING] = _flag(rules.old_manille_king == "manille_and_king")
+    cfg[kc.C_OPERA_CAUGHT_HIGHEST] = _flag(rules.opera_caught == "highest")
+    cfg[kc.C_OPERA_BONUS_DOUBLED] = _flag(rules.opera_comet_bonus == "doubled")
+    cfg[kc.C_OLD_COURT_RANK] = _flag(rules.old_court_points == "rank")
+    cfg[kc.C_OLD_CAUGHT_DOUBLE] = _flag(rules.old_caught_double == "doubled")
+    cfg[kc.C_OLD_CAUGHT_NINE] = _flag(rules.old_caught_nine == "extra")
+    cfg[kc.C_OLD_BONUS_LAST] = _flag(rules.old_bonus_last == "multiplied")
+    cfg[kc.C_OLD_KING_PER_PLAY] = _flag(rules.old_king_quartet == "per_play")
     value = v.comet_value if comet_value is None else comet_value
     if value < 0:
         raise ValueError(f"comet_value must not be negative, not {value}")
-    cfg[k.C_COMET_VALUE] = value
-    cfg[k.C_POLICY] = _POLICY_CODES[policy]
-    cfg[k.C_MUTANT] = mutant
+    cfg[kc.C_COMET_VALUE] = value
+    cfg[kc.C_POLICY] = _POLICY_CODES[policy]
+    cfg[kc.C_MUTANT] = mutant
     dealt = hand * players
-    cfg[k.C_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
-    cfg[k.C_WILD] = pack.wild[0]
+    cfg[kc.C_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
+    cfg[kc.C_WILD] = pack.wild[0]
     packnat = np.zeros(14, np.int64)
     packcnt = np.zeros(56, np.int64)
     for c in pack.cards:
@@ -457,16 +459,16 @@ def action_of(a: int, pack: Pack) -> Action:
     kind = a >> 12
     card: Card = (a >> 4) & 255
     rank = a & 15
-    if kind == k.PASS:
+    if kind == kc.PASS:
         return PASS
-    if kind == k.SINGLE:
+    if kind == kc.SINGLE:
         return Action((card,))
-    if kind == k.WILD:
+    if kind == kc.WILD:
         return Action((card,), rank)
     naturals = tuple(c for c in pack.cards if rank_of(c) == rank and c not in pack.wild)
-    if kind == k.QUARTET:
+    if kind == kc.QUARTET:
         return Action(naturals)
-    if kind == k.QUARTET_WILD:
+    if kind == kc.QUARTET_WILD:
         return Action(tuple(sorted((*naturals, card))), rank)
     raise ValueError(f"not a fast-engine action code: {a}")
 

@@ -18,20 +18,10 @@ The configuration ``cfg`` starts with the ``G_*`` entries below; a game's own re
 
 from __future__ import annotations
 
-from comet.fast.kernel import (
-    FLAG_CAPPED,
-    I8,
-    I64,
-    LANES,
-    POLICY_GREEDY,
-    POLICY_HOARDER,
-    POLICY_RANDOM,
-    hot,
-    jit,
-    mix32,
-    seed_lanes,
-    shuffle,
-)
+from comet.fast.config import FLAG_CAPPED, POLICY_GREEDY, POLICY_HOARDER, POLICY_RANDOM
+from comet.fast.jit import I8, I64, hot, jit
+from comet.fast.policies import priority
+from comet.fast.rng import LANES, seed_lanes, shuffle
 from comet.trace import rule
 
 __all__ = ["FLAG_CAPPED", "LANES", "hot", "jit"]
@@ -52,7 +42,6 @@ ONE = 1
 GROUP = 2
 MAX_ACTS = 256
 KING = 13
-M32 = 0xFFFFFFFF
 KEY_DIGITS = 5  # comet.diverge.policies.KEY_DIGITS
 
 
@@ -220,13 +209,7 @@ def option_key(a: int) -> int:
 def rank_key(seed: int, seat: int, a: int) -> int:
     """``comet.diverge.policies.rank_key``: the option's priority for ``seat`` in the deal of ``seed``,
     then the option itself."""
-    key = option_key(a)
-    h = mix32(seed & M32)
-    h = mix32(h ^ ((seed >> 32) & M32))
-    h = mix32(h ^ seat)
-    h = mix32(h ^ (key & M32))
-    h = mix32(h ^ (key >> 32))
-    return ((h >> 4) << 34) | key
+    return priority(seed, seat, option_key(a))
 
 
 @hot

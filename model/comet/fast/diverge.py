@@ -84,7 +84,7 @@ class _Traced:
 
 def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
     """One recording kernel call, reduced to ``_Traced``."""
-    from comet.fast import kernel as k
+    from comet.fast import config as kc
     from comet.fast.api import _dealer_array, _run, _setup
 
     dealers = _dealer_array(seeds, players, None)
@@ -102,8 +102,8 @@ def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
     idx = (dealers[:, None] + 1 + np.arange(players, dtype=np.int64)[None, :]) % players
     by_pos = np.take_along_axis(scores, idx, axis=1)
     pos = np.where(winner >= 0, (winner - dealers - 1) % players, -1)
-    drawn = (flags & k.FLAG_DRAWN) != 0
-    stuck = ((flags & k.FLAG_CAPPED) != 0) | ((winner < 0) & ~drawn)
+    drawn = (flags & kc.FLAG_DRAWN) != 0
+    stuck = ((flags & kc.FLAG_CAPPED) != 0) | ((winner < 0) & ~drawn)
     arrays = DealArrays(pos, by_pos, steps, drawn.astype(np.int64), stuck.astype(np.int64))
     # the records are as wide as the step bound; nothing beyond the longest deal of the chunk counts
     width = int(steps.max()) if steps.size else 0

@@ -27,8 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from comet.fast import config as kc
 from comet.fast import kernel as k
-from comet.fast.kernel import I8, I64, jit
+from comet.fast import moves as fast_moves
+from comet.fast import policies as fast_policies
+from comet.fast import rng as fast_rng
+from comet.fast.jit import I8, I64, jit
 from comet.ruleset import Ruleset
 
 
@@ -56,8 +60,8 @@ def determinize(
     has not seen (the other hands and the dead hand, sorted) shuffled by the generator ``mt`` and dealt
     back to the other seats in seat order at their sizes, the rest to the dead hand.  Writes ``wcnt`` and
     ``wnat``; reads no other seat's cards except to know which cards are unseen, as a set."""
-    players = cfg[k.C_PLAYERS]
-    wild = cfg[k.C_WILD]
+    players = cfg[kc.C_PLAYERS]
+    wild = cfg[kc.C_WILD]
     m = 0
     for c in range(56):
         copies = dead[c]
@@ -67,7 +71,7 @@ def determinize(
         for _ in range(copies):
             cards[m] = c
             m += 1
-    k.shuffle(cards[:m], mt, pos)
+    fast_rng.shuffle(cards[:m], mt, pos)
     at = 0
     for s in range(players):
         for c in range(56):
@@ -102,11 +106,11 @@ def rollout_value(
 ) -> int:
     """Finish the deal in these arrays (changed in place) with the roll-out policy of ``rcfg`` (``greedy``,
     the priorities of ``seed``) and return ``seat``'s result: its chips, or its points in a points game."""
-    cap = rcfg[k.C_MAX_STEPS]
+    cap = rcfg[kc.C_MAX_STEPS]
     while st[k.S_WINNER] < 0 and st[k.S_DRAWN] == 0 and st[k.S_STEPS] < cap:
         to_move = st[k.S_TO_MOVE]
         run_top = st[k.S_RUN_TOP]
-        n = k.legal(
+        n = fast_moves.legal(
             rcfg,
             packnat,
             packcnt,
@@ -119,7 +123,7 @@ def rollout_value(
             st[k.S_LAST],
             acts,
         )
-        a = k.choose(rcfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seed)
+        a = fast_policies.choose(rcfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seed)
         k.apply_action(rcfg, packnat, packcnt, cnt, nat, size, st, chips, a)
     k.finish(rcfg, cnt, nat, size, st, chips, points)
     return int(points[seat]) if points_game else int(chips[seat])
@@ -147,15 +151,15 @@ def pimc_choice(
     """The PIMC player's action among ``acts[:n]`` for the seat to move (see the module note)."""
     if n == 1:
         return int(acts[0])
-    players = cfg[k.C_PLAYERS]
+    players = cfg[kc.C_PLAYERS]
     seat = st[k.S_TO_MOVE]
     mts = np.zeros((624, 1), np.int64)
     one = np.zeros(1, np.int64)
     one[0] = pimc_seed(seed, st[k.S_STEPS], seat)
-    k.seed_lanes(mts, base, one)
+    fast_rng.seed_lanes(mts, base, one)
     mt = mts[:, 0].copy()
     pos = np.zeros(2, np.int64)
-    cards = np.zeros(cfg[k.C_PACK], np.int64)
+    cards = np.zeros(cfg[kc.C_PACK], np.int64)
     wcnt = np.zeros((players, 56), np.int8)
     wnat = np.zeros((players, 14), np.int8)
     ocnt = np.zeros((players, 56), np.int8)
@@ -164,7 +168,7 @@ def pimc_choice(
     ost = np.zeros(k.ST_SIZE, np.int64)
     ochips = np.zeros(players, np.int64)
     opoints = np.zeros(players, np.int64)
-    racts = np.zeros(k.MAX_ACTS, np.int64)
+    racts = np.zeros(kc.MAX_ACTS, np.int64)
     totals = np.zeros(n, np.int64)
     for i in range(samples):
         determinize(cfg, cnt, nat, size, dead, seat, mt, pos, cards, wcnt, wnat)
@@ -180,9 +184,9 @@ def pimc_choice(
                 rcfg, packnat, packcnt, ocnt, onat, osize, ost, ochips, opoints, seat, seed + i, points_game, racts
             )
     best = 0
-    best_key = k.rank_key(cfg, packcnt, seed, seat, acts[0])
+    best_key = fast_policies.rank_key(cfg, packcnt, seed, seat, acts[0])
     for j in range(1, n):
-        rk = k.rank_key(cfg, packcnt, seed, seat, acts[j])
+        rk = fast_policies.rank_key(cfg, packcnt, seed, seat, acts[j])
         if totals[j] > totals[best] or (totals[j] == totals[best] and rk > best_key):
             best = j
             best_key = rk
@@ -213,9 +217,9 @@ def pimc_batch(
 ) -> None:
     """One whole deal per seed, the seats ``pimc_seats[d]`` (-1: all) played by PIMC, the others by the
     policy of ``cfg``; outputs and records as ``kernel.play_batch``."""
-    players = cfg[k.C_PLAYERS]
+    players = cfg[kc.C_PLAYERS]
     record = rec_actions.shape[0] > 0
-    cap = cfg[k.C_MAX_STEPS]
+    cap = cfg[kc.C_MAX_STEPS]
     mts = np.zeros((624, 1), np.int64)
     one = np.zeros(1, np.int64)
     order = np.zeros(pack.shape[0], np.int64)
@@ -224,18 +228,18 @@ def pimc_batch(
     nat = np.zeros((players, 14), np.int8)
     size = np.zeros(players, np.int64)
     dead = np.zeros(56, np.int64)
-    acts = np.zeros(k.MAX_ACTS, np.int64)
+    acts = np.zeros(kc.MAX_ACTS, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
     st = np.zeros(k.ST_SIZE, np.int64)
     for d in range(seeds.shape[0]):
         dealer = dealers[d]
         one[0] = seeds[d]
-        k.seed_lanes(mts, base, one)
+        fast_rng.seed_lanes(mts, base, one)
         column = mts[:, 0].copy()
         k.deal_hands(cfg, pack, order, column, pos, dealer, cnt, nat, dead)
         for p in range(players):
-            size[p] = cfg[k.C_HAND]
+            size[p] = cfg[kc.C_HAND]
         if record:
             for p in range(players):
                 for c in range(56):
@@ -250,11 +254,11 @@ def pimc_batch(
         while st[k.S_WINNER] < 0 and st[k.S_DRAWN] == 0:
             steps = st[k.S_STEPS]
             if steps >= cap:
-                flags |= k.FLAG_CAPPED
+                flags |= kc.FLAG_CAPPED
                 break
             to_move = st[k.S_TO_MOVE]
             run_top = st[k.S_RUN_TOP]
-            n = k.legal(
+            n = fast_moves.legal(
                 cfg,
                 packnat,
                 packcnt,
@@ -287,7 +291,7 @@ def pimc_batch(
                     points_game,
                 )
             else:
-                a = k.choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
+                a = fast_policies.choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
             if record:
                 rec_actions[d, steps] = a
                 rec_legal[d, steps] = n
@@ -354,7 +358,7 @@ def play_pimc(
         raise ValueError("the PIMC player needs at least one sample")
     setup = _setup(rules, players, opponent, 0, None, 0)
     rcfg = setup.cfg.copy()
-    rcfg[k.C_POLICY] = k.POLICY_GREEDY
+    rcfg[kc.C_POLICY] = kc.POLICY_GREEDY
     seed_arr = _seed_array(seeds)
     n = seed_arr.shape[0]
     who = np.full(n, -1, np.int64) if pimc_seats is None else np.asarray(pimc_seats, dtype=np.int64)

@@ -32,7 +32,8 @@ from comet.fast.cardsets import (
     sort_actions,
     start,
 )
-from comet.fast.kernel import FLAG_OUT_ON_WILD, I8, I64
+from comet.fast.config import FLAG_OUT_ON_WILD
+from comet.fast.jit import I8, I64
 from comet.ruleset import Ruleset
 from comet.trace import rule
 

@@ -30,7 +30,8 @@ from comet.fast.cardsets import (
     remove,
     start,
 )
-from comet.fast.kernel import I8, I64
+from comet.fast.jit import I8, I64
+from comet.fast.settle import each_pays
 from comet.ruleset import Ruleset
 from comet.trace import rule
 
@@ -122,15 +123,6 @@ def is_stop(cfg: I64, dead: I64, c: int) -> bool:
     if (c >> 2) == KING or c == SEVEN_D:
         return True
     return bool(cfg[H_REST_STOPS] == 1 and dead[c + 4] > 0)
-
-
-@hot
-def each_pays(chips: I64, players: int, seat: int, amount: int) -> None:
-    if amount:
-        for p in range(players):
-            if p != seat:
-                chips[p] -= amount
-                chips[seat] += amount
 
 
 @jit

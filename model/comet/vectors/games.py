@@ -27,6 +27,8 @@ from comet.record import JsonObject, JsonValue
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
 from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
 from comet.variant import variant_of
+from comet.vectors.features import deal_case_rules
+from comet.vectors.format import case_text
 
 #: Rulings that only matter between deals (``comet.ruleset.GAME_LEVEL_FIELDS``), in the field order.
 GAME_LEVEL_FIELDS = tuple(f for f in RULING_FIELDS if f in RULESET_GAME_FIELDS)
@@ -141,9 +143,7 @@ def _length(rules: Ruleset, players: int, rounds: int, field: str) -> int | None
 
 
 def game_case_rules(rec: GameRecord) -> set[str]:
-    """The rule ids a legal game record exercises: the game's own, and each deal's (``comet.vectors``)."""
-    from comet.vectors import deal_case_rules
-
+    """The rule ids a legal game record exercises: the game's own, and each deal's (``comet.vectors.features``)."""
     verdict = replay_game(rec)
     rules = rec.ruleset()
     v = variant_of(rules)
@@ -299,12 +299,6 @@ class GameVector:
     text: str
     rules: tuple[str, ...]
     description: str
-
-
-def case_text(case: JsonObject) -> str:
-    from comet.vectors import case_text as text
-
-    return text(case)
 
 
 def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
