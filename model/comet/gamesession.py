@@ -46,7 +46,7 @@ from comet.gamerecord import DealEntry, GameRecord, game_rule_ids, parse_game_re
 from comet.presets import preset
 from comet.record import JsonObject, JsonValue, check_reading, parse_record, record_from_state, whole_number
 from comet.ruleset import Ruleset
-from comet.session import SessionError, read_action
+from comet.session import SessionError, id_field, read_action, respond
 from comet.state import Action, DealState
 
 GAME_OPS = (
@@ -121,15 +121,6 @@ class OpenGame:
         )
 
 
-def _game_id(req: JsonObject) -> str | int:
-    if "game_id" not in req:
-        raise SessionError("request", f"op {req.get('op')!r} needs a 'game_id' field (a string or an integer)")
-    value = req["game_id"]
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise SessionError("request", f"'game_id' must be a string or an integer, not {json.dumps(value)}")
-    return value
-
-
 def _whole(req: JsonObject, name: str) -> int:
     value = whole_number(req[name])
     if value is None:
@@ -155,24 +146,14 @@ class Games:
         self.numbered = 0
 
     def respond(self, rid: JsonValue, req: JsonObject) -> JsonObject:
-        op = req.get("op")
-        echo: JsonValue = op if isinstance(op, str) else None
-        try:
-            result = self.run(req)
-        except SessionError as e:
-            error: JsonObject = {"kind": e.kind, "message": e.message}
-            if e.rule is not None:
-                error["rule"] = e.rule
-            return {"id": rid, "ok": False, "op": echo, "error": error}
-        except RecordError as e:
-            return {"id": rid, "ok": False, "op": echo, "error": {"kind": e.kind, "message": e.message}}
-        return {"id": rid, "ok": True, "op": echo, "result": result}
+        """The response to one game-session request (never raises for bad input)."""
+        return respond(rid, req, self.run)
 
     def run(self, req: JsonObject) -> JsonObject:
         op = req.get("op")
         if op == "game_new":
             return self.new(req)
-        gid = _game_id(req)
+        gid = id_field(req, "game_id")
         g = self.games.get(gid)
         if g is None:
             raise SessionError("unknown-game", f"no open game has the id {gid!r}; open one with op 'game_new'")
@@ -222,7 +203,7 @@ class Games:
         if len(self.games) >= MAX_GAMES:
             raise SessionError("request", f"{MAX_GAMES} games are open; close some with op 'game_close' first")
         if "game_id" in req:
-            gid = _game_id(req)
+            gid = id_field(req, "game_id")
             if gid in self.games:
                 raise SessionError("request", f"a game with the id {gid!r} is open; close it first")
         else:

@@ -30,6 +30,7 @@ from typing import TextIO
 from comet.contract import FORMAT
 from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
+from comet.gamerecord import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
 from comet.gamesession import GAME_OPS, GAMES, is_game_request
 from comet.perft import perft
 from comet.presets import PRESETS, preset
@@ -157,8 +158,6 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
 
 def _game_requested(req: JsonObject) -> bool:
     """Is the record of this request a game record (an object with ``deals``)?"""
-    from comet.gamerecord import is_game_record
-
     if "record" in req:
         return is_game_record(req["record"])
     text = req.get("record_text")
@@ -172,8 +171,6 @@ def _game_requested(req: JsonObject) -> bool:
 
 def game_op(op: str, req: JsonObject) -> JsonObject:
     """``replay`` and ``explain`` of a game record: ``comet replay``'s output (or narration) for it."""
-    from comet.gamerecord import explain_game, loads_game_record, parse_game_record, replay_game
-
     text = req.get("record_text")
     grec = loads_game_record(text) if isinstance(text, str) else parse_game_record(req["record"])
     verdict = replay_game(grec)

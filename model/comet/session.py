@@ -28,12 +28,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from comet.cards import SUITS, card_text, rank_text
 from comet.engine import apply, legal_actions, returns
 from comet.errors import IllegalAction, RecordError
-from comet.record import DealRecord, JsonObject, JsonValue, loads_record, parse_action_text, parse_record
+from comet.record import (
+    DealRecord,
+    JsonObject,
+    JsonValue,
+    loads_record,
+    parse_action_text,
+    parse_record,
+    record_from_state,
+)
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 
@@ -74,6 +83,34 @@ def is_session_request(req: JsonObject) -> bool:
     return op in SESSION_OPS or (op == "apply" and "deal_id" in req)
 
 
+def respond(rid: JsonValue, req: JsonObject, run: Callable[[JsonObject], JsonObject]) -> JsonObject:
+    """The response to one request of a session (deals here, games in ``comet.gamesession``): ``run``'s
+    result, or the ``SessionError`` or ``RecordError`` it raised as an error response (never raises for bad
+    input)."""
+    op = req.get("op")
+    echo: JsonValue = op if isinstance(op, str) else None
+    try:
+        result = run(req)
+    except SessionError as e:
+        error: JsonObject = {"kind": e.kind, "message": e.message}
+        if e.rule is not None:
+            error["rule"] = e.rule
+        return {"id": rid, "ok": False, "op": echo, "error": error}
+    except RecordError as e:
+        return {"id": rid, "ok": False, "op": echo, "error": {"kind": e.kind, "message": e.message}}
+    return {"id": rid, "ok": True, "op": echo, "result": result}
+
+
+def id_field(req: JsonObject, name: str) -> str | int:
+    """The open deal's or game's id the request names in field ``name`` (a string or an integer)."""
+    if name not in req:
+        raise SessionError("request", f"op {req.get('op')!r} needs a {name!r} field (a string or an integer)")
+    value = req[name]
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise SessionError("request", f"{name!r} must be a string or an integer, not {json.dumps(value)}")
+    return value
+
+
 class Sessions:
     """The deals a session holds, by id, and the answers to the session ops."""
 
@@ -83,24 +120,13 @@ class Sessions:
 
     def respond(self, rid: JsonValue, req: JsonObject) -> JsonObject:
         """The response to one session request (never raises for bad input)."""
-        op = req.get("op")
-        echo: JsonValue = op if isinstance(op, str) else None
-        try:
-            result = self.run(req)
-        except SessionError as e:
-            error: JsonObject = {"kind": e.kind, "message": e.message}
-            if e.rule is not None:
-                error["rule"] = e.rule
-            return {"id": rid, "ok": False, "op": echo, "error": error}
-        except RecordError as e:
-            return {"id": rid, "ok": False, "op": echo, "error": {"kind": e.kind, "message": e.message}}
-        return {"id": rid, "ok": True, "op": echo, "result": result}
+        return respond(rid, req, self.run)
 
     def run(self, req: JsonObject) -> JsonObject:
         op = req.get("op")
         if op == "new":
             return self.new(req)
-        deal_id = _deal_id(req)
+        deal_id = id_field(req, "deal_id")
         deal = self.deals.get(deal_id)
         if deal is None:
             raise SessionError("unknown-deal", f"no open deal has the id {deal_id!r}; open one with op 'new'")
@@ -146,7 +172,7 @@ class Sessions:
         if len(self.deals) >= MAX_DEALS:
             raise SessionError("request", f"{MAX_DEALS} deals are open; close some with op 'close' first")
         if "deal_id" in req:
-            deal_id = _deal_id(req)
+            deal_id = id_field(req, "deal_id")
             if deal_id in self.deals:
                 raise SessionError("request", f"a deal with the id {deal_id!r} is open; close it first")
         else:
@@ -181,15 +207,6 @@ class Sessions:
                 return self.numbered
 
 
-def _deal_id(req: JsonObject) -> str | int:
-    if "deal_id" not in req:
-        raise SessionError("request", f"op {req.get('op')!r} needs a 'deal_id' field (a string or an integer)")
-    value = req["deal_id"]
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise SessionError("request", f"'deal_id' must be a string or an integer, not {json.dumps(value)}")
-    return value
-
-
 def read_action(text: object, index: int) -> Action:
     """Action notation in its exact form, as in records (each distinct text is parsed once)."""
     return parse_action_text(text, index)
@@ -209,8 +226,6 @@ def summary(deal_id: str | int, deal: OpenDeal) -> JsonObject:
 
 def record_of(deal: OpenDeal) -> DealRecord:
     """The deal so far as a record (replaying it gives the deal's state)."""
-    from comet.record import record_from_state
-
     return record_from_state(deal.states[0], deal.variant, deal.actions)
 
 
