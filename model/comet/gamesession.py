@@ -24,11 +24,10 @@ Every answer holds the summary: ``game_id``, ``deals_played``, ``in_deal``, ``ap
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 
-from comet.engine import apply, legal_actions
+from comet.engine import apply, check_players, legal_actions
 from comet.errors import IllegalAction, RecordError
 from comet.game import (
     Draw,
@@ -44,9 +43,9 @@ from comet.game import (
 )
 from comet.gamerecord import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, check_reading, parse_record, record_from_state, whole_number
+from comet.record import JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
-from comet.session import SessionError, id_field, read_action, respond
+from comet.session import SessionError, id_field, read_action, requested_rules, respond, whole_field
 from comet.state import Action, DealState
 
 GAME_OPS = (
@@ -119,13 +118,6 @@ class OpenGame:
             winners(game) if over else None,
             over,
         )
-
-
-def _whole(req: JsonObject, name: str) -> int:
-    value = whole_number(req[name])
-    if value is None:
-        raise SessionError("request", f"{name!r} must be a whole number, not {json.dumps(req[name])}")
-    return value
 
 
 def deal_seed(seed: int, rules: Ruleset, players: int, index: int) -> int:
@@ -217,28 +209,13 @@ class Games:
 
     @staticmethod
     def _seeded(req: JsonObject) -> OpenGame:
-        variant = req.get("variant", "standard")
-        if not isinstance(variant, str):
-            raise SessionError("request", f"'variant' must be a preset name, not {json.dumps(variant)}")
-        rulings = req.get("rulings", {})
-        if not isinstance(rulings, dict):
-            raise SessionError("request", "'rulings' must be an object of name: reading")
-        for name, value in rulings.items():
-            if not isinstance(value, str | int | bool):
-                raise RecordError("ruling", f"ruling {name!r}: a reading is a string, a whole number or a boolean")
-            check_reading(str(name), value)
-        try:
-            rules = preset(variant).rules.with_overrides(dict(rulings))
-        except ValueError as e:
-            raise RecordError(e.kind if isinstance(e, RecordError) else "ruling", str(e)) from None
+        variant, rules = requested_rules(req)
         for name in ("players", "seed"):
             if name not in req:
                 raise SessionError("request", f"op 'game_new' needs a 'record', or '{name}' (and 'players', 'seed')")
-        players = _whole(req, "players")
-        seed = _whole(req, "seed")
-        length = _whole(req, "length") if "length" in req else None
-        from comet.engine import check_players
-
+        players = whole_field(req, "players")
+        seed = whole_field(req, "seed")
+        length = whole_field(req, "length") if "length" in req else None
         check_players(players, rules)
         draw, dealer = first_dealer_draw(rules, players, random.Random(seed))
         try:
@@ -292,7 +269,7 @@ class Games:
             actions = rec.actions
         else:
             if "seed" in req:
-                seed = _whole(req, "seed")
+                seed = whole_field(req, "seed")
             elif g.seed is not None:
                 seed = deal_seed(g.seed, g.rules, snap.game.players, index)
             else:

@@ -28,30 +28,26 @@ from dataclasses import replace
 from typing import TextIO
 
 from comet.contract import FORMAT
-from comet.engine import check_players, packs_in_rotation, shuffled_deal
 from comet.errors import RecordError
 from comet.gamerecord import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
 from comet.gamesession import GAME_OPS, GAMES, is_game_request
 from comet.perft import perft
-from comet.presets import PRESETS, preset
+from comet.presets import PRESETS
 from comet.record import (
     CHECK_ORDER,
     MAX_TEXT,
     JsonObject,
     JsonValue,
     Verdict,
-    check_reading,
     dumps_json,
     explain_lines,
     loads_record,
     parse_action_text,
     parse_record,
-    record_from_state,
     replay_record,
-    whole_number,
 )
 from comet.ruleset import RULING_FIELDS, families_reading, field_readings, ruling_of
-from comet.session import SESSION_OPS, SESSIONS, is_session_request
+from comet.session import SESSION_OPS, SESSIONS, is_session_request, seeded_record, whole_field
 from comet.state import DealState
 
 PROTOCOL_VERSION = 1
@@ -217,51 +213,16 @@ def _json_scalar(value: object) -> JsonValue:
     return value if isinstance(value, bool | int | str) else str(value)
 
 
-def _whole(req: JsonObject, name: str, default: int | None = None) -> int:
-    if name not in req:
-        if default is None:
-            raise RecordError("request", f"op {req.get('op')!r} needs a whole-number {name!r} field")
-        return default
-    value = whole_number(req[name])
-    if value is None:
-        raise RecordError("request", f"{name!r} must be a whole number, not {req[name]!r}")
-    return value
-
-
 def deal_op(req: JsonObject) -> JsonObject:
     """``deal``: the record (no actions yet) of a seeded deal, as ``comet perft`` and the vectors deal it:
     ``variant`` (default standard), ``players``, ``seed``, ``dealer`` (default the last seat), ``rulings``,
     ``pack`` (the index in the rotation, default 0) and ``comet_value`` (default the game's)."""
-    variant = req.get("variant", "standard")
-    if not isinstance(variant, str):
-        raise RecordError("request", f"'variant' must be a preset name, not {variant!r}")
-    rulings = req.get("rulings", {})
-    if not isinstance(rulings, dict):
-        raise RecordError("request", "'rulings' must be an object of name: reading")
-    for name, value in rulings.items():
-        if not isinstance(value, str | int | bool):
-            raise RecordError("ruling", f"ruling {name!r}: a reading is a string, a whole number or a boolean")
-        check_reading(str(name), value)
-    try:
-        rules = preset(variant).rules.with_overrides(dict(rulings))
-    except ValueError as e:
-        raise RecordError(e.kind if isinstance(e, RecordError) else "ruling", str(e)) from None
-    players = _whole(req, "players")
-    seed = _whole(req, "seed")
-    check_players(players, rules)
-    dealer = _whole(req, "dealer", players - 1)
-    packs = packs_in_rotation(rules, players)
-    pack = _whole(req, "pack", 0)
-    if not 0 <= pack < len(packs):
-        raise RecordError("request", f"'pack' is an index into the rotation 0..{len(packs) - 1}, not {pack}")
-    value = _whole(req, "comet_value", -1)
-    start = shuffled_deal(rules, players, dealer, seed, packs[pack], None if value < 0 else value)
-    return {"record": record_from_state(start, variant).to_json()}
+    return {"record": seeded_record(req).to_json()}
 
 
 def perft_op(req: JsonObject, verdict: Verdict) -> JsonObject:
     """``perft``: counts for depths 1..``depth`` from the state after the record's actions."""
-    depth = _whole(req, "depth")
+    depth = whole_field(req, "depth")
     if not 0 <= depth <= MAX_PERFT_DEPTH:
         raise RecordError("request", f"'depth' must be 0..{MAX_PERFT_DEPTH}, not {depth}")
     if not verdict.legal:

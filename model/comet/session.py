@@ -32,16 +32,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from comet.cards import SUITS, card_text, rank_text
-from comet.engine import apply, legal_actions, returns
+from comet.engine import apply, check_players, legal_actions, packs_in_rotation, returns, shuffled_deal
 from comet.errors import IllegalAction, RecordError
+from comet.presets import preset
 from comet.record import (
     DealRecord,
     JsonObject,
     JsonValue,
+    check_reading,
     loads_record,
     parse_action_text,
     parse_record,
     record_from_state,
+    whole_number,
 )
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
@@ -109,6 +112,55 @@ def id_field(req: JsonObject, name: str) -> str | int:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise SessionError("request", f"{name!r} must be a string or an integer, not {json.dumps(value)}")
     return value
+
+
+def requested_rules(req: JsonObject) -> tuple[str, Ruleset]:
+    """The preset a request names in ``variant`` (default standard) and its rules with the request's
+    ``rulings`` applied (shared by the oracle's ``deal`` and the game session's ``game_new``)."""
+    variant = req.get("variant", "standard")
+    if not isinstance(variant, str):
+        raise RecordError("request", f"'variant' must be a preset name, not {json.dumps(variant)}")
+    rulings = req.get("rulings", {})
+    if not isinstance(rulings, dict):
+        raise RecordError("request", "'rulings' must be an object of name: reading")
+    for name, value in rulings.items():
+        if not isinstance(value, str | int | bool):
+            raise RecordError("ruling", f"ruling {name!r}: a reading is a string, a whole number or a boolean")
+        check_reading(str(name), value)
+    try:
+        return variant, preset(variant).rules.with_overrides(dict(rulings))
+    except ValueError as e:
+        raise RecordError(e.kind if isinstance(e, RecordError) else "ruling", str(e)) from None
+
+
+def whole_field(req: JsonObject, name: str, default: int | None = None) -> int:
+    """The whole number in field ``name`` of the request (``default`` when the field is absent, if given)."""
+    if name not in req:
+        if default is None:
+            raise RecordError("request", f"op {req.get('op')!r} needs a whole-number {name!r} field")
+        return default
+    value = whole_number(req[name])
+    if value is None:
+        raise RecordError("request", f"{name!r} must be a whole number, not {json.dumps(req[name])}")
+    return value
+
+
+def seeded_record(req: JsonObject) -> DealRecord:
+    """The record (no actions yet) of the seeded deal a request describes, as ``comet perft`` and the vectors
+    deal it: ``variant`` (default standard), ``players``, ``seed``, ``dealer`` (default the last seat),
+    ``rulings``, ``pack`` (the index in the rotation, default 0) and ``comet_value`` (default the game's)."""
+    variant, rules = requested_rules(req)
+    players = whole_field(req, "players")
+    seed = whole_field(req, "seed")
+    check_players(players, rules)
+    dealer = whole_field(req, "dealer", players - 1)
+    packs = packs_in_rotation(rules, players)
+    pack = whole_field(req, "pack", 0)
+    if not 0 <= pack < len(packs):
+        raise RecordError("request", f"'pack' is an index into the rotation 0..{len(packs) - 1}, not {pack}")
+    value = whole_field(req, "comet_value", -1)
+    start = shuffled_deal(rules, players, dealer, seed, packs[pack], None if value < 0 else value)
+    return record_from_state(start, variant)
 
 
 class Sessions:
@@ -185,9 +237,7 @@ class Sessions:
         elif "record" in req:
             rec = parse_record(req["record"])
         else:
-            from comet.oracle import deal_op  # the stateless 'deal' op reads the seeded-deal fields
-
-            rec = parse_record(deal_op(req)["record"])
+            rec = seeded_record(req)  # the seeded-deal fields of the stateless 'deal' op
         deal = OpenDeal(rec.variant, [rec.start()])
         for i, action in enumerate(rec.actions):
             try:
