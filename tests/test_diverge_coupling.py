@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pytest
 from comet.cards import black_pack
+from comet.diverge.choices import mix32, option_key, rank_key
 from comet.diverge.pairs import pairs_for
-from comet.diverge.policies import make_policy, mix32, option_key, rank_key
+from comet.diverge.policies import make_policy
 from comet.engine import apply, legal_actions, shuffled_deal
 from comet.fast import config as kc
 from comet.fast import moves as fast_moves

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from comet.diverge.pimc import Pimc, determinize, strength, unseen
+from comet.diverge.pimc import Pimc, determinize, unseen
 from comet.diverge.stats import wilson
+from comet.diverge.strength import strength
 from comet.engine import apply, legal_actions, shuffled_deal
 from comet.presets import PRESETS
 from comet.state import DealState

@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from comet.diverge.pimc import Pimc, determinize, fast_strength, strength
-from comet.diverge.policies import option_key
+from comet.diverge.choices import option_key
+from comet.diverge.pimc import Pimc, determinize
+from comet.diverge.strength import fast_strength, strength
 from comet.engine import apply, legal_actions, shuffled_deal
 from comet.fast import config as kc
 from comet.fast import kernel as k

@@ -9,11 +9,11 @@ from typing import Any
 
 from comet.commands.diverge_page import contradiction_lines, render
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
-from comet.diverge.pimc import Strength
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.report import PairReport
 from comet.diverge.results import Entry, entries_of, load_entries, merged, save_entries, split, unit_path
 from comet.diverge.store import entry, load, save, search_of
+from comet.diverge.strength import Strength
 from comet.diverge.study import (
     Job,
     Measured,
@@ -410,7 +410,7 @@ def run(args: argparse.Namespace) -> int:
             reports = with_interactions(reports, progress, task)
             contradictions = contradiction_lines(sorted({r.pair.preset for r in reports if r.pair.field}))
     if args.strength:
-        from comet.diverge.pimc import strength_lines
+        from comet.diverge.strength import strength_lines
 
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("PIMC strength", total=3)
@@ -418,7 +418,7 @@ def run(args: argparse.Namespace) -> int:
             for opponent in POLICY_NAMES:
                 strengths.append(saved_strength(args.out if not args.fresh else None, args.strength, opponent))
                 progress.advance(task)
-        from comet.diverge.pimc import strength_engine
+        from comet.diverge.strength import strength_engine
 
         contradictions = [
             *strength_lines(strengths, "standard", engine=strength_engine("standard")),
@@ -446,8 +446,9 @@ def saved_strength(out_dir: Path | None, deals: int, opponent: str) -> Strength:
     ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
     import dataclasses
 
-    from comet.diverge.pimc import SAMPLES, Strength, strength, strength_engine
+    from comet.diverge.pimc import SAMPLES
     from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
+    from comet.diverge.strength import Strength, strength, strength_engine
     from comet.record import JsonObject
 
     key: JsonObject = {

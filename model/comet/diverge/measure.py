@@ -29,8 +29,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numpy.typing import NDArray
 
+from comet.diverge.choices import option_key
 from comet.diverge.pairs import Pair
-from comet.diverge.policies import make_policy, option_key
+from comet.diverge.policies import make_policy
 from comet.engine import apply, deal_points, legal_actions, returns, shuffled_deal, step_bound
 from comet.ruleset import Ruleset
 from comet.variant import variant_of

@@ -1,0 +1,134 @@
+"""How strong the competent player is: PIMC (``comet.diverge.pimc``, or ``comet.fast.pimc`` where the fast engine
+plays the preset) in one seat against a policy in the others, paired with the same deals played by that policy
+alone, and the report's section on it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from comet.diverge.pimc import SAMPLES, Pimc, value
+from comet.diverge.policies import make_policy
+from comet.diverge.stats import mean_estimate, share_text
+from comet.engine import apply, legal_actions, shuffled_deal
+from comet.presets import preset
+from comet.variant import variant_of
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """PIMC in one seat against ``opponent`` in the others, over ``deals`` seeded deals, paired with the same
+    deals played by ``opponent`` in every seat (the baseline: the seat's share of wins without PIMC)."""
+
+    opponent: str
+    players: int
+    deals: int
+    wins: int  # deals the PIMC seat won
+    baseline: int  # deals the same seat won when the opponent's policy played it
+    diff: int  # sum over deals of (PIMC won) - (baseline won)
+    diff2: int
+    chips: int  # chips (points) of the PIMC seat, summed
+    chips2: int
+
+
+def strength_engine(rules_name: str) -> str:
+    """``fast`` if ``comet.fast.pimc`` plays the preset's game, else ``reference``."""
+    from comet.fast.pimc import pimc_unsupported
+
+    return "fast" if pimc_unsupported(preset(rules_name).rules) is None else "reference"
+
+
+def strength(
+    rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES, engine: str = "auto"
+) -> Strength:
+    """PIMC's seat moves round the table: in deal ``seed`` it is seat ``(seed // players) % players`` and the
+    dealer is ``seed % players``, so over ``players ** 2`` deals it sits in every position equally.
+    ``engine``: ``fast``, ``reference`` or ``auto`` (``strength_engine``); the same figures on either."""
+
+    rules = preset(rules_name).rules
+    if engine == "auto":
+        engine = strength_engine(rules_name)
+    if engine == "fast":
+        return fast_strength(rules_name, players, deals, opponent, samples)
+    wins = base = diff = diff2 = chips = chips2 = 0
+    for seed in range(deals):
+        seat = (seed // players) % players
+        won = []
+        for me in (Pimc(seed, samples), make_policy(opponent, seed)):
+            other = make_policy(opponent, seed)
+            s = shuffled_deal(rules, players, seed % players, seed)
+            while not s.terminal:
+                legal = legal_actions(s)
+                s = apply(s, (me if s.to_move == seat else other)(s, legal))
+            won.append(int(s.winner == seat))
+            if len(won) == 1:
+                v = value(s, seat)
+                chips += v
+                chips2 += v * v
+        wins += won[0]
+        base += won[1]
+        diff += won[0] - won[1]
+        diff2 += (won[0] - won[1]) ** 2
+    return Strength(opponent, players, deals, wins, base, diff, diff2, chips, chips2)
+
+
+def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES) -> Strength:
+    """``strength`` played by ``comet.fast.pimc`` (the PIMC seat) and ``comet.fast.api`` (the baseline)."""
+    import numpy as np
+
+    from comet.fast.api import play_deals
+    from comet.fast.diverge import policy_named
+    from comet.fast.pimc import play_pimc
+
+    rules = preset(rules_name).rules
+    seeds = np.arange(deals, dtype=np.int64)
+    seats = (seeds // players) % players
+    out = play_pimc(rules, players, seeds, samples=samples, pimc_seats=seats, opponent=opponent)
+    base = play_deals(rules, players, seeds, policy_named(opponent))
+    won = (out.winner == seats).astype(np.int64)
+    baseline = (base.winner == seats).astype(np.int64)
+    scores = out.points if variant_of(rules).scoring == "points" else out.chips
+    v = scores[np.arange(deals), seats]
+    d = won - baseline
+    return Strength(
+        opponent,
+        players,
+        deals,
+        int(won.sum()),
+        int(baseline.sum()),
+        int(d.sum()),
+        int((d * d).sum()),
+        int(v.sum()),
+        int((v * v).sum()),
+    )
+
+
+def strength_lines(
+    results: Sequence[Strength], preset_name: str, samples: int = SAMPLES, engine: str = "reference"
+) -> list[str]:
+    """The report's section on the competent player."""
+
+    lines = [
+        "## The competent player",
+        "",
+        f"`pimc` (`comet.diverge.pimc`): determinized Monte Carlo with {samples} sampled deals per choice and "
+        f"greedy roll-outs, played here by the {engine} engine"
+        + (" (`comet.fast.pimc`, the same choices as the reference player)" if engine == "fast" else "")
+        + "; it sees only its own hand, the cards played and the hand "
+        "sizes. Its strength in the preset "
+        f"`{preset_name}`: PIMC in one seat (moving round the table deal by deal), the opponent's policy in the "
+        "others; the baseline is the same seat on the same deals played by the opponent's policy. Parity is "
+        "a win rate of 1 / players.",
+        "",
+        "| opponents | players | deals | PIMC seat's win rate (95 %) | baseline seat | PIMC − baseline (paired) "
+        "| PIMC seat's mean result per deal |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        d = mean_estimate(r.deals, r.diff, r.diff2)
+        c = mean_estimate(r.deals, r.chips, r.chips2)
+        lines.append(
+            f"| {r.opponent} | {r.players} | {r.deals:,} | {share_text(r.wins, r.deals)} | "
+            f"{share_text(r.baseline, r.deals)} | {d.text(2, scale=100)} points | {c.text(2)} |"
+        )
+    return [*lines, ""]
