@@ -67,18 +67,17 @@ def check(
         return None
     label = f"{g.field} = {value_text(g.value_b)}"
     fresh = Pair(pair.preset, pair.field, a2, b2)
+
+    def found(kind: str, witness: Witness | None, text: str) -> Interaction:
+        return Interaction(pair.preset, pair.key, pair.field, g.field, g.value_b, kind, witness, text)
+
     if e.get("found"):
         if e.get("level") != "deal" or e.get("kind") == "dealt" or _still_differs(e, a2, b2):
             return None
         res = search(fresh, bound)
         if res.witness is not None:
             return None
-        return Interaction(
-            pair.preset,
-            pair.key,
-            pair.field,
-            g.field,
-            g.value_b,
+        return found(
             "witness-vanishes",
             None,
             f"with `{label}`, `{pair.label_b()}` no longer makes a difference: none found afresh "
@@ -87,12 +86,7 @@ def check(
     proof = proof_of(e)
     if proof is not None and proof.method == "inert" and proof.needs == label:
         # the witness search under each other reading already found this one (``witness.needs``)
-        return Interaction(
-            pair.preset,
-            pair.key,
-            pair.field,
-            g.field,
-            g.value_b,
+        return found(
             "witness-appears",
             None,
             f"`{pair.label_b()}` makes no difference under the defaults but does with `{label}`: "
@@ -106,12 +100,7 @@ def check(
         return None
     w = res.witness
     size = f"{len(w.actions)} action(s)" if w.level == "deal" else "a game"
-    return Interaction(
-        pair.preset,
-        pair.key,
-        pair.field,
-        g.field,
-        g.value_b,
+    return found(
         "witness-appears",
         w,
         f"`{pair.label_b()}` makes no difference under the defaults but does with `{label}` "

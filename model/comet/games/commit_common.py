@@ -59,6 +59,33 @@ def follows_suit(state: DealState, c: Card) -> bool:
     return c in continuations(state)
 
 
+def suited_play(
+    state: DealState,
+    seat: int,
+    hands: tuple[tuple[Card, ...], ...],
+    cards: tuple[Card, ...],
+    run: tuple[int, ...],
+    suit: int,
+    branch: Card,
+    out: bool,
+) -> DealState:
+    """The state after ``seat`` put ``cards`` on the run in a suit-following game (000's and 002's Commit):
+    the hands, the run with its suit and branch card as the game's play rule computed them, the turn played
+    and, when the hand is empty, the winner; each game adds its payments or scores."""
+    return replace(
+        state,
+        hands=hands,
+        played=state.played + cards,
+        run=run,
+        run_suit=suit,
+        branch=branch,
+        turn_played=True,
+        last_player=seat,
+        steps=state.steps + 1,
+        winner=seat if out else -1,
+    )
+
+
 def suited_end_turn(state: DealState) -> DealState:
     """The standard end of a turn (the run is dropped once the turn is back at the last player),
     clearing the run's suit and branch with it."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from comet.record import (
     JsonObject,
@@ -28,3 +29,14 @@ def case_text(case: JsonObject) -> str:
     """A case file: one top-level key per line, each value compact (small, and diff-friendly)."""
     items = [f"{json.dumps(k)}:{compact(case[k])}" for k in sorted(case)]
     return "{\n" + ",\n".join(items) + "\n}\n"
+
+
+@dataclass(frozen=True, slots=True)
+class VectorFile:
+    """One vector file: where it goes, its kind, its text, the rule ids it exercises and a description."""
+
+    path: str
+    kind: str
+    text: str
+    rules: tuple[str, ...]
+    description: str

@@ -28,7 +28,7 @@ from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
 from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
 from comet.variant import variant_of
 from comet.vectors.features import deal_case_rules
-from comet.vectors.format import case_text
+from comet.vectors.format import VectorFile, case_text
 
 #: Rulings that only matter between deals (``comet.ruleset.GAME_LEVEL_FIELDS``), in the field order.
 GAME_LEVEL_FIELDS = tuple(f for f in RULING_FIELDS if f in RULESET_GAME_FIELDS)
@@ -292,16 +292,7 @@ MALFORMED: tuple[tuple[str, Mutation], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class GameVector:
-    path: str
-    kind: str
-    text: str
-    rules: tuple[str, ...]
-    description: str
-
-
-def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
+def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
     """The game vectors of one reading."""
     base = f"{reading.preset}/{reading.name}/game"
     rec = find_game(reading)
@@ -313,7 +304,7 @@ def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
         how = (
             f"; {reading.field} changes nothing here: the wild card of {reading.preset} does not rise under these rules"
         )
-    yield GameVector(
+    yield VectorFile(
         f"{base}/00.json",
         "game",
         case_text({"record": obj, "expected": out, "exit": 0}),
@@ -335,7 +326,7 @@ def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
             continue  # the change makes no fault in this game (e.g. the length of a game to a target)
         rid = error["rule"]
         assert isinstance(rid, str)
-        yield GameVector(
+        yield VectorFile(
             f"{base}/{n:02d}-{name}.json",
             "game",
             case_text({"record": bad, "expected": verdict, "exit": 1}),
@@ -351,7 +342,7 @@ def reading_game_vectors(reading: GameReading) -> Iterator[GameVector]:
         try:
             replay_game(parse_game_record(bad))
         except RecordError as e:
-            yield GameVector(
+            yield VectorFile(
                 f"{reading.preset}/{reading.name}/malformed/game-{name}.json",
                 "malformed",
                 case_text({"input": json.dumps(bad), "expected": {"kind": e.kind}, "exit": 2}),

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from comet.contract import FORMAT
@@ -36,7 +35,7 @@ from comet.record import (
     replay_record,
 )
 from comet.vectors.features import deal_case_rules, deal_features, describe_deal, feature_deals, unfinished_prefix
-from comet.vectors.format import case_text, dump_itf
+from comet.vectors.format import VectorFile, case_text, dump_itf
 from comet.vectors.games import all_game_readings, reading_game_vectors
 from comet.vectors.negative import MALFORMED_RULES, illegal_search, malformed_cases
 from comet.vectors.perft_json import PERFT_FILE, perft_json
@@ -50,17 +49,6 @@ from comet.vectors.readings import (
     case_deal,
     undocumented_rulings,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class VectorFile:
-    """One vector file: where it goes, its kind, its text, the rule ids it exercises and a description."""
-
-    path: str
-    kind: str
-    text: str
-    rules: tuple[str, ...]
-    description: str
 
 
 def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
@@ -207,6 +195,23 @@ def witness_vectors(preset_name: str, base: str) -> Iterator[VectorFile]:
         yield VectorFile(f"{base}/trace/witness-{e['scenario']}.itf.json", "trace", dump_itf(trace), rules, desc)
 
 
+def _put(out_dir: Path, f: VectorFile, preset: str, reading: str) -> JsonObject:
+    """Write one vector file under ``out_dir``; its ``index.json`` entry."""
+    path = out_dir / f.path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = f.text.encode("utf-8")
+    path.write_bytes(data)
+    return {
+        "path": f.path,
+        "kind": f.kind,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "preset": preset,
+        "reading": reading,
+        "rules": list(f.rules),
+        "description": f.description,
+    }
+
+
 def write_vectors(
     out_dir: Path, presets: Sequence[str] | None = None, on_reading: Callable[[Reading], None] | None = None
 ) -> list[str]:
@@ -215,41 +220,13 @@ def write_vectors(
     written: list[str] = []
     for reading in all_readings(presets):
         for f in reading_vectors(reading):
-            path = out_dir / f.path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = f.text.encode("utf-8")
-            path.write_bytes(data)
-            index.append(
-                {
-                    "path": f.path,
-                    "kind": f.kind,
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                    "preset": reading.preset,
-                    "reading": reading.name,
-                    "rules": list(f.rules),
-                    "description": f.description,
-                }
-            )
+            index.append(_put(out_dir, f, reading.preset, reading.name))
             written.append(f.path)
         if on_reading is not None:
             on_reading(reading)
     for game_reading in all_game_readings(None if presets is None else list(presets)):
         for g in reading_game_vectors(game_reading):
-            path = out_dir / g.path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = g.text.encode("utf-8")
-            path.write_bytes(data)
-            index.append(
-                {
-                    "path": g.path,
-                    "kind": g.kind,
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                    "preset": game_reading.preset,
-                    "reading": game_reading.name,
-                    "rules": list(g.rules),
-                    "description": g.description,
-                }
-            )
+            index.append(_put(out_dir, g, game_reading.preset, game_reading.name))
             written.append(g.path)
         if on_reading is not None:
             on_reading(Reading(game_reading.preset, f"{game_reading.name} (games)", game_reading.rules))

@@ -27,6 +27,7 @@ from comet.games.commit_common import (
     deck_without_8d,
     may_pass_new_run,
     suited_end_turn,
+    suited_play,
     suited_why_illegal,
 )
 from comet.ruleset import EVERY_GAME_RULINGS, Ruleset
@@ -172,20 +173,8 @@ def cats_play(state: DealState, action: Action) -> DealState:
         run, branch = (), 0
     if not run:
         suit = -1
-    return replace(
-        state,
-        hands=hands,
-        played=state.played + action.cards,
-        run=run,
-        run_suit=suit,
-        branch=branch,
-        turn_played=True,
-        last_player=seat,
-        steps=state.steps + 1,
-        scores=tuple(scores),
-        winner=seat if out else -1,
-        out_wild_as=rank if (out and wild) else 0,
-    )
+    after = suited_play(state, seat, hands, action.cards, run, suit, branch, out)
+    return replace(after, scores=tuple(scores), out_wild_as=rank if (out and wild) else 0)
 
 
 @rule("R-COMMIT-C-KING")

@@ -24,6 +24,7 @@ from comet.games.commit_common import (
     continuations,
     deck_without_8d,
     suited_end_turn,
+    suited_play,
     suited_why_illegal,
 )
 from comet.ruleset import CHIP_RULINGS, EVERY_GAME_RULINGS, FIXED_LENGTH_RULINGS, Ruleset
@@ -168,19 +169,8 @@ def hoyle_play(state: DealState, action: Action) -> DealState:
         run, suit = state.run + (rank_of(c),), suit_of(c)
     if c != NINE_OF_DIAMONDS and is_stop(state, c):
         run, suit = (), -1
-    return replace(
-        state,
-        hands=hands,
-        played=state.played + action.cards,
-        run=run,
-        run_suit=suit,
-        branch=branch,
-        turn_played=True,
-        last_player=seat,
-        steps=state.steps + 1,
-        payments=state.payments + hoyle_play_payments(state, seat, c),
-        winner=seat if out else -1,
-    )
+    after = suited_play(state, seat, hands, action.cards, run, suit, branch, out)
+    return replace(after, payments=state.payments + hoyle_play_payments(state, seat, c))
 
 
 def _suit_next(state: DealState) -> tuple[Card, ...]:
