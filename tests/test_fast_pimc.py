@@ -64,7 +64,7 @@ def fast_choice(rules: Ruleset, s: DealState, seed: int, samples: int) -> tuple[
     """The fast player's choice at a reference position (its option key) and the number of options."""
     setup = _setup(rules, s.players, "greedy", 0, None, 0)
     rcfg = setup.cfg.copy()
-    rcfg[kc.C_POLICY] = kc.POLICY_GREEDY
+    rcfg[kc.H_POLICY] = kc.POLICY_GREEDY
     cnt, nat, size, dead, st, chips = arrays_of(s)
     acts = np.zeros(kc.MAX_ACTS, np.int64)
     n = fast_moves.legal(

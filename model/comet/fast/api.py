@@ -33,6 +33,7 @@ from comet.cards import Card, Pack, rank_of
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.fast import cardsets as cs
 from comet.fast import config as kc
+from comet.fast import games
 from comet.fast import kernel as k
 from comet.fast import rng as fast_rng
 from comet.presets import PRESETS
@@ -121,8 +122,6 @@ def fast_game(variant: str) -> FastGame | None:
 
 
 def _fast_games() -> tuple[FastGame, ...]:
-    import comet.fast.games as games
-
     found = (fast_game(m.name) for m in pkgutil.iter_modules(games.__path__))
     return tuple(g for g in found if g is not None)
 
@@ -242,7 +241,7 @@ class _Setup:
 
     @property
     def max_steps(self) -> int:
-        return int(self.cfg[kc.C_MAX_STEPS if self.game is None else cs.G_MAX_STEPS])
+        return int(self.cfg[kc.H_MAX_STEPS])
 
     def action(self, a: int) -> Action:
         return action_of(a, self.pack) if self.game is None else cs_action_of(a)
@@ -281,8 +280,6 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     hand, _ = deal_sizes(rules, players, len(pack.cards))
     v = variant_of(rules)
     cfg = np.zeros(kc.CFG_SIZE, np.int64)
-    cfg[kc.C_PLAYERS] = players
-    cfg[kc.C_HAND] = hand
     cfg[kc.C_PACK] = len(pack.cards)
     cfg[kc.C_LOWEST] = v.lowest_rank
     cfg[kc.C_STOP_EARLY] = _flag(rules.may_stop_early)
@@ -299,7 +296,6 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     cfg[kc.C_OPERA_DRAW] = _flag(rules.opera_draw == "dealer_could")
     cfg[kc.C_OPERA_MULTIPLY] = _flag(rules.opera_stack == "multiply")
     cfg[kc.C_GAME] = _GAMES[rules.variant]
-    cfg[kc.C_BLOCKS] = _flag(rules.deal_order == "blocks")
     cfg[kc.C_OLD_NINE_ONLY] = _flag(rules.old_caught == "nine_only")
     cfg[kc.C_OLD_LAST_MULT] = _flag(rules.old_manille_last == "multiplied")
     cfg[kc.C_OLD_OPERA_DOUBLED] = _flag(rules.old_opera_caught == "doubled")
@@ -315,46 +311,46 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     if value < 0:
         raise ValueError(f"comet_value must not be negative, not {value}")
     cfg[kc.C_COMET_VALUE] = value
-    cfg[kc.C_POLICY] = _POLICY_CODES[policy]
-    cfg[kc.C_MUTANT] = mutant
+    _header(cfg, rules, players, hand, policy, mutant, pack)
+    return _Setup(cfg, pack, *_deck(pack), players)
+
+
+def _header(cfg: I64Array, rules: Ruleset, players: int, hand: int, policy: str, mutant: int, pack: Pack) -> None:
+    """The ``cfg`` header every kernel shares (``comet.fast.config.H_*``)."""
+    cfg[kc.H_PLAYERS] = players
+    cfg[kc.H_HAND] = hand
+    cfg[kc.H_BLOCKS] = _flag(rules.deal_order == "blocks")
+    cfg[kc.H_POLICY] = _POLICY_CODES[policy]
+    cfg[kc.H_MUTANT] = mutant
     dealt = hand * players
-    cfg[kc.C_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
-    cfg[kc.C_WILD] = pack.wild[0]
+    cfg[kc.H_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
+    wild = (*pack.wild, -1, -1)
+    cfg[kc.H_WILD1] = wild[0]
+    cfg[kc.H_WILD2] = wild[1]
+
+
+def _deck(pack: Pack) -> tuple[I64Array, I64Array, I64Array]:
+    """The pack as a kernel reads it: the cards in pack order, natural cards per rank, copies per card."""
     packnat = np.zeros(14, np.int64)
     packcnt = np.zeros(56, np.int64)
     for c in pack.cards:
         packcnt[c] += 1
         if c not in pack.wild:
             packnat[rank_of(c)] += 1
-    return _Setup(cfg, pack, np.array(pack.cards, np.int64), packnat, packcnt, players)
+    return np.array(pack.cards, np.int64), packnat, packcnt
 
 
 def _game_setup(
     game: FastGame, rules: Ruleset, players: int, policy: str, pack: Pack, mutant: int, value: int
 ) -> _Setup:
-    """The configuration of a ``comet.fast.games`` kernel (``comet.fast.cardsets.G_*``, then the game's own)."""
+    """The configuration of a ``comet.fast.games`` kernel (the shared header ``comet.fast.config.H_*``, then the game's own)."""
     if len(pack.wild) > 2:
         raise ValueError(f"the fast engine handles at most two wild cards, not {len(pack.wild)}")
     hand, _ = deal_sizes(rules, players, len(pack.cards))
     cfg = np.zeros(cs.CFG_SIZE, np.int64)
-    cfg[cs.G_PLAYERS] = players
-    cfg[cs.G_HAND] = hand
-    cfg[cs.G_BLOCKS] = _flag(rules.deal_order == "blocks")
-    cfg[cs.G_POLICY] = _POLICY_CODES[policy]
-    cfg[cs.G_MUTANT] = mutant
-    dealt = hand * players
-    cfg[cs.G_MAX_STEPS] = dealt + (dealt + 1) * 2 * players  # comet.engine.step_bound
-    wild = (*pack.wild, -1, -1)
-    cfg[cs.G_WILD1] = wild[0]
-    cfg[cs.G_WILD2] = wild[1]
+    _header(cfg, rules, players, hand, policy, mutant, pack)
     game.configure(rules, cfg)
-    packnat = np.zeros(14, np.int64)
-    packcnt = np.zeros(56, np.int64)
-    for c in pack.cards:
-        packcnt[c] += 1
-        if c not in pack.wild:
-            packnat[rank_of(c)] += 1
-    return _Setup(cfg, pack, np.array(pack.cards, np.int64), packnat, packcnt, players, game, value)
+    return _Setup(cfg, pack, *_deck(pack), players, game, value)
 
 
 def cs_action_of(a: int) -> Action:
@@ -413,21 +409,13 @@ def _run(
     play_batch = k.play_batch if setup.game is None else setup.game.play_batch
     play_batch(
         setup.cfg,
-        setup.pack_cards,
-        setup.packnat,
-        setup.packcnt,
+        (setup.pack_cards, setup.packnat, setup.packcnt),
         _base_state(),
         seeds,
         dealers,
-        winner,
-        chips,
-        points,
-        steps,
-        flags,
-        rec_actions,
-        rec_legal,
-        rec_cards,
         np.zeros((0, p + 1, 56), np.int8) if given is None else given,
+        (winner, chips, points, steps, flags),
+        (rec_actions, rec_legal, rec_cards),
     )
     return winner, chips, points, steps, flags, rec_actions, rec_legal, rec_cards
 

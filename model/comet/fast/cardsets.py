@@ -2,39 +2,29 @@
 
 These games replace the standard play wholesale (``Variant.legal_actions``/``play``/``end_turn``), so
 each has its own compiled module in ``comet.fast.games``; this module holds the parts that are not a
-rule of any one of them: the action codes, the canonical order of actions, the deal from a seed, and
-the reference policies over such actions.
+rule of any one of them: the action codes, the canonical order of actions and the reference policies
+over such actions (the deal from a seed is every kernel's: ``comet.fast.batch``).
 
 An action is one int: ``PASS`` (0); ``ONE`` one card, ``kind << 20 | card << 4 | as_rank`` (``as_rank``
 the rank a wild card stands for, 0 for a natural card, as ``comet.state.Action``); ``GROUP`` several
 natural cards of one rank, ``kind << 20 | counts << 4 | rank`` with two bits per suit (how many of the
 rank's card of that suit; a pack holds at most two copies of a card).
 
-The configuration ``cfg`` starts with the ``G_*`` entries below; a game's own readings follow from
-``G_GAME``.
+The configuration ``cfg`` starts with the header every kernel shares (``comet.fast.config.H_*``); a game's
+own readings follow from ``H_SIZE``.
 """
 
 # Numba compiles these functions: plain loops and ``==`` chains are kept on purpose.
 
 from __future__ import annotations
 
-from comet.fast.config import FLAG_CAPPED, POLICY_GREEDY, POLICY_HOARDER, POLICY_RANDOM
+from comet.fast.config import FLAG_CAPPED, H_POLICY, H_WILD1, H_WILD2, POLICY_GREEDY, POLICY_HOARDER, POLICY_RANDOM
 from comet.fast.jit import I8, I64, hot, jit
 from comet.fast.policies import priority
-from comet.fast.rng import LANES, seed_lanes, shuffle
-from comet.trace import rule
+from comet.fast.rng import LANES
 
 __all__ = ["FLAG_CAPPED", "LANES", "hot", "jit"]
 
-G_PLAYERS = 0
-G_HAND = 1  # cards per hand
-G_BLOCKS = 2  # RUL-DEAL-ORDER blocks
-G_POLICY = 3  # POLICY_* of comet.fast.kernel
-G_MUTANT = 4  # tests only: a deliberately broken rule (0: none)
-G_MAX_STEPS = 5  # the reference's step_bound
-G_WILD1 = 6  # the wild cards' ids (-1: none)
-G_WILD2 = 7
-G_GAME = 8  # the first of the game's own entries
 CFG_SIZE = 24
 
 PASS = 0
@@ -42,7 +32,7 @@ ONE = 1
 GROUP = 2
 MAX_ACTS = 256
 KING = 13
-KEY_DIGITS = 5  # comet.diverge.policies.KEY_DIGITS
+KEY_DIGITS = 5  # comet.diverge.choices.KEY_DIGITS
 
 
 @hot
@@ -57,7 +47,7 @@ def group(counts: int, rank: int) -> int:
 
 @hot
 def is_wild(cfg: I64, c: int) -> bool:
-    return bool(c == cfg[G_WILD1] or c == cfg[G_WILD2])
+    return bool(c == cfg[H_WILD1] or c == cfg[H_WILD2])
 
 
 @hot
@@ -159,8 +149,8 @@ def sort_actions(acts: I64, n: int) -> None:
 @hot
 def add_wilds(cfg: I64, cnt: I8, seat: int, rank: int, acts: I64, n: int) -> int:
     """Append the wild cards ``seat`` holds, standing for ``rank`` (lower card id first)."""
-    w1 = cfg[G_WILD1]
-    w2 = cfg[G_WILD2]
+    w1 = cfg[H_WILD1]
+    w2 = cfg[H_WILD2]
     if w2 >= 0 and w2 < w1:
         w1, w2 = w2, w1
     if w1 >= 0 and cnt[seat, w1] > 0:
@@ -199,7 +189,7 @@ def remove(cnt: I8, seat: int, a: int) -> int:
 
 @hot
 def option_key(a: int) -> int:
-    """``comet.diverge.policies.option_key``: the sorted cards as base-64 digits (card + 1, padded to
+    """``comet.diverge.choices.option_key``: the sorted cards as base-64 digits (card + 1, padded to
     five), then the rank the wild card stands for; a pass is 0."""
     k = n_cards(a)
     return digits(a, max(k, KEY_DIGITS), False) * 16 + as_rank(a)
@@ -207,7 +197,7 @@ def option_key(a: int) -> int:
 
 @hot
 def rank_key(seed: int, seat: int, a: int) -> int:
-    """``comet.diverge.policies.rank_key``: the option's priority for ``seat`` in the deal of ``seed``,
+    """``comet.diverge.choices.rank_key``: the option's priority for ``seat`` in the deal of ``seed``,
     then the option itself."""
     return priority(seed, seat, option_key(a))
 
@@ -264,7 +254,7 @@ def simple_choice(acts: I64, n: int, need: int) -> int:
 @hot
 def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int, seed: int) -> int:
     """The policy's action among ``acts[:n]`` (canonical order); ``need`` is ``DealState.need``."""
-    policy = cfg[G_POLICY]
+    policy = cfg[H_POLICY]
     if policy == POLICY_RANDOM:
         best = acts[0]
         best_key = -1
@@ -340,76 +330,3 @@ def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int
 
 
 # --------------------------------------------------------------------- the deal
-
-
-@jit
-@rule("R-DEAL-ORDER")
-def deal(cfg: I64, pack: I64, order: I64, mt: I64, pos: I64, dealer: int, cnt: I8, dead: I64) -> None:
-    """Shuffle the pack as ``random.Random(seed).shuffle`` and deal it from the dealer's left, one
-    card at a time or in blocks (RUL-DEAL-ORDER); ``dead`` gets the undealt cards."""
-    players = cfg[G_PLAYERS]
-    hand = cfg[G_HAND]
-    order[:] = pack
-    pos[0] = 0
-    pos[1] = 0
-    shuffle(order, mt, pos)
-    cnt[:, :] = 0
-    dealt = players * hand
-    seat = dealer + 1 if dealer + 1 < players else 0
-    k = 0
-    for i in range(dealt):
-        cnt[seat, order[i]] += 1
-        k += 1
-        if not cfg[G_BLOCKS] or k == hand:
-            k = 0
-            seat = seat + 1 if seat + 1 < players else 0
-    dead[:] = 0
-    for i in range(dealt, order.shape[0]):
-        dead[order[i]] += 1
-
-
-@jit
-def start(
-    d: int,
-    cfg: I64,
-    pack: I64,
-    base: I64,
-    seeds: I64,
-    dealers: I64,
-    mts: I64,
-    lane_seeds: I64,
-    order: I64,
-    pos: I64,
-    cnt: I8,
-    size: I64,
-    dead: I64,
-    given: I8,
-    rec_cards: I8,
-) -> None:
-    """Deal deal ``d`` (from its seed, or the explicit cards of ``given``) and record the cards if
-    recording."""
-    players = cfg[G_PLAYERS]
-    lane = d % LANES
-    if lane == 0:
-        for j in range(LANES):
-            lane_seeds[j] = seeds[d + j] if d + j < seeds.shape[0] else 0
-        seed_lanes(mts, base, lane_seeds)
-    column = mts[:, lane]
-    if given.shape[0] > 0:
-        for p in range(players):
-            size[p] = 0
-            for c in range(56):
-                cnt[p, c] = given[d, p, c]
-                size[p] += cnt[p, c]
-        for c in range(56):
-            dead[c] = given[d, players, c]
-    else:
-        deal(cfg, pack, order, column, pos, dealers[d], cnt, dead)
-        for p in range(players):
-            size[p] = cfg[G_HAND]
-    if rec_cards.shape[0] > 0:
-        for p in range(players):
-            for c in range(56):
-                rec_cards[d, p, c] = cnt[p, c]
-        for c in range(56):
-            rec_cards[d, players, c] = dead[c]

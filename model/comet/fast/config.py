@@ -1,5 +1,5 @@
-"""The fast kernel's configuration and encodings: ``cfg`` indices (``C_*``: the rulings and the game family,
-so one compiled kernel serves every reading), the action kinds and their one-int code, the outcome flags."""
+"""The fast kernels' configuration and encodings: the ``cfg`` header every kernel shares (``H_*``), the standard
+kernel's indices (``C_*``: the rulings and the game family, so one compiled kernel serves every reading), the action kinds and their one-int code, the outcome flags."""
 
 # Numba compiles these functions: plain loops and ``==`` chains are kept on purpose (no generators, no
 # tuple membership tests in the hot path).
@@ -8,42 +8,48 @@ from __future__ import annotations
 
 from comet.fast.jit import hot
 
-C_PLAYERS = 0
-C_HAND = 1  # cards per hand
-C_PACK = 2  # cards in the pack
-C_LOWEST = 3  # lowest rank (2; Old Comet: 1)
-C_STOP_EARLY = 4  # RUL-MUST-CONTINUE may_stop_early
-C_NEW_RUN_MAY = 5  # RUL-NEW-RUN may
-C_QUARTET_LEAD = 6  # RUL-QUARTET-LEAD
-C_COMET_LEAD = 7  # RUL-COMET-LEAD: LEAD_*
-C_COMET_ANY = 8  # RUL-COMET-RANK any_rank
-C_REQ_MISSING = 9  # RUL-COMET-HOLDING
-C_BONUS_MULT = 10  # RUL-COMET-BONUS-LAST multiplied
-C_COMET_QUARTET = 11  # RUL-COMET-QUARTET
-C_RESTART = 12  # RUL-COMET-AFTER optional_restart
-C_OPERA = 13  # RUL-OPERA
-C_OPERA_DRAW = 14  # RUL-OPERA-DRAW dealer_could
-C_OPERA_MULTIPLY = 15  # RUL-OPERA-STACK multiply
-C_GAME = 16  # GAME_*
-C_BLOCKS = 17  # RUL-DEAL-ORDER blocks
-C_OLD_NINE_ONLY = 18  # RUL-OLD-CAUGHT nine_only
-C_OLD_LAST_MULT = 19  # RUL-OLD-MANILLE-LAST multiplied
-C_OLD_OPERA_DOUBLED = 20  # RUL-OLD-OPERA-CAUGHT doubled
-C_OLD_KING = 21  # RUL-OLD-MANILLE-KING manille_and_king
-C_COMET_VALUE = 22
-C_POLICY = 23  # POLICY_*
-C_MUTANT = 24  # tests only: a deliberately broken rule (0: none)
-C_MAX_STEPS = 25  # a safety bound on actions per deal (the reference's step_bound)
-C_WILD = 26  # the wild card's id
-C_STUCK_MAY = 27  # RUL-STUCK-RESTART may
-C_OPERA_CAUGHT_HIGHEST = 28  # RUL-OPERA-CAUGHT highest
-C_OPERA_BONUS_DOUBLED = 29  # RUL-OPERA-COMET-BONUS doubled
-C_OLD_COURT_RANK = 30  # RUL-OLD-COURT-POINTS rank
-C_OLD_CAUGHT_DOUBLE = 31  # RUL-OLD-CAUGHT-DOUBLE doubled
-C_OLD_CAUGHT_NINE = 32  # RUL-OLD-CAUGHT-NINE extra
-C_OLD_BONUS_LAST = 33  # RUL-OLD-BONUS-LAST multiplied
-C_OLD_KING_PER_PLAY = 34  # RUL-OLD-KING-QUARTET per_play
-CFG_SIZE = 35
+# The header every fast kernel's ``cfg`` starts with (``comet.fast.batch`` deals and records from it); each
+# kernel's own entries follow from ``H_SIZE``.
+H_PLAYERS = 0
+H_HAND = 1  # cards per hand
+H_BLOCKS = 2  # RUL-DEAL-ORDER blocks
+H_POLICY = 3  # POLICY_*
+H_MUTANT = 4  # tests only: a deliberately broken rule (0: none)
+H_MAX_STEPS = 5  # a safety bound on actions per deal (the reference's step_bound)
+H_WILD1 = 6  # the wild cards' ids (-1: none)
+H_WILD2 = 7
+H_SIZE = 8
+
+# The standard kernel's own entries (``comet.fast.kernel``).
+C_PACK = H_SIZE + 0  # cards in the pack
+C_LOWEST = H_SIZE + 1  # lowest rank (2; Old Comet: 1)
+C_STOP_EARLY = H_SIZE + 2  # RUL-MUST-CONTINUE may_stop_early
+C_NEW_RUN_MAY = H_SIZE + 3  # RUL-NEW-RUN may
+C_QUARTET_LEAD = H_SIZE + 4  # RUL-QUARTET-LEAD
+C_COMET_LEAD = H_SIZE + 5  # RUL-COMET-LEAD: LEAD_*
+C_COMET_ANY = H_SIZE + 6  # RUL-COMET-RANK any_rank
+C_REQ_MISSING = H_SIZE + 7  # RUL-COMET-HOLDING
+C_BONUS_MULT = H_SIZE + 8  # RUL-COMET-BONUS-LAST multiplied
+C_COMET_QUARTET = H_SIZE + 9  # RUL-COMET-QUARTET
+C_RESTART = H_SIZE + 10  # RUL-COMET-AFTER optional_restart
+C_OPERA = H_SIZE + 11  # RUL-OPERA
+C_OPERA_DRAW = H_SIZE + 12  # RUL-OPERA-DRAW dealer_could
+C_OPERA_MULTIPLY = H_SIZE + 13  # RUL-OPERA-STACK multiply
+C_GAME = H_SIZE + 14  # GAME_*
+C_OLD_NINE_ONLY = H_SIZE + 15  # RUL-OLD-CAUGHT nine_only
+C_OLD_LAST_MULT = H_SIZE + 16  # RUL-OLD-MANILLE-LAST multiplied
+C_OLD_OPERA_DOUBLED = H_SIZE + 17  # RUL-OLD-OPERA-CAUGHT doubled
+C_OLD_KING = H_SIZE + 18  # RUL-OLD-MANILLE-KING manille_and_king
+C_COMET_VALUE = H_SIZE + 19
+C_STUCK_MAY = H_SIZE + 20  # RUL-STUCK-RESTART may
+C_OPERA_CAUGHT_HIGHEST = H_SIZE + 21  # RUL-OPERA-CAUGHT highest
+C_OPERA_BONUS_DOUBLED = H_SIZE + 22  # RUL-OPERA-COMET-BONUS doubled
+C_OLD_COURT_RANK = H_SIZE + 23  # RUL-OLD-COURT-POINTS rank
+C_OLD_CAUGHT_DOUBLE = H_SIZE + 24  # RUL-OLD-CAUGHT-DOUBLE doubled
+C_OLD_CAUGHT_NINE = H_SIZE + 25  # RUL-OLD-CAUGHT-NINE extra
+C_OLD_BONUS_LAST = H_SIZE + 26  # RUL-OLD-BONUS-LAST multiplied
+C_OLD_KING_PER_PLAY = H_SIZE + 27  # RUL-OLD-KING-QUARTET per_play
+CFG_SIZE = H_SIZE + 28
 
 LEAD_FORBIDDEN, LEAD_ANY_RANK, LEAD_KING = 0, 1, 2
 

@@ -30,13 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from comet.fast.batch import Deck, Outcomes, Recording, naturals, noted, prepare, put_outcome, start
 from comet.fast.config import (
-    C_BLOCKS,
     C_BONUS_MULT,
     C_COMET_VALUE,
     C_GAME,
-    C_HAND,
-    C_MAX_STEPS,
     C_OLD_BONUS_LAST,
     C_OLD_KING,
     C_OLD_KING_PER_PLAY,
@@ -44,15 +42,14 @@ from comet.fast.config import (
     C_OPERA_BONUS_DOUBLED,
     C_OPERA_DRAW,
     C_OPERA_MULTIPLY,
-    C_PLAYERS,
     C_RESTART,
-    C_WILD,
     FLAG_CAPPED,
     FLAG_DRAWN,
     FLAG_OPERA,
     FLAG_OUT_ON_WILD,
     GAME_OLD_COMET,
     GAME_STANDARD,
+    H_PLAYERS,
     KING,
     MAX_ACTS,
     PASS,
@@ -63,42 +60,8 @@ from comet.fast.jit import I8, I64, hot, jit
 from comet.fast.moves import cards_in, legal, remove
 from comet.fast.opera import dealer_could_go_out
 from comet.fast.policies import choose
-from comet.fast.rng import LANES, seed_lanes, shuffle
 from comet.fast.settle import each_pays, going_out_multiplier, settle
 from comet.trace import rule
-
-
-@jit
-def deal_hands(cfg: I64, pack: I64, order: I64, mt: I64, pos: I64, dealer: int, cnt: I8, nat: I8, dead: I64) -> None:
-    """Shuffle the pack with the seeded generator ``mt`` (as the reference) and deal it
-    (RUL-DEAL-ORDER); ``dead`` gets the undealt cards."""
-    players = cfg[C_PLAYERS]
-    hand = cfg[C_HAND]
-    order[:] = pack
-    pos[0] = 0
-    pos[1] = 0
-    shuffle(order, mt, pos)
-    cnt[:, :] = 0
-    nat[:, :] = 0
-    dealt = players * hand
-    wild = cfg[C_WILD]
-    blocks = cfg[C_BLOCKS]
-    seat = dealer + 1 if dealer + 1 < players else 0
-    k = 0  # cards given to this seat so far in its block
-    for i in range(dealt):
-        c = order[i]
-        cnt[seat, c] += 1
-        if c != wild:
-            nat[seat, c >> 2] += 1
-        # next seat: round robin one card at a time, or after a whole block (no divisions)
-        k += 1
-        if not blocks or k == hand:
-            k = 0
-            seat = seat + 1 if seat + 1 < players else 0
-    dead[:] = 0
-    for i in range(dealt, order.shape[0]):
-        dead[order[i]] += 1
-
 
 # --------------------------------------------------------------------- the transition
 
@@ -175,7 +138,7 @@ def step(
     speed); tests/test_fast_pimc.py plays every preset and random readings both ways and compares every
     deal.  Changes the arrays in place and returns the new ``to_move, run_top, turn_played, last, turn,
     steps, winner, wild_as, drawn, free_lead``."""
-    players = cfg[C_PLAYERS]
+    players = cfg[H_PLAYERS]
     game = cfg[C_GAME]
     steps += 1
     kind = a >> 12
@@ -287,7 +250,7 @@ def end_flags(
     dealer: int,
 ) -> int:  # fmt: skip
     """The end of a deal: the settlement (with the Opera's doubling) if someone went out; its ``FLAG_*``."""
-    players = cfg[C_PLAYERS]
+    players = cfg[H_PLAYERS]
     first = dealer + 1 if dealer + 1 < players else 0
     opera = cfg[C_OPERA] == 1 and drawn == 0 and winner == first and turn == 0
     flags = 0
@@ -325,72 +288,20 @@ def finish(cfg: I64, cnt: I8, nat: I8, size: I64, st: I64, chips: I64, points: I
     "R-OLD-LAST-CARD",
 )
 def play_batch(
-    cfg: I64,
-    pack: I64,
-    packnat: I64,
-    packcnt: I64,
-    base: I64,
-    seeds: I64,
-    dealers: I64,
-    winner_out: I64,
-    chips_out: I64,
-    points_out: I64,
-    steps_out: I64,
-    flags_out: I64,
-    rec_actions: I64,
-    rec_legal: I64,
-    rec_cards: I8,
-    given: I8,
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
 ) -> None:
-    """Play one whole deal per seed with the policy of ``cfg``.  With non-empty ``rec_*``
-    arrays also record every action, the number of legal actions before it, and the deal
-    (``rec_cards[d, seat, card]``; seat ``players`` is the dead hand).  A non-empty ``given``
-    (same shape as ``rec_cards``) holds explicit deals: then the seed only drives the policy."""
-    players = cfg[C_PLAYERS]
+    """Play one whole deal per seed with the policy of ``cfg`` (the arguments: ``comet.fast.batch``)."""
+    pack, packnat, packcnt = deck
+    players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
     game = cfg[C_GAME]
-    record = rec_actions.shape[0] > 0
-    cap = cfg[C_MAX_STEPS]
-    mts = np.zeros((624, LANES), np.int64)
-    lane_seeds = np.zeros(LANES, np.int64)
-    order = np.zeros(pack.shape[0], np.int64)
-    pos = np.zeros(2, np.int64)
-    cnt = np.zeros((players, 56), np.int8)
+    cnt, size = bufs[4], bufs[5]
     nat = np.zeros((players, 14), np.int8)
-    size = np.zeros(players, np.int64)
-    dead = np.zeros(56, np.int64)
-    acts = np.zeros(MAX_ACTS, np.int64)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
         dealer = dealers[d]
-        lane = d % LANES
-        if lane == 0:
-            for j in range(LANES):
-                lane_seeds[j] = seeds[d + j] if d + j < seeds.shape[0] else 0
-            seed_lanes(mts, base, lane_seeds)
-        column = mts[:, lane]
-        if given.shape[0] > 0:
-            for p in range(players):
-                size[p] = 0
-                for r in range(14):
-                    nat[p, r] = 0
-                for c in range(56):
-                    cnt[p, c] = given[d, p, c]
-                    size[p] += cnt[p, c]
-                    if c != cfg[C_WILD]:
-                        nat[p, c >> 2] += cnt[p, c]
-            for c in range(56):
-                dead[c] = given[d, players, c]
-        else:
-            deal_hands(cfg, pack, order, column, pos, dealer, cnt, nat, dead)
-            for p in range(players):
-                size[p] = cfg[C_HAND]
-        if record:
-            for p in range(players):
-                for c in range(56):
-                    rec_cards[d, p, c] = cnt[p, c]
-            for c in range(56):
-                rec_cards[d, players, c] = dead[c]
+        start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
+        naturals(cfg, cnt, nat)
         chips[:] = 0
         points[:] = 0
         to_move = (dealer + 1) % players
@@ -410,10 +321,7 @@ def play_batch(
                 break
             n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
             a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
-            if record:
-                rec_actions[d, steps] = a
-                rec_legal[d, steps] = n
-            steps += 1
+            steps = noted(rec, d, steps, a, n)
             kind = a >> 12
             if kind == PASS:
                 nxt = to_move + 1 if to_move + 1 < players else 0
@@ -489,9 +397,4 @@ def play_batch(
                 flags |= FLAG_OUT_ON_WILD
         if drawn:
             flags |= FLAG_DRAWN
-        winner_out[d] = winner
-        for p in range(players):
-            chips_out[d, p] = chips[p]
-            points_out[d, p] = points[p]
-        steps_out[d] = steps
-        flags_out[d] = flags
+        put_outcome(outcomes, d, winner, chips, points, steps, flags)

@@ -12,14 +12,14 @@ from comet.fast.config import (
     C_COMET_LEAD,
     C_COMET_QUARTET,
     C_LOWEST,
-    C_MUTANT,
     C_NEW_RUN_MAY,
-    C_PLAYERS,
     C_QUARTET_LEAD,
     C_REQ_MISSING,
     C_STOP_EARLY,
     C_STUCK_MAY,
-    C_WILD,
+    H_MUTANT,
+    H_PLAYERS,
+    H_WILD1,
     KING,
     LEAD_ANY_RANK,
     LEAD_FORBIDDEN,
@@ -44,7 +44,7 @@ def stuck_may_pass(cfg: I64, nat: I8, seat: int, turn_played: int, last: int) ->
         return False
     if cfg[C_COMET_LEAD] != LEAD_FORBIDDEN:
         return True
-    left = (seat + 1) % cfg[C_PLAYERS]
+    left = (seat + 1) % cfg[H_PLAYERS]
     for r in range(1, 14):
         if nat[left, r] > 0:
             return True
@@ -68,7 +68,7 @@ def legal(
 ) -> int:
     """Write the legal actions of ``seat`` into ``acts`` in the reference's canonical order (pass
     first, then by sorted cards, then by the rank the wild card stands for); return how many."""
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     lowest = cfg[C_LOWEST]
     wild_held = cnt[seat, wild] > 0
     lead = run_top == 0
@@ -106,7 +106,7 @@ def legal(
                 wild_lo, wild_hi = need, need
         quartet_wild = cfg[C_COMET_QUARTET] == 1 and wild_held and nat[seat, need] == 3 and packnat[need] == 3
         may_pass = not matching or (cfg[C_STOP_EARLY] == 1 and turn_played == 1)
-        if cfg[C_MUTANT] == 2:  # planted bug (tests only): pass is always allowed
+        if cfg[H_MUTANT] == 2:  # planted bug (tests only): pass is always allowed
             may_pass = True
     n = 0
     if may_pass:
@@ -155,7 +155,7 @@ def legal(
 def remove(cfg: I64, packcnt: I64, cnt: I8, nat: I8, seat: int, a: int) -> int:
     """Take the action's cards out of ``seat``'s hand; return how many Kings went down naturally."""
     kind = a >> 12
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     if kind == SINGLE:
         c = (a >> 4) & 255
         cnt[seat, c] -= 1
@@ -188,7 +188,7 @@ def packcnt_kings(packcnt: I64, r: int) -> int:
 def put_back(cfg: I64, packcnt: I64, cnt: I8, nat: I8, seat: int, a: int) -> None:
     """Undo ``remove`` (for the dealer's search; the hand held every natural card of a quartet)."""
     kind = a >> 12
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     if kind == SINGLE:
         c = (a >> 4) & 255
         cnt[seat, c] += 1
@@ -218,7 +218,7 @@ def cards_in(a: int, cfg: I64, packcnt: I64) -> int:
     k = 0
     for s in range(4):
         c = r * 4 + s
-        if c != cfg[C_WILD]:
+        if c != cfg[H_WILD1]:
             k += packcnt[c]
     return k + (1 if kind == QUARTET_WILD else 0)
 
@@ -235,11 +235,11 @@ def first_card(cfg: I64, packcnt: I64, a: int) -> int:
     low = 99
     for s in range(4):
         c = r * 4 + s
-        if c != cfg[C_WILD] and packcnt[c] > 0:
+        if c != cfg[H_WILD1] and packcnt[c] > 0:
             low = c
             break
-    if kind == QUARTET_WILD and cfg[C_WILD] < low:
-        return int(cfg[C_WILD])
+    if kind == QUARTET_WILD and cfg[H_WILD1] < low:
+        return int(cfg[H_WILD1])
     return low
 
 
@@ -255,7 +255,7 @@ def order_key(cfg: I64, packcnt: I64, a: int) -> int:
         return (((a >> 4) & 255) + 1) << 28  # (card + 1) * 64**4 * 16
     if kind == WILD:
         return ((((a >> 4) & 255) + 1) << 28) + r
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     key = 0
     digits = 0
     if True:

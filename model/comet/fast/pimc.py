@@ -32,6 +32,7 @@ from comet.fast import kernel as k
 from comet.fast import moves as fast_moves
 from comet.fast import policies as fast_policies
 from comet.fast import rng as fast_rng
+from comet.fast.batch import deal, naturals
 from comet.fast.jit import I8, I64, jit
 from comet.ruleset import Ruleset
 
@@ -60,8 +61,8 @@ def determinize(
     has not seen (the other hands and the dead hand, sorted) shuffled by the generator ``mt`` and dealt
     back to the other seats in seat order at their sizes, the rest to the dead hand.  Writes ``wcnt`` and
     ``wnat``; reads no other seat's cards except to know which cards are unseen, as a set."""
-    players = cfg[kc.C_PLAYERS]
-    wild = cfg[kc.C_WILD]
+    players = cfg[kc.H_PLAYERS]
+    wild = cfg[kc.H_WILD1]
     m = 0
     for c in range(56):
         copies = dead[c]
@@ -106,7 +107,7 @@ def rollout_value(
 ) -> int:
     """Finish the deal in these arrays (changed in place) with the roll-out policy of ``rcfg`` (``greedy``,
     the priorities of ``seed``) and return ``seat``'s result: its chips, or its points in a points game."""
-    cap = rcfg[kc.C_MAX_STEPS]
+    cap = rcfg[kc.H_MAX_STEPS]
     while st[k.S_WINNER] < 0 and st[k.S_DRAWN] == 0 and st[k.S_STEPS] < cap:
         to_move = st[k.S_TO_MOVE]
         run_top = st[k.S_RUN_TOP]
@@ -151,7 +152,7 @@ def pimc_choice(
     """The PIMC player's action among ``acts[:n]`` for the seat to move (see the module note)."""
     if n == 1:
         return int(acts[0])
-    players = cfg[kc.C_PLAYERS]
+    players = cfg[kc.H_PLAYERS]
     seat = st[k.S_TO_MOVE]
     mts = np.zeros((624, 1), np.int64)
     one = np.zeros(1, np.int64)
@@ -217,9 +218,9 @@ def pimc_batch(
 ) -> None:
     """One whole deal per seed, the seats ``pimc_seats[d]`` (-1: all) played by PIMC, the others by the
     policy of ``cfg``; outputs and records as ``kernel.play_batch``."""
-    players = cfg[kc.C_PLAYERS]
+    players = cfg[kc.H_PLAYERS]
     record = rec_actions.shape[0] > 0
-    cap = cfg[kc.C_MAX_STEPS]
+    cap = cfg[kc.H_MAX_STEPS]
     mts = np.zeros((624, 1), np.int64)
     one = np.zeros(1, np.int64)
     order = np.zeros(pack.shape[0], np.int64)
@@ -237,9 +238,10 @@ def pimc_batch(
         one[0] = seeds[d]
         fast_rng.seed_lanes(mts, base, one)
         column = mts[:, 0].copy()
-        k.deal_hands(cfg, pack, order, column, pos, dealer, cnt, nat, dead)
+        deal(cfg, pack, order, column, pos, dealer, cnt, dead)
+        naturals(cfg, cnt, nat)
         for p in range(players):
-            size[p] = cfg[kc.C_HAND]
+            size[p] = cfg[kc.H_HAND]
         if record:
             for p in range(players):
                 for c in range(56):
@@ -358,7 +360,7 @@ def play_pimc(
         raise ValueError("the PIMC player needs at least one sample")
     setup = _setup(rules, players, opponent, 0, None, 0)
     rcfg = setup.cfg.copy()
-    rcfg[kc.C_POLICY] = kc.POLICY_GREEDY
+    rcfg[kc.H_POLICY] = kc.POLICY_GREEDY
     seed_arr = _seed_array(seeds)
     n = seed_arr.shape[0]
     who = np.full(n, -1, np.int64) if pimc_seats is None else np.asarray(pimc_seats, dtype=np.int64)

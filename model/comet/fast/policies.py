@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from comet.fast.config import (
-    C_POLICY,
-    C_WILD,
+    H_POLICY,
+    H_WILD1,
     KING,
     PASS,
     POLICY_HOARDER,
@@ -80,7 +80,7 @@ def simple_choice(cfg: I64, packcnt: I64, run_top: int, acts: I64, n: int, skip_
 
 @hot
 def mix32(x: int) -> int:
-    """``comet.diverge.policies.mix32`` (int64 products wrap; the low 32 bits are the same)."""
+    """``comet.diverge.choices.mix32`` (int64 products wrap; the low 32 bits are the same)."""
     x &= M32
     x ^= x >> 16
     x = (x * 0x7FEB352D) & M32
@@ -92,14 +92,14 @@ def mix32(x: int) -> int:
 
 @hot
 def rank_key(cfg: I64, packcnt: I64, seed: int, seat: int, a: int) -> int:
-    """``comet.diverge.policies.rank_key``: the option's priority for ``seat`` in the deal of ``seed``
+    """``comet.diverge.choices.rank_key``: the option's priority for ``seat`` in the deal of ``seed``
     (coupled play), then the option itself (``order_key`` is the reference's ``option_key``)."""
     return priority(seed, seat, order_key(cfg, packcnt, a))
 
 
 @hot
 def priority(seed: int, seat: int, key: int) -> int:
-    """``comet.diverge.policies.rank_key`` given the option's ``key``: a hash of the seed, the seat and the
+    """``comet.diverge.choices.rank_key`` given the option's ``key``: a hash of the seed, the seat and the
     key above the key itself (the kernels of every game rank their options with it)."""
     h = mix32(seed & M32)
     h = mix32(h ^ ((seed >> 32) & M32))
@@ -114,7 +114,7 @@ def choose(
     cfg: I64, packcnt: I64, nat: I8, size: I64, cnt: I8, seat: int, run_top: int, acts: I64, n: int, seed: int
 ) -> int:
     """The policy's action among ``acts[:n]`` (in canonical order; see the section comment)."""
-    policy = cfg[C_POLICY]
+    policy = cfg[H_POLICY]
     if policy == POLICY_RANDOM:
         best = acts[0]
         best_key = -1
@@ -126,7 +126,7 @@ def choose(
         return int(best)
     if policy == POLICY_SIMPLE:
         return simple_choice(cfg, packcnt, run_top, acts, n, False)
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     if policy == POLICY_HOARDER:
         first_wild = -1
         first_nine = -1

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from comet.fast.config import (
     C_GAME,
-    C_MUTANT,
     C_OLD_CAUGHT_DOUBLE,
     C_OLD_CAUGHT_NINE,
     C_OLD_COURT_RANK,
@@ -17,10 +16,11 @@ from comet.fast.config import (
     C_OLD_OPERA_DOUBLED,
     C_OPERA_CAUGHT_HIGHEST,
     C_OPERA_MULTIPLY,
-    C_PLAYERS,
-    C_WILD,
     GAME_OLD_COMET,
     GAME_TWO_PLAYER,
+    H_MUTANT,
+    H_PLAYERS,
+    H_WILD1,
 )
 from comet.fast.jit import I8, I64, hot, jit
 from comet.trace import rule
@@ -56,9 +56,9 @@ def settle(
     cfg: I64, cnt: I8, nat: I8, size: I64, winner: int, wild_as: int, opera: bool, chips: I64, points: I64
 ) -> None:
     """End-of-deal payments (standard, Opera), two-player points, Old Comet's settlement."""
-    players = cfg[C_PLAYERS]
+    players = cfg[H_PLAYERS]
     game = cfg[C_GAME]
-    wild = cfg[C_WILD]
+    wild = cfg[H_WILD1]
     if game == GAME_OLD_COMET:
         mult = 1
         caught = 10
@@ -70,7 +70,7 @@ def settle(
                 caught *= 2
     else:
         mult = going_out_multiplier(wild_as) if wild_as else 1
-        if cfg[C_MUTANT] == 1 and wild_as:  # planted bug: going out on the Comet doubles nothing
+        if cfg[H_MUTANT] == 1 and wild_as:  # planted bug: going out on the Comet doubles nothing
             mult = 1
         if opera:
             mult = mult * 2 if cfg[C_OPERA_MULTIPLY] else max(mult, 2)

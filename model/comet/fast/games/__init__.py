@@ -5,8 +5,9 @@ engine finds it by the variant's name, so no shared table lists the games.  Each
 
 - ``FIELDS``: the ruling fields whose every reading its kernel plays;
 - ``GAME_LEVEL``: the fields of the game that change no single deal (game length, ties);
-- ``configure(rules, cfg)``: writes the game's readings into ``cfg`` from ``comet.fast.cardsets.G_GAME``;
-- ``play_batch``: the compiled deals, with the signature of ``comet.fast.kernel.play_batch``.
+- ``configure(rules, cfg)``: writes the game's readings into ``cfg`` from ``comet.fast.config.H_SIZE``;
+- ``play_batch``: the compiled deals, with the signature of ``comet.fast.kernel.play_batch`` (``comet.fast.batch``).
 
-The shared parts (actions, their order, the deal, the policies) are in ``comet.fast.cardsets``.
+The shared parts are in ``comet.fast.cardsets`` (actions, their order, the policies) and ``comet.fast.batch``
+(the arguments, the buffers, the deal, the outcome).
 """

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from comet.fast.batch import Deck, Outcomes, Recording, noted, prepare, put_outcome, start
 from comet.fast.cardsets import (
     CFG_SIZE,
     FLAG_CAPPED,
-    G_GAME,
-    G_MAX_STEPS,
-    G_MUTANT,
-    G_PLAYERS,
     KING,
-    LANES,
     MAX_ACTS,
     PASS,
     add_wilds,
@@ -30,9 +26,8 @@ from comet.fast.cardsets import (
     one,
     remove,
     sort_actions,
-    start,
 )
-from comet.fast.config import FLAG_OUT_ON_WILD
+from comet.fast.config import FLAG_OUT_ON_WILD, H_MUTANT, H_PLAYERS, H_SIZE
 from comet.fast.jit import I8, I64
 from comet.ruleset import Ruleset
 from comet.trace import rule
@@ -52,15 +47,15 @@ FIELDS: tuple[str, ...] = (
 )
 GAME_LEVEL: tuple[str, ...] = ("commit_tie",)
 
-K_LOWEST_SUIT = G_GAME  # RUL-COMMIT-C-LOWEST rank_then_suit
-K_COMET_STOP = G_GAME + 1  # RUL-COMMIT-C-COMET stop
-K_COMET_AND_KING = G_GAME + 2  # RUL-COMMIT-C-COMET-KING comet_and_king
-K_NEW_RUN_MAY = G_GAME + 3  # RUL-CATS-NEW-RUN may
-K_COMET_LEADS_KING = G_GAME + 4  # RUL-COMMIT-C-COMET-LEAD king
-K_BRANCH_PLAYER_ONLY = G_GAME + 5  # RUL-COMMIT-C-REPLACED player_only
-K_OUT_DOUBLED = G_GAME + 6  # RUL-COMMIT-C-COMET-OUT doubled
-K_COMET_ANY_HIGHER = G_GAME + 7  # RUL-COMMIT-C-COMET-CARD any_higher
-K_MISSING_STOPS = G_GAME + 8  # RUL-COMMIT-C-STOPS missing_successor
+K_LOWEST_SUIT = H_SIZE  # RUL-COMMIT-C-LOWEST rank_then_suit
+K_COMET_STOP = H_SIZE + 1  # RUL-COMMIT-C-COMET stop
+K_COMET_AND_KING = H_SIZE + 2  # RUL-COMMIT-C-COMET-KING comet_and_king
+K_NEW_RUN_MAY = H_SIZE + 3  # RUL-CATS-NEW-RUN may
+K_COMET_LEADS_KING = H_SIZE + 4  # RUL-COMMIT-C-COMET-LEAD king
+K_BRANCH_PLAYER_ONLY = H_SIZE + 5  # RUL-COMMIT-C-REPLACED player_only
+K_OUT_DOUBLED = H_SIZE + 6  # RUL-COMMIT-C-COMET-OUT doubled
+K_COMET_ANY_HIGHER = H_SIZE + 7  # RUL-COMMIT-C-COMET-CARD any_higher
+K_MISSING_STOPS = H_SIZE + 8  # RUL-COMMIT-C-STOPS missing_successor
 assert K_MISSING_STOPS < CFG_SIZE
 
 
@@ -95,7 +90,7 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
             if cnt[seat, c] > 0 and not is_wild(cfg, c):
                 low = c
                 break
-        if low >= 0 and cfg[G_MUTANT] == 2:  # planted bug (tests only): any natural card may start a run
+        if low >= 0 and cfg[H_MUTANT] == 2:  # planted bug (tests only): any natural card may start a run
             for c in range(low, 56):
                 if cnt[seat, c] > 0 and not is_wild(cfg, c):
                     acts[n] = one(c, 0)
@@ -143,7 +138,7 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, scores: I64) -> Non
     """The first player out scores 1, plus 2 per natural King and 1 per other card left in the other
     hands (RUL-COMMIT-C-COMET-OUT doubled: x2 when they went out on the Comet, x4 as a 9); for each
     Comet a player is caught with, every other player scores 1."""
-    players = cfg[G_PLAYERS]
+    players = cfg[H_PLAYERS]
     mult = 1
     if cfg[K_OUT_DOUBLED] and out_wild_as:
         mult = 4 if out_wild_as == 9 else 2
@@ -161,51 +156,26 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, scores: I64) -> Non
                         scores[other] += k
             else:
                 scores[winner] += k * mult * (2 if (c >> 2) == KING else 1)
-    if cfg[G_MUTANT] != 1:  # planted bug (tests only): the winner's own point is lost
+    if cfg[H_MUTANT] != 1:  # planted bug (tests only): the winner's own point is lost
         scores[winner] += 1
 
 
 @jit
 @rule("R-COMMIT-C-SUIT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64,
-    pack: I64,
-    packnat: I64,
-    packcnt: I64,
-    base: I64,
-    seeds: I64,
-    dealers: I64,
-    winner_out: I64,
-    chips_out: I64,
-    points_out: I64,
-    steps_out: I64,
-    flags_out: I64,
-    rec_actions: I64,
-    rec_legal: I64,
-    rec_cards: I8,
-    given: I8,
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
 ) -> None:
-    """One whole deal per seed (see ``comet.fast.kernel.play_batch`` for the arguments).  A natural
+    """One whole deal per seed (the arguments: ``comet.fast.batch``).  A natural
     card goes on the run (the branch card keeps the run where it is); the Comet scores 2 and stands for
     the card needed, which stays a second way on (RUL-COMMIT-C-COMET stop: it ends the run); a King
     scores 1 and ends the run (the Comet as a King: 2, or 3 under RUL-COMMIT-C-COMET-KING)."""
-    players = cfg[G_PLAYERS]
-    record = rec_actions.shape[0] > 0
-    cap = cfg[G_MAX_STEPS]
-    mts = np.zeros((624, LANES), np.int64)
-    lane_seeds = np.zeros(LANES, np.int64)
-    order = np.zeros(pack.shape[0], np.int64)
-    pos = np.zeros(2, np.int64)
-    cnt = np.zeros((players, 56), np.int8)
-    size = np.zeros(players, np.int64)
-    dead = np.zeros(56, np.int64)
-    acts = np.zeros(MAX_ACTS, np.int64)
+    pack, _packnat, packcnt = deck
+    players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
+    cnt, size = bufs[4], bufs[5]
     scores = np.zeros(players, np.int64)
+    zeros = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
-        start(
-            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead, given,
-            rec_cards,
-        )
+        start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         scores[:] = 0
         to_move = (dealers[d] + 1) % players
         top = 0
@@ -224,10 +194,7 @@ def play_batch(
             n = legal(cfg, cnt, to_move, top, suit, branch, played, last, acts)
             need = top + 1 if top else 0
             a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
-            if record:
-                rec_actions[d, steps] = a
-                rec_legal[d, steps] = n
-            steps += 1
+            steps = noted(rec, d, steps, a, n)
             if a == PASS:
                 nxt = to_move + 1 if to_move + 1 < players else 0
                 if nxt == last:
@@ -279,9 +246,4 @@ def play_batch(
                     flags |= FLAG_OUT_ON_WILD
         if winner >= 0:
             settle(cfg, cnt, winner, out_wild_as, scores)
-        winner_out[d] = winner
-        for p in range(players):
-            chips_out[d, p] = 0
-            points_out[d, p] = scores[p]
-        steps_out[d] = steps
-        flags_out[d] = flags
+        put_outcome(out, d, winner, zeros, scores, steps, flags)

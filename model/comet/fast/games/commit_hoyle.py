@@ -6,20 +6,15 @@ State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none), its s
 play and the last card played (-1: none).
 """
 
-
 from __future__ import annotations
 
 import numpy as np
 
+from comet.fast.batch import Deck, Outcomes, Recording, noted, prepare, put_outcome, start
 from comet.fast.cardsets import (
     CFG_SIZE,
     FLAG_CAPPED,
-    G_GAME,
-    G_MAX_STEPS,
-    G_MUTANT,
-    G_PLAYERS,
     KING,
-    LANES,
     MAX_ACTS,
     ONE,
     PASS,
@@ -28,8 +23,8 @@ from comet.fast.cardsets import (
     jit,
     one,
     remove,
-    start,
 )
+from comet.fast.config import H_MUTANT, H_PLAYERS, H_SIZE
 from comet.fast.jit import I8, I64
 from comet.fast.settle import each_pays
 from comet.ruleset import Ruleset
@@ -48,13 +43,13 @@ FIELDS: tuple[str, ...] = (
 )
 GAME_LEVEL: tuple[str, ...] = ()
 
-H_REST_STOPS = G_GAME  # RUL-COMMIT-H-REST stop_cards
-H_BRANCH_NEXT = G_GAME + 1  # RUL-COMMIT-H-NINE-RUN next_player
-H_KINGS_OTHERS = G_GAME + 2  # RUL-COMMIT-H-KINGS-HELD others
-H_STAKE = G_GAME + 3  # RUL-COMMIT-H-STAKE
-H_NINE_WITHOUT_ONLY = G_GAME + 4  # RUL-COMMIT-H-NINE-PASS without_only
-H_NINE_LEAD_LAST = G_GAME + 5  # RUL-COMMIT-H-NINE-LEAD last_resort
-H_NINE_LEAD_GOES_ON = G_GAME + 6  # RUL-COMMIT-H-NINE-LEAD-TURN goes_on
+H_REST_STOPS = H_SIZE  # RUL-COMMIT-H-REST stop_cards
+H_BRANCH_NEXT = H_SIZE + 1  # RUL-COMMIT-H-NINE-RUN next_player
+H_KINGS_OTHERS = H_SIZE + 2  # RUL-COMMIT-H-KINGS-HELD others
+H_STAKE = H_SIZE + 3  # RUL-COMMIT-H-STAKE
+H_NINE_WITHOUT_ONLY = H_SIZE + 4  # RUL-COMMIT-H-NINE-PASS without_only
+H_NINE_LEAD_LAST = H_SIZE + 5  # RUL-COMMIT-H-NINE-LEAD last_resort
+H_NINE_LEAD_GOES_ON = H_SIZE + 6  # RUL-COMMIT-H-NINE-LEAD-TURN goes_on
 assert H_NINE_LEAD_GOES_ON < CFG_SIZE
 
 NINE_D = 9 * 4 + 1
@@ -79,7 +74,16 @@ def configure(rules: Ruleset, cfg: I64) -> None:
 @hot
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE")
 def legal(
-    cfg: I64, cnt: I8, size: I64, seat: int, top: int, suit: int, branch: int, played: int, last: int, last_card: int,
+    cfg: I64,
+    cnt: I8,
+    size: I64,
+    seat: int,
+    top: int,
+    suit: int,
+    branch: int,
+    played: int,
+    last: int,
+    last_card: int,
     acts: I64,
 ) -> int:
     """Any card leads (the 9♦ only as the last card under commit_nine_lead=last_resort); a run goes on
@@ -130,7 +134,7 @@ def is_stop(cfg: I64, dead: I64, c: int) -> bool:
 def settle(cfg: I64, cnt: I8, winner: int, chips: I64) -> None:
     """The pool to the first player out; 2 to each other player from whoever holds the 9♦; each King
     left costs its holder 1 per other player (RUL-COMMIT-H-KINGS-HELD others: earns it)."""
-    players = cfg[G_PLAYERS]
+    players = cfg[H_PLAYERS]
     stake = cfg[H_STAKE]
     for seat in range(players):
         if seat != winner and stake:
@@ -141,7 +145,7 @@ def settle(cfg: I64, cnt: I8, winner: int, chips: I64) -> None:
         kings = 0
         for s in range(4):
             kings += cnt[seat, KING * 4 + s]
-        if cfg[G_MUTANT] == 1:  # planted bug (tests only): Kings left in hand cost nothing
+        if cfg[H_MUTANT] == 1:  # planted bug (tests only): Kings left in hand cost nothing
             kings = 0
         for other in range(players):
             if other == seat:
@@ -158,43 +162,19 @@ def settle(cfg: I64, cnt: I8, winner: int, chips: I64) -> None:
 @jit
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE", "R-COMMIT-H-KING-PAID", "R-COMMIT-H-NINE-PAID", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64,
-    pack: I64,
-    packnat: I64,
-    packcnt: I64,
-    base: I64,
-    seeds: I64,
-    dealers: I64,
-    winner_out: I64,
-    chips_out: I64,
-    points_out: I64,
-    steps_out: I64,
-    flags_out: I64,
-    rec_actions: I64,
-    rec_legal: I64,
-    rec_cards: I8,
-    given: I8,
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
 ) -> None:
-    """One whole deal per seed (see ``comet.fast.kernel.play_batch`` for the arguments).  The 9♦
+    """One whole deal per seed (the arguments: ``comet.fast.batch``).  The 9♦
     played on a run opens the branch to the 10♦ and ends the turn; played as a lead it starts the
     diamonds; the 10♦ played on the branch makes the run 9♦ 10♦; a stop ends the run."""
-    players = cfg[G_PLAYERS]
-    record = rec_actions.shape[0] > 0
-    cap = cfg[G_MAX_STEPS]
-    mts = np.zeros((624, LANES), np.int64)
-    lane_seeds = np.zeros(LANES, np.int64)
-    order = np.zeros(pack.shape[0], np.int64)
-    pos = np.zeros(2, np.int64)
-    cnt = np.zeros((players, 56), np.int8)
-    size = np.zeros(players, np.int64)
-    dead = np.zeros(60, np.int64)
-    acts = np.zeros(MAX_ACTS, np.int64)
+    pack = deck[0]
+    players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
+    cnt, size = bufs[4], bufs[5]
+    dead = bufs[6]
     chips = np.zeros(players, np.int64)
+    zeros = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
-        start(
-            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead[:56],
-            given, rec_cards,
-        )
+        start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         chips[:] = 0
         to_move = (dealers[d] + 1) % players
         top = 0
@@ -213,10 +193,7 @@ def play_batch(
             n = legal(cfg, cnt, size, to_move, top, suit, branch, played, last, last_card, acts)
             need = top + 1 if top else 0
             a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
-            if record:
-                rec_actions[d, steps] = a
-                rec_legal[d, steps] = n
-            steps += 1
+            steps = noted(rec, d, steps, a, n)
             if a == PASS:
                 nxt = to_move + 1 if to_move + 1 < players else 0
                 if nxt == last:
@@ -263,9 +240,4 @@ def play_batch(
                 winner = seat
         if winner >= 0:
             settle(cfg, cnt, winner, chips)
-        winner_out[d] = winner
-        for p in range(players):
-            chips_out[d, p] = chips[p]
-            points_out[d, p] = 0
-        steps_out[d] = steps
-        flags_out[d] = flags
+        put_outcome(out, d, winner, chips, zeros, steps, flags)

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from comet.fast.batch import Deck, Outcomes, Recording, noted, prepare, put_outcome, start
 from comet.fast.cardsets import (
     CFG_SIZE,
     FLAG_CAPPED,
-    G_GAME,
-    G_MAX_STEPS,
-    G_MUTANT,
-    G_PLAYERS,
     KING,
-    LANES,
     MAX_ACTS,
     PASS,
     add_wilds,
@@ -34,9 +30,8 @@ from comet.fast.cardsets import (
     play_rank,
     remove,
     sort_actions,
-    start,
 )
-from comet.fast.config import FLAG_OUT_ON_WILD
+from comet.fast.config import FLAG_OUT_ON_WILD, H_MUTANT, H_PLAYERS, H_SIZE
 from comet.fast.jit import I8, I64
 from comet.ruleset import Ruleset
 from comet.trace import rule
@@ -55,14 +50,14 @@ FIELDS: tuple[str, ...] = (
 )
 GAME_LEVEL: tuple[str, ...] = ()
 
-R_CAP_FOUR = G_GAME  # RUL-RED9-MANY cap_four
-R_LEAD_LAST = G_GAME + 1  # RUL-RED9-LEAD last_resort
-R_FIRST_ALL = G_GAME + 2  # RUL-RED9-FIRST-PLAY all
-R_OUT_LIKE_COMET = G_GAME + 3  # RUL-RED9-OUT like_comet
-R_NEW_RUN_MAY = G_GAME + 4  # RUL-CATS-NEW-RUN may
-R_CONTINUE_MAY = G_GAME + 5  # RUL-RED9-CONTINUE may
-R_WILD_STOP = G_GAME + 6  # RUL-RED9-NINE-STOP stop
-R_SUIT_KING = G_GAME + 7  # RUL-RED9-KING suit_king
+R_CAP_FOUR = H_SIZE  # RUL-RED9-MANY cap_four
+R_LEAD_LAST = H_SIZE + 1  # RUL-RED9-LEAD last_resort
+R_FIRST_ALL = H_SIZE + 2  # RUL-RED9-FIRST-PLAY all
+R_OUT_LIKE_COMET = H_SIZE + 3  # RUL-RED9-OUT like_comet
+R_NEW_RUN_MAY = H_SIZE + 4  # RUL-CATS-NEW-RUN may
+R_CONTINUE_MAY = H_SIZE + 5  # RUL-RED9-CONTINUE may
+R_WILD_STOP = H_SIZE + 6  # RUL-RED9-NINE-STOP stop
+R_SUIT_KING = H_SIZE + 7  # RUL-RED9-KING suit_king
 assert R_SUIT_KING < CFG_SIZE
 
 
@@ -149,7 +144,7 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> Non
     """0 for the first player out; the others score their cards (Ace 20, others their rank) times 2
     for each red nine held (RUL-RED9-MANY cap_four: at most 4), times 2 more if the winner went out on
     a red nine (RUL-RED9-OUT like_comet: 4 if it stood for a 9)."""
-    players = cfg[G_PLAYERS]
+    players = cfg[H_PLAYERS]
     for seat in range(players):
         if seat == winner:
             continue
@@ -163,7 +158,7 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> Non
             pts += k * (20 if r == 1 else r)
             if is_wild(cfg, c):
                 held += k
-        if cfg[G_MUTANT] == 1:  # planted bug (tests only): a red nine held doubles nothing
+        if cfg[H_MUTANT] == 1:  # planted bug (tests only): a red nine held doubles nothing
             held = 0
         mult = 1 << held
         if cfg[R_CAP_FOUR] and held > 2:
@@ -176,43 +171,19 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> Non
 @jit
 @rule("R-RED9-RUN", "R-RED9-WILD", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64,
-    pack: I64,
-    packnat: I64,
-    packcnt: I64,
-    base: I64,
-    seeds: I64,
-    dealers: I64,
-    winner_out: I64,
-    chips_out: I64,
-    points_out: I64,
-    steps_out: I64,
-    flags_out: I64,
-    rec_actions: I64,
-    rec_legal: I64,
-    rec_cards: I8,
-    given: I8,
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
 ) -> None:
-    """One whole deal per seed (see ``comet.fast.kernel.play_batch`` for the arguments).  The cards
+    """One whole deal per seed (the arguments: ``comet.fast.batch``).  The cards
     go on the run with their rank (a red nine with the rank it stands for); a King ends the run (under
     RUL-RED9-KING suit_king only the King of the suit of the run's first card, or a red nine standing
     for it); a red nine ends it under RUL-RED9-NINE-STOP stop."""
-    players = cfg[G_PLAYERS]
-    record = rec_actions.shape[0] > 0
-    cap = cfg[G_MAX_STEPS]
-    mts = np.zeros((624, LANES), np.int64)
-    lane_seeds = np.zeros(LANES, np.int64)
-    order = np.zeros(pack.shape[0], np.int64)
-    pos = np.zeros(2, np.int64)
-    cnt = np.zeros((players, 56), np.int8)
-    size = np.zeros(players, np.int64)
-    dead = np.zeros(56, np.int64)
-    acts = np.zeros(MAX_ACTS, np.int64)
+    pack = deck[0]
+    players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
+    cnt, size = bufs[4], bufs[5]
     points = np.zeros(players, np.int64)
+    zeros = np.zeros(players, np.int64)
     for d in range(seeds.shape[0]):
-        start(
-            d, cfg, pack, base, seeds, dealers, mts, lane_seeds, order, pos, cnt, size, dead, given, rec_cards,
-        )
+        start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         points[:] = 0
         to_move = (dealers[d] + 1) % players
         top = 0
@@ -231,10 +202,7 @@ def play_batch(
             n = legal(cfg, cnt, to_move, top, begun, played, last, acts)
             need = top + 1 if top else 0
             a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
-            if record:
-                rec_actions[d, steps] = a
-                rec_legal[d, steps] = n
-            steps += 1
+            steps = noted(rec, d, steps, a, n)
             if a == PASS:
                 nxt = to_move + 1 if to_move + 1 < players else 0
                 if nxt == last:
@@ -263,9 +231,4 @@ def play_batch(
                     flags |= FLAG_OUT_ON_WILD
         if winner >= 0:
             settle(cfg, cnt, winner, out_wild_as, points)
-        winner_out[d] = winner
-        for p in range(players):
-            chips_out[d, p] = 0
-            points_out[d, p] = points[p]
-        steps_out[d] = steps
-        flags_out[d] = flags
+        put_outcome(out, d, winner, zeros, points, steps, flags)
