@@ -51,6 +51,7 @@ from comet.record import (
     parse_card_code,
     parse_record,
     record_from_state,
+    record_head,
     replay_from,
     whole_number,
 )
@@ -105,13 +106,8 @@ class GameRecord:
         return DealRecord(self.variant, self.rulings, self.players, 0, None, (), (), (), ()).ruleset()
 
     def to_json(self) -> JsonObject:
-        out: JsonObject = {
-            "format": FORMAT,
-            "variant": self.variant,
-            "rulings": {k: v for k, v in self.rulings},
-            "players": self.players,
-            "length": self.length,
-        }
+        out = record_head(self.variant, self.rulings, self.players)
+        out["length"] = self.length
         if self.draw is not None:
             out["draw"] = [[None if c is None else card_text(c) for c in row] for row in self.draw]
         out["first_dealer"] = self.first_dealer

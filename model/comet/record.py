@@ -49,6 +49,11 @@ JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, 
 JsonObject: TypeAlias = dict[str, JsonValue]
 
 
+def record_head(variant: str, rulings: tuple[tuple[str, str | int | bool], ...], players: int) -> JsonObject:
+    """The fields a deal record and a game record both start with, in the contract's order."""
+    return {"format": FORMAT, "variant": variant, "rulings": {k: v for k, v in rulings}, "players": players}
+
+
 @dataclass(frozen=True, slots=True)
 class DealRecord:
     """A parsed record: card codes already read, actions already parsed (not yet checked for legality)."""
@@ -92,13 +97,8 @@ class DealRecord:
 
     def to_json(self) -> JsonObject:
         """The record as a JSON object in canonical form (field order of the contract)."""
-        out: JsonObject = {
-            "format": FORMAT,
-            "variant": self.variant,
-            "rulings": {k: v for k, v in self.rulings},
-            "players": self.players,
-            "dealer": self.dealer,
-        }
+        out = record_head(self.variant, self.rulings, self.players)
+        out["dealer"] = self.dealer
         if self.comet_value is not None:
             out["comet_value"] = self.comet_value
         out["hands"] = [[card_text(c) for c in h] for h in self.hands]
