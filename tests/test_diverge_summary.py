@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comet.commands.diverge import summary_table
+from comet.commands.diverge_page import summary_table
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.report import PairReport
 from comet.diverge.store import load, search_of
