@@ -84,7 +84,7 @@ class Encoding:
     extra_fields: tuple[str, ...] = ()
     scoring: str = "chips"
     pack_size: int = PACK_SIZE
-    # Every ``Ruleset`` field that applies to the preset (``comet.ruleset.APPLIES_TO``) is accounted for:
+    # Every ``Ruleset`` field that applies to the preset (``comet.ruleset.applies``: its family declares it) is accounted for:
     # a free Boolean (``rulings``); ``unquantified``: it changes no transition, no return and no points of
     # a deal under this encoding, or is read from the state (the cross-check draws it at random, so a
     # field wrongly listed here shows up as a mismatch); ``outside``: its other readings make deals this

@@ -1,10 +1,10 @@
 """What every fast kernel's batch shares: the arguments (grouped), the buffers, the deal of one seed (or of
 given cards) with its recording, and the outcome written back.
 
-A kernel's ``play_batch(cfg, deck, base, seeds, dealers, given, out, rec)`` plays one whole deal per seed:
+A kernel's ``play_batch(cfg, deck, base, seeds, dealers, given, outcomes, rec)`` plays one whole deal per seed:
 ``deck`` is ``(pack, packnat, packcnt)`` (the cards in pack order, natural cards per rank, copies per card);
 ``base`` the generator's seeded state (``comet.fast.rng``); ``given`` explicit deals (empty: deal from the
-seeds); ``out`` ``(winner, chips, points, steps, flags)`` per deal; ``rec`` ``(actions, legal, cards)``, empty
+seeds); ``outcomes`` ``(winner, chips, points, steps, flags)`` per deal; ``rec`` ``(actions, legal, cards)``, empty
 when not recording, else every action, the number of legal actions before it and the deal
 (``cards[d, seat, card]``; seat ``players`` is the dead hand).
 

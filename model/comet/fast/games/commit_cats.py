@@ -163,7 +163,7 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, scores: I64) -> Non
 @jit
 @rule("R-COMMIT-C-SUIT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
 ) -> None:
     """One whole deal per seed (the arguments: ``comet.fast.batch``).  A natural
     card goes on the run (the branch card keeps the run where it is); the Comet scores 2 and stands for
@@ -246,4 +246,4 @@ def play_batch(
                     flags |= FLAG_OUT_ON_WILD
         if winner >= 0:
             settle(cfg, cnt, winner, out_wild_as, scores)
-        put_outcome(out, d, winner, zeros, scores, steps, flags)
+        put_outcome(outcomes, d, winner, zeros, scores, steps, flags)

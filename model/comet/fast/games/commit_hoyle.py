@@ -162,7 +162,7 @@ def settle(cfg: I64, cnt: I8, winner: int, chips: I64) -> None:
 @jit
 @rule("R-COMMIT-H-SUIT", "R-COMMIT-H-NINE", "R-COMMIT-H-KING-PAID", "R-COMMIT-H-NINE-PAID", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
 ) -> None:
     """One whole deal per seed (the arguments: ``comet.fast.batch``).  The 9♦
     played on a run opens the branch to the 10♦ and ends the turn; played as a lead it starts the
@@ -240,4 +240,4 @@ def play_batch(
                 winner = seat
         if winner >= 0:
             settle(cfg, cnt, winner, chips)
-        put_outcome(out, d, winner, chips, zeros, steps, flags)
+        put_outcome(outcomes, d, winner, chips, zeros, steps, flags)

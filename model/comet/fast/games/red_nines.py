@@ -171,7 +171,7 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> Non
 @jit
 @rule("R-RED9-RUN", "R-RED9-WILD", "R-TURN-END", "R-END-OUT")
 def play_batch(
-    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, out: Outcomes, rec: Recording
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
 ) -> None:
     """One whole deal per seed (the arguments: ``comet.fast.batch``).  The cards
     go on the run with their rank (a red nine with the rank it stands for); a King ends the run (under
@@ -231,4 +231,4 @@ def play_batch(
                     flags |= FLAG_OUT_ON_WILD
         if winner >= 0:
             settle(cfg, cnt, winner, out_wild_as, points)
-        put_outcome(out, d, winner, zeros, points, steps, flags)
+        put_outcome(outcomes, d, winner, zeros, points, steps, flags)
