@@ -13,7 +13,7 @@ from pathlib import Path
 
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.witness import Proof, Search, Witness
-from comet.record import JsonObject, JsonValue, parse_record, record_from_state
+from comet.record import DealRecord, JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
 
 STORE = Path(__file__).with_name("witnesses.json")
@@ -106,8 +106,6 @@ def witness_of(e: JsonObject) -> Witness | None:
 
 
 def _pack_name(rec: object) -> str:
-    from comet.record import DealRecord
-
     assert isinstance(rec, DealRecord)
     try:
         return rec.start().pack
