@@ -35,6 +35,11 @@ def missing_from(lines: list[str], pairs: tuple[Pair, ...]) -> list[str]:
     return [p.key for p in pairs if (p.preset, p.label_b()) not in have]
 
 
+def listed_in(lines: list[str], pairs: tuple[Pair, ...]) -> set[str]:
+    """The keys of the pairs with a row in the summary ``lines``."""
+    return {p.key for p in pairs} - set(missing_from(lines, pairs))
+
+
 def summary_section(text: str) -> list[str]:
     return text.split("## Summary", 1)[1].split("\n## ", 1)[0].splitlines()
 
@@ -66,9 +71,33 @@ def test_the_summary_has_a_row_for_every_pair_measured_or_not() -> None:
     assert dropped.key in missing_from(fewer, pairs)
 
 
+PENDING = REPORT.parent / "pending"
+
+
+def pending_reports() -> dict[str, list[str]]:
+    """The summary lines of each report under spec/divergence/pending/ (one ruling's pairs measured on
+    their own, by ``comet diverge FIELD --preset P --out spec/divergence/pending/FIELD-P``, for rulings added
+    after the whole report was generated), by folder name."""
+    return {
+        d.name: summary_section((d / "README.md").read_text(encoding="utf-8"))
+        for d in sorted(PENDING.iterdir())
+        if (d / "README.md").is_file()
+    } if PENDING.is_dir() else {}
+
+
 def test_the_published_report_lists_every_ruling() -> None:
-    """spec/divergence/README.md has a summary row for every reading pair of every preset (a ruling added
-    since it was generated fails here until the report is regenerated: README, 'The divergence report at
-    scale'; `--out spec/divergence` measures only the pairs missing)."""
-    missing = missing_from(summary_section(REPORT.read_text(encoding="utf-8")), all_pairs())
-    assert missing == [], f"not in {REPORT.name}'s summary (regenerate it): {', '.join(missing)}"
+    """spec/divergence/README.md has a summary row for every reading pair of every preset, or the pair is
+    measured in a report of its own under spec/divergence/pending/ (a ruling added since the whole report
+    was generated, until it is regenerated: README, 'The divergence report at scale'; `--out
+    spec/divergence` measures only the pairs missing).  A pending report whose pairs the whole report now
+    lists is stale and fails here too, so the folder goes when the report is regenerated."""
+    pairs = all_pairs()
+    missing = missing_from(summary_section(REPORT.read_text(encoding="utf-8")), pairs)
+    pending = pending_reports()
+    measured_alone = {key: listed_in(lines, pairs) for key, lines in pending.items()}
+    unmeasured = [key for key in missing if not any(key in keys for keys in measured_alone.values())]
+    assert unmeasured == [], f"not in {REPORT.name}'s summary nor in a pending report (regenerate it): {', '.join(unmeasured)}"
+    for name, keys in measured_alone.items():
+        assert keys, f"pending/{name} measures no pair"
+        assert keys & set(missing), f"pending/{name} is stale: the whole report lists its pairs now; delete it"
+
