@@ -6,6 +6,7 @@ the summary's verdicts are measured over)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from comet.commands.diverge_page import summary_table
@@ -79,10 +80,19 @@ def pending_reports() -> dict[str, list[str]]:
     their own, by ``comet diverge FIELD --preset P --out spec/divergence/pending/FIELD-P``, for rulings added
     after the whole report was generated), by folder name."""
     return {
-        d.name: summary_section((d / "README.md").read_text(encoding="utf-8"))
+        d.name: pair_headings((d / "README.md").read_text(encoding="utf-8"))
         for d in sorted(PENDING.iterdir())
         if (d / "README.md").is_file()
     } if PENDING.is_dir() else {}
+
+
+def pair_headings(text: str) -> list[str]:
+    """A one-ruling report's pair headings (``### preset: `A` (A) against `B` (B)``) as summary-like rows
+    (a report of one ruling has no summary table)."""
+    rows = []
+    for m in re.finditer(r"^### (\w+): `[^`]*` \(A\) against `([^`]*)` \(B\)$", text, flags=re.M):
+        rows.append(f"| [RUL-] | {m.group(1)} | `{m.group(2)}` | |")
+    return rows
 
 
 def test_the_published_report_lists_every_ruling() -> None:
