@@ -72,7 +72,7 @@ def test_verify_prints_full_preset_names_when_piped(capsys: pytest.CaptureFixtur
     preset with the fuzz counts."""
     out_file = tmp_path / "v.json"
     argv = ["verify", "--preset", "commit_cats", "--preset", "commit_hoyle", "--no-proofs", "--no-refine"]
-    code = main([*argv, "--no-bounds", "--seconds", "1", "--jobs", "1", "--json", str(out_file)])
+    code = main([*argv, "--no-bounds", "--seconds", "5", "--jobs", "1", "--json", str(out_file)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "commit_cats" in out and "commit_hoyle" in out and "commit_…" not in out
