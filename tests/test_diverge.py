@@ -13,8 +13,9 @@ from comet.diverge.effect import verdict
 from comet.diverge.measure import SAME, reference_paired
 from comet.diverge.narrate import MARK, narrate_witness
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
+from comet.diverge.records import Bound
 from comet.diverge.study import Job, measure_pair, run_job
-from comet.diverge.witness import Bound, search
+from comet.diverge.witness import search
 from comet.presets import preset
 from comet.record import JsonObject
 from comet.ruleset import RULING_FIELDS, families_reading

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from comet.diverge.pairs import pairs_for
+from comet.diverge.records import cards_played
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import cards_played, claimed_difference, deal_witness
+from comet.diverge.witness import claimed_difference, deal_witness
 from comet.record import JsonObject
 
 ENTRIES = load()
@@ -208,7 +209,7 @@ def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
     """RUL-COMET-LEAD x RUL-NEW-RUN: with new_run = may, forbidding the Comet's lead still parts the
     readings at the first action, so no interaction is reported; the Opera's stacking under the Opera is one."""
     from comet.diverge.interactions import check
-    from comet.diverge.witness import Bound
+    from comet.diverge.records import Bound
 
     bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=8)
     lead = ENTRIES["standard/comet_lead=forbidden"]
@@ -222,8 +223,8 @@ def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
 def test_interaction_narration_is_nested_under_its_item() -> None:
     """The interactions list: one item per interaction, its narration indented under it (no '- ' before
     every line of the nested block)."""
+    from comet.diverge.records import Search
     from comet.diverge.report import PairReport, pair_section
-    from comet.diverge.witness import Search
 
     pair = pairs_for("opera_draw", ["standard"])[0]
     items = ("`opera_draw = never` matters with `opera = true`", "", "  ```", "  Anna deals", "  ```", "")
@@ -252,7 +253,8 @@ def test_game_search_looks_wider_at_the_smallest_game() -> None:
     """R-DEAL-DEALER (RUL-FIRST-DEALER-TIE): at the smallest game a pair allows (1 deal, 2 players in Commit
     Cats) a tie in the first dealer's draw is rare, so the search tries more seeds there before moving on
     to larger games; the witness it finds is the smallest by construction."""
-    from comet.diverge.witness import Bound, game_proof, game_witness
+    from comet.diverge.records import Bound
+    from comet.diverge.witness import game_proof, game_witness
 
     pair = pairs_for("first_dealer_tie", ["commit_cats"])[0]
     w, _ = game_witness(pair, Bound(game_seeds=6, max_game_deals=1))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from comet.commands.diverge_page import summary_table
 from comet.diverge.pairs import Pair, all_pairs
+from comet.diverge.records import Search
 from comet.diverge.report import PairReport
 from comet.diverge.store import load, search_of
 from comet.diverge.study import Measured
-from comet.diverge.witness import Search
 from comet.ruleset import RULING_FIELDS, RULING_OF
 
 REPORT = Path(__file__).resolve().parents[1] / "spec" / "divergence" / "README.md"

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import z3
 from comet import engine
+from comet.diverge.lockstep import step_both
 from comet.presets import preset as preset_named
 from comet.ruleset import RULING_FIELDS, Ruleset, applies
 from comet.state import Action, DealState
@@ -208,7 +209,7 @@ def _shared_extra(sa: SymState, sb: SymState) -> list[z3.BoolRef]:
 def _observed_differ(
     ea: Encoding, eb: Encoding, ta: SymState, tb: SymState, rda: Readings, rdb: Readings
 ) -> z3.BoolRef:
-    """``comet.diverge.witness.observed`` differs: over or not, who won, a draw, chips so far (running), or
+    """``comet.diverge.lockstep.observed`` differs: over or not, who won, a draw, chips so far (running), or
     the settled chips and points (finished)."""
     term_a, term_b = ea.terminal(ta), eb.terminal(tb)
     names_b = {k for k, _ in tb.extra}
@@ -342,9 +343,6 @@ def _replay(
 ) -> tuple[DealState, tuple[Action, ...]] | None:
     """The engine's deal for a model: the first state dealt for real, then the legal action whose successor
     abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions)."""
-    from comet.diverge.pairs import Pair
-    from comet.diverge.witness import step_both
-
     try:
         rough = concretise(enc, first, pair_a)
         pack = next(p for p in engine.packs_in_rotation(pair_a, rough.players) if p.name == rough.pack)
@@ -352,7 +350,6 @@ def _replay(
         sb = engine.start_deal(pair_b, pack, rough.players, rough.dealer, rough.hands, rough.dead, rough.comet_value)
     except (ValueError, StopIteration):
         return None
-    del Pair
     start = sa
     actions: list[Action] = []
     for target in nexts[: m - 1]:

@@ -10,6 +10,7 @@ from typing import Any
 from comet.commands.diverge_page import contradiction_lines, render
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import POLICY_NAMES
+from comet.diverge.records import Bound
 from comet.diverge.report import PairReport
 from comet.diverge.results import Entry, entries_of, load_entries, merged, save_entries, split, unit_path
 from comet.diverge.store import entry, load, save, search_of
@@ -25,7 +26,7 @@ from comet.diverge.study import (
     player_counts,
     run_job,
 )
-from comet.diverge.witness import Bound, search
+from comet.diverge.witness import search
 from comet.presets import PRESETS, preset
 from comet.ruleset import RULING_FIELDS, RULING_OF
 from comet.rulesfile import resolve

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from comet.diverge.pairs import Pair
+from comet.diverge.records import Bound
 from comet.diverge.report import PairReport, field_section
-from comet.diverge.witness import Bound, search
+from comet.diverge.witness import search
 from comet.ruleset import RULING_OF
 
 

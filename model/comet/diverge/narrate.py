@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from comet.diverge.pairs import Pair
-from comet.diverge.witness import Witness, game_outcome
+from comet.diverge.records import Witness
+from comet.diverge.witness import game_outcome
 from comet.engine import apply, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, seat_name

@@ -10,8 +10,8 @@ from pathlib import Path
 from comet.diverge.impact_report import impact_lines
 from comet.diverge.narrate import narrate_witness
 from comet.diverge.pairs import Pair, value_text
+from comet.diverge.records import Search, cards_played
 from comet.diverge.study import Measured
-from comet.diverge.witness import Search, cards_played
 from comet.variant import variant_of
 
 

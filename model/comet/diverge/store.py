@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from comet.diverge.pairs import Pair, all_pairs
-from comet.diverge.witness import Proof, Search, Witness
+from comet.diverge.records import Proof, Search, Witness
+from comet.presets import preset
 from comet.record import DealRecord, JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
 
@@ -136,8 +137,6 @@ def save(entries: dict[str, JsonObject], path: Path = STORE) -> None:
 
 def pair_for(e: JsonObject) -> Pair:
     """The reading pair an entry was made for (the preset's default against the stored reading)."""
-    from comet.presets import preset
-
     base: Ruleset = preset(str(e["preset"])).rules
     field = str(e["field"])
     return Pair(str(e["preset"]), field, base, base.with_overrides({field: e["b"]}))

@@ -24,192 +24,30 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from comet.cards import KING, Card, rank_of
-from comet.diverge.pairs import Pair
+from comet.diverge.lockstep import describe, legal_split, step_both
+from comet.diverge.pairs import Pair, all_pairs, value_text
 from comet.diverge.policies import make_policy
+from comet.diverge.records import DEAL_MODES, PLAYOUT_POLICIES, Bound, Proof, Search, Witness, cards_played
+from comet.diverge.store import load, pair_for, witness_of
 from comet.engine import (
-    apply,
-    deal_points,
     deal_sizes,
     distribute,
     explicit_deal,
     legal_actions,
     packs_in_rotation,
-    returns,
+    player_counts,
     start_deal,
 )
 from comet.errors import IllegalAction, RecordError
-from comet.game import GameState, play_game, winners
-from comet.ruleset import Ruleset
+from comet.game import GameState, default_deals, play_game, winners
+from comet.ruleset import GAME_LEVEL_FIELDS, Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
-DEAL_MODES = ("shuffled", "wild", "sets", "straights")
-PLAYOUT_POLICIES = ("simple", "hoarder", "greedy", "random")
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    """How far a search looks: seeds per (players, mode), breadth-first depth and nodes, playouts, games."""
-
-    seeds: int = 12
-    depth: int = 5
-    nodes: int = 500
-    random_playouts: int = 2
-    game_seeds: int = 6
-    max_game_deals: int = 6
-    seconds: float = 20.0
-
-    def text(self) -> str:
-        return (
-            f"{self.seeds} seeds x player counts x packs x deal modes ({', '.join(DEAL_MODES)}); "
-            f"every action sequence to depth {self.depth} (at most {self.nodes} states per deal); "
-            f"playouts by {', '.join(PLAYOUT_POLICIES[:-1])} and {self.random_playouts} random; "
-            f"games: {self.game_seeds} seeds x 1..{self.max_game_deals} deals (and the default length)"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Witness:
-    """Where two rule sets part ways.  ``actions`` is the deal record's action list under rule set A;
-    the last one (``step``) is the first point of difference (``step`` -1: the deal itself).  A game
-    witness (``level`` "game") names the seeded game instead."""
-
-    level: str  # "deal" | "game"
-    kind: str
-    detail: str
-    players: int
-    dealer: int = 0
-    pack: str = ""
-    comet_value: int = 0
-    hands: tuple[tuple[Card, ...], ...] = ()
-    dead: tuple[Card, ...] = ()
-    actions: tuple[Action, ...] = ()
-    step: int = -1
-    origin: str = ""
-    game_seed: int = 0
-    game_deals: int = 0
-    game_policy: str = ""
-
-    @property
-    def size(self) -> tuple[int, int, int]:
-        """The order witnesses are compared in: fewest actions, then players, then cards that matter."""
-        return (len(self.actions), self.players, cards_played(self))
-
-    def start(self, rules: Ruleset) -> DealState:
-        """The deal under ``rules`` (RecordError if the deal is not a legal deal under them)."""
-        return explicit_deal(rules, self.players, self.dealer, self.hands, self.dead, self.comet_value)
-
-
-@dataclass(frozen=True, slots=True)
-class Proof:
-    """What is proved about a witness's size (or about there being none).
-
-    ``method``: ``z3`` (the encodings of ``comet_proofs``, every deal of the player counts named;
-    ``comet_proofs.smallest``), ``construction`` (a witness of 0 actions with the fewest players the game
-    allows is the smallest there can be), ``inert`` (no reading of the pair can matter until another
-    ruling is changed: ``needs`` says which), or ``none`` (nothing proved; ``text`` says what was tried).
-    ``text`` states the bound in words.  ``over`` names the measures the witness is proved smallest in, in
-    the order they are compared: for a deal a prefix of (actions, players, cards), for a game (deals,
-    players) and, when it differs before any action, actions; a proof may be over fewer measures than
-    there are (cards not minimised), and ``text`` says so."""
-
-    method: str
-    proved: bool
-    text: str
-    needs: str = ""
-    size: tuple[int, int, int] = (0, 0, 0)  # (actions, players, cards) a Z3 proof is about
-    over: tuple[str, ...] = ()
-    within: tuple[int, ...] = ()  # the player counts a Z3 proof is over, when not every one (the text says so)
-
-
-@dataclass(frozen=True, slots=True)
-class Search:
-    """The result for one pair: the witness found (or None) and the bound searched."""
-
-    pair: Pair
-    witness: Witness | None
-    bound: str
-    deals_tried: int
-    games_tried: int
-    seconds: float
-    notes: tuple[str, ...] = field(default=())
-    proof: Proof | None = None
-
-
-def cards_played(w: Witness) -> int:
-    """How many cards the witness's actions put on the table (a pack's duplicate cards count twice)."""
-    return sum(len(a.cards) for a in w.actions)
-
-
-def cards_that_matter(w: Witness) -> tuple[Card, ...]:
-    """The distinct cards the witness's actions put on the table."""
-    return tuple(sorted({c for a in w.actions for c in a.cards}))
-
-
-# --------------------------------------------------------------------- comparing two states
-
-
-def observed(s: DealState) -> tuple[object, ...]:
-    """What an observer sees of a state: chips moved so far, whether it is over, who won, a draw, and
-    (at the end) the settled chips and points."""
-    if s.terminal:
-        return (True, s.winner, s.drawn, returns(s), deal_points(s))
-    return (False, s.chips(), s.scores)
-
-
-def legal_split(sa: DealState, sb: DealState) -> Action | None:
-    """An action legal under exactly one of the two states' rules (preferring one A allows), or None."""
-    if sa.terminal or sb.terminal:
-        return None
-    la = legal_actions(sa)
-    lb = legal_actions(sb)
-    if la == lb:
-        return None
-    only_a = [a for a in la if a not in set(lb)]
-    if only_a:
-        return only_a[0]
-    only_b = [a for a in lb if a not in set(la)]
-    return only_b[0] if only_b else None
-
-
-def describe(kind: str, sa: DealState, sb: DealState, action: Action) -> str:
-    if kind == "legal":
-        allowed = "A allows it, B does not" if action in legal_actions(sa) else "B allows it, A does not"
-        return f"'{action}': {allowed}"
-    if kind == "payments":
-        if sa.scores != sb.scores:
-            return f"after '{action}' points so far: A {list(sa.scores)}, B {list(sb.scores)}"
-        return f"after '{action}' chips so far: A {list(sa.chips())}, B {list(sb.chips())}"
-    parts = []
-    if sa.terminal != sb.terminal:
-        parts.append(
-            f"the deal is {'over' if sa.terminal else 'not over'} under A, {'over' if sb.terminal else 'not over'} under B"
-        )
-    if sa.winner != sb.winner:
-        parts.append(f"winner A {sa.winner}, B {sb.winner}")
-    if sa.drawn != sb.drawn:
-        parts.append(f"drawn under {'A' if sa.drawn else 'B'} only")
-    if sa.terminal and sb.terminal:
-        if returns(sa) != returns(sb):
-            parts.append(f"chips A {list(returns(sa))}, B {list(returns(sb))}")
-        if deal_points(sa) != deal_points(sb):
-            parts.append(f"points A {list(deal_points(sa))}, B {list(deal_points(sb))}")
-    return f"after '{action}': " + "; ".join(parts)
-
-
-def step_both(sa: DealState, sb: DealState, action: Action) -> tuple[DealState, DealState, str | None]:
-    """Apply ``action`` under both; the kind of difference it makes (None: none visible)."""
-    na = apply(sa, action)
-    nb = apply(sb, action)
-    oa, ob = observed(na), observed(nb)
-    if oa == ob:
-        return na, nb, None
-    if not na.terminal and not nb.terminal:
-        return na, nb, "payments"
-    return na, nb, "outcome"
+DEFAULT_BOUND = Bound()
 
 
 # --------------------------------------------------------------------- deals to try
@@ -244,8 +82,6 @@ def straight(cards: Sequence[Card], size: int, rng: random.Random, avoid: Sequen
 
 def deal_candidates(pair: Pair, bound: Bound) -> Iterator[tuple[str, DealState, list[Card]]]:
     """(origin, start under A, the shuffled order) for every deal tried, fewest players first."""
-    from comet.engine import player_counts
-
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     for seed in range(bound.seeds):
         for players in counts:
@@ -469,8 +305,6 @@ def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tu
     """The smallest seeded game (fewest deals, then players) whose outcome differs, and of those the one
     that differs earliest (the first dealer before the first deal's chips before the winners); games tried.
     The detail names what differs at that point, checked by ``claimed_difference``."""
-    from comet.engine import player_counts
-
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     tried = 0
     lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
@@ -517,7 +351,7 @@ def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tu
 
 def search(
     pair: Pair,
-    bound: Bound = Bound(),
+    bound: Bound = DEFAULT_BOUND,
     games: bool = True,
     deals: bool = True,
     prove_size: bool = False,
@@ -530,8 +364,6 @@ def search(
     t0 = time.monotonic()
     z: object = None
     if prove_size and deals:
-        from comet.engine import player_counts
-
         counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
         if not any(differs_before_play(pair, n) for n in counts):
             z = z3_smallest(pair, on_question, prove_rlimit)
@@ -600,8 +432,6 @@ def search(
 
 def no_witness_reason(pair: Pair) -> str:
     """Why a pair with no witness, and no other reading found to make it matter, is not proved inert."""
-    from comet.ruleset import GAME_LEVEL_FIELDS
-
     if pair.field in GAME_LEVEL_FIELDS:
         return (
             "not proved: no witness; the ruling acts between deals only (comet.ruleset.GAME_LEVEL_FIELDS), and no "
@@ -626,16 +456,12 @@ def fewest_deals(rules: Ruleset, players: int) -> int:
 
 def game_deals_asked(pair: Pair, w: Witness) -> int:
     """The deals a game witness asks for (its default length under A when it names none)."""
-    from comet.game import default_deals
-
     return w.game_deals if w.game_deals > 0 else default_deals(pair.a, w.players)
 
 
 def smallest_game(pair: Pair) -> tuple[int, int]:
     """The smallest (deals, players) a game of the pair can have: fewest deals first (the fewest either
     rule set accepts), then fewest players."""
-    from comet.engine import player_counts
-
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     return min((min(fewest_deals(pair.a, n), fewest_deals(pair.b, n)), n) for n in counts)
 
@@ -682,8 +508,6 @@ def first_action_proof(pair: Pair, w: Witness, why_not: str) -> Proof | None:
     (``differs_before_play``, decided for every deal) is smallest in actions by construction; with the
     fewest players the rule sets allow, in players too; with a pass as its action (no card), in cards
     too.  None for any other witness.  ``why_not`` is why no fuller proof was made (Z3's answer)."""
-    from comet.engine import player_counts
-
     if w.level != "deal" or len(w.actions) != 1:
         return None
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
@@ -719,8 +543,6 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
     Readings that put the deal under an encoding which quantifies the pair's field (the Opera's encoding
     reads ``opera_draw``; the standard one lists it as unquantified) are tried first; each is confirmed by
     a witness search under it, so the answer is a witness, not a guess."""
-    from comet.diverge.pairs import all_pairs, value_text
-
     others = [g for g in all_pairs([pair.preset]) if g.field != pair.field]
     first = [g for g in others if _quantified_under(pair, g)]
     quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
@@ -767,8 +589,6 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
 def stored_witness(pair: Pair) -> Witness | None:
     """A stored witness (``witnesses.json``) of another pair with the very same two rule sets, if its
     label replays under ``pair`` (``claimed_difference``); None otherwise."""
-    from comet.diverge.store import load, pair_for, witness_of
-
     for e in load().values():
         if not e.get("found"):
             continue
@@ -793,8 +613,6 @@ def _quantified_under(pair: Pair, g: Pair) -> bool:
         from comet_proofs.smallest import quantifies
     except ImportError:
         return False
-    from comet.variant import variant_of
-
     try:
         a2 = pair.a.with_overrides({g.field: g.value_b})
         b2 = a2.with_overrides({pair.field: pair.value_b})
@@ -924,8 +742,6 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     allow cannot be beaten.  Otherwise Z3 (``comet_proofs.smallest``) searches every deal of every player
     count, fewest actions first, when the pair is one its encodings tell apart; its witness (replayed and
     checked by the engine) replaces the one found by sampling.  Without either, nothing is proved."""
-    from comet.engine import player_counts
-
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     before = [n for n in counts if differs_before_play(pair, n)]
     if before and (found is None or found.actions or found.level != "deal" or found.players > before[0]):
