@@ -7,9 +7,10 @@ Rules exercised: R-SETTLE-POINTS, R-SETTLE-COMET-LAST, R-COMET-BONUS.
 from __future__ import annotations
 
 import pytest
+import z3
 from comet import engine
 from comet.state import DealState, Payment
-from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, bounds
+from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, bounds
 
 
 def test_the_most_a_seat_loses_in_a_three_player_deal_is_exact() -> None:
@@ -36,3 +37,64 @@ def test_a_planted_settlement_bug_makes_the_witness_deal_beat_the_bound(monkeypa
     monkeypatch.setattr(engine, "settlement", settlement)
     b = {b.quantity: b for b in bounds("standard", players=(3,), deals=1)}[LOSS]
     assert b.witness == 960 and not b.ok and not b.exact
+
+
+def test_old_comet_whole_deal_is_bounded_by_the_settlement_plus_what_play_moves() -> None:
+    """R-OLD-KING, R-OLD-MANILLE-PLAY, R-OLD-LAST-CARD, R-OLD-SETTLE: Kings, the manille and stuck runs pay
+    in play, so the whole deal's bound is the settlement's plus the potential bound on the chips play moves
+    (``in_play_bound``): above the settlement's alone, never beaten by a real deal, and not exact."""
+    found = {b.quantity: b for b in bounds("old_comet", players=(3,), deals=4)}
+    for whole, settled in ((DEAL_LOSS, LOSS), (DEAL_GAIN, GAIN)):
+        b, s = found[whole], found[settled]
+        assert b.upper is not None and s.upper is not None and b.upper > s.upper
+        assert b.ok and not b.exact and b.best < b.upper
+
+
+def test_a_planted_king_payment_beats_the_whole_deal_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OLD-KING planted: a King earning 1,000 chips from each other player makes the sampled deals lose
+    more than the proved whole-deal bound of Old Comet, and the bound reports it (``Bound.ok`` false)."""
+    from comet.games.old_comet import rules
+
+    monkeypatch.setattr(rules, "KING_CHIPS", 1000)
+    b = {b.quantity: b for b in bounds("old_comet", players=(3,), deals=6)}[DEAL_LOSS]
+    assert b.upper is not None and b.best > b.upper and not b.ok
+
+
+def test_a_weight_one_too_small_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OLD-KING, R-OLD-LAST-CARD: the potential's weights come from Optimize, and Z3 then checks that the
+    potential never grows; weights one below the optimum (as if Optimize were wrong) fail that check, so no
+    bound is given rather than an unsound one."""
+    from comet.presets import preset as named
+    from comet.variant import variant_of
+    from comet_proofs import bounds as module
+    from comet_proofs.registry import encoding_for
+    from comet_proofs.symbolic import SymState
+
+    rules = named("old_comet").rules
+    enc = encoding_for("old_comet")
+    rd = enc.readings_of(rules)
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value]
+
+    def lost(x: SymState) -> z3.ArithRef:
+        return -x.chips[0]
+
+    found = module.in_play_bound(enc, 2, rd, at_start, lost)
+    assert found is not None and found.per_card > 0 and found.per_pass > 0
+    real, calls = module.maximise, []
+
+    def short(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
+        calls.append(1)
+        got = real(constraints, objective)
+        return got - 1 if got is not None and len(calls) <= 2 else got
+
+    monkeypatch.setattr(module, "maximise", short)
+    assert module.in_play_bound(enc, 2, rd, at_start, lost) is None
+
+
+def test_points_scored_in_play_are_bounded_in_002s_commit() -> None:
+    """R-COMMIT-C-KING, R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT: 002's Commit scores Kings in play, so its bound is
+    the potential bound on the points of play plus the most the end of the deal adds; no real deal beats it."""
+    b = {b.quantity: b for b in bounds("commit_cats", players=(2,), deals=4)}[POINTS]
+    assert b.upper is not None and b.ok and b.best < b.upper

@@ -743,6 +743,11 @@ class Encoding:
         """What ``seat``, as the winner, collects at settlement: every other seat's payment."""
         return z3.Sum(0, *[pays[q] for q in range(len(pays)) if q != seat])
 
+    def play_points(self, s: SymState, seat: int) -> z3.ArithRef | None:
+        """The points ``seat`` has scored during play so far, where points are scored in play (None: not in
+        this game); ``bounds.in_play_bound`` bounds them."""
+        return None
+
     def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """Points per seat for a finished deal (``engine.deal_points``); none in a chips game."""
         return tuple(z3.IntVal(0) for _ in range(s.players))

@@ -96,6 +96,9 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
     def score(self, s: SymState, seat: int) -> z3.ArithRef:
         return s.x(score_name(seat))
 
+    def play_points(self, s: SymState, seat: int) -> z3.ArithRef | None:
+        return self.score(s, seat)
+
     # ------------------------------------------------------------ invariants
 
     def valid_place(self, x: z3.ArithRef, players: int) -> z3.BoolRef:
