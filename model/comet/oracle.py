@@ -41,10 +41,9 @@ from comet.record import (
     Verdict,
     dumps_json,
     explain_lines,
-    loads_record,
     parse_action_text,
-    parse_record,
     replay_record,
+    requested_record,
 )
 from comet.ruleset import RULING_FIELDS, families_reading, field_readings, ruling_of
 from comet.session import SESSION_OPS, SESSIONS, is_session_request, seeded_record, whole_field
@@ -109,14 +108,8 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
         return deal_op(req)
     if op in ("replay", "explain") and _game_requested(req):
         return game_op(op, req)
-    if "record_text" in req:
-        text = req["record_text"]
-        if not isinstance(text, str):
-            raise RecordError("request", "'record_text' must be a string holding the record's JSON text")
-        rec = loads_record(text)
-    elif "record" in req:
-        rec = parse_record(req["record"])
-    else:
+    rec = requested_record(req)
+    if rec is None:
         raise RecordError("request", f"op {op!r} needs a 'record' (or 'record_text') field")
     if op == "apply":
         if "action" not in req:

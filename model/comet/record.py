@@ -342,6 +342,20 @@ def loads_record(text: str) -> DealRecord:
     return parse_record(obj)
 
 
+def requested_record(req: Mapping[str, object]) -> DealRecord | None:
+    """The deal record an oracle or session request carries, as ``record_text`` (the record's JSON text) or
+    ``record`` (its JSON); None when it carries neither.  RecordError kind ``request`` for a
+    ``record_text`` that is not a string."""
+    if "record_text" in req:
+        text = req["record_text"]
+        if not isinstance(text, str):
+            raise RecordError("request", "'record_text' must be a string holding the record's JSON text")
+        return loads_record(text)
+    if "record" in req:
+        return parse_record(req["record"])
+    return None
+
+
 def dumps_json(value: object) -> str:
     """Canonical JSON text: sorted keys, compact, ASCII; byte-identical for equal values."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

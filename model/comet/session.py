@@ -40,10 +40,9 @@ from comet.record import (
     JsonObject,
     JsonValue,
     check_reading,
-    loads_record,
     parse_action_text,
-    parse_record,
     record_from_state,
+    requested_record,
     whole_number,
 )
 from comet.ruleset import Ruleset
@@ -229,14 +228,8 @@ class Sessions:
                 raise SessionError("request", f"a deal with the id {deal_id!r} is open; close it first")
         else:
             deal_id = self._next_id()
-        if "record_text" in req:
-            text = req["record_text"]
-            if not isinstance(text, str):
-                raise SessionError("request", "'record_text' must be a string holding the record's JSON text")
-            rec = loads_record(text)
-        elif "record" in req:
-            rec = parse_record(req["record"])
-        else:
+        rec = requested_record(req)
+        if rec is None:
             rec = seeded_record(req)  # the seeded-deal fields of the stateless 'deal' op
         deal = OpenDeal(rec.variant, [rec.start()])
         for i, action in enumerate(rec.actions):
