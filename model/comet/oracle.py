@@ -126,23 +126,17 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
         lines: list[JsonValue] = [line for line in explain_lines(verdict)]
         return {"legal": verdict.legal, "lines": lines}
     out = verdict.to_json()
-    if op == "legal" and verdict.legal:
-        return {
-            "legal": True,
-            "finished": out["finished"],
-            "to_move": out["to_move"],
-            "legal_actions": out["legal_actions"],
-        }
-    if op == "settle" and verdict.legal:
-        return {
-            "legal": True,
-            "finished": out["finished"],
-            "winner": out["winner"],
-            "drawn": out["drawn"],
-            "chips": out["chips"],
-            "payments": out["payments"],
-        }
+    if op in BRIEF_FIELDS and verdict.legal:
+        # 'legal' and 'settle' answer a legal record with part of the verdict (an illegal one: all of it)
+        return {name: out[name] for name in BRIEF_FIELDS[op]}
     return out
+
+
+#: the verdict's fields that the ops 'legal' and 'settle' answer with, in this order
+BRIEF_FIELDS: dict[str, tuple[str, ...]] = {
+    "legal": ("legal", "finished", "to_move", "legal_actions"),
+    "settle": ("legal", "finished", "winner", "drawn", "chips", "payments"),
+}
 
 
 def _game_requested(req: JsonObject) -> bool:

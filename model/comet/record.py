@@ -273,15 +273,11 @@ def _check_shape(obj: object) -> dict[str, object]:
             "field", f"'hands' must be a list of lists of card codes, one per seat, not {_show(hands_raw)}"
         )
     for seat, hand in enumerate(hands_raw):
-        for i, c in enumerate(hand):
-            if not isinstance(c, str):
-                raise RecordError("field", f'hands[{seat}][{i}]: a card is a string such as "5H", not {_show(c)}')
+        _card_strings(hand, f"hands[{seat}]")
     dead_raw = obj["dead"]
     if not isinstance(dead_raw, list):
         raise RecordError("field", f"'dead' must be a list of card codes, not {_show(dead_raw)}")
-    for i, c in enumerate(dead_raw):
-        if not isinstance(c, str):
-            raise RecordError("field", f'dead[{i}]: a card is a string such as "5H", not {_show(c)}')
+    _card_strings(dead_raw, "dead")
     actions_raw = obj["actions"]
     if not isinstance(actions_raw, list):
         raise RecordError("field", f"'actions' must be a list of action strings, not {_show(actions_raw)}")
@@ -291,6 +287,14 @@ def _check_shape(obj: object) -> dict[str, object]:
         if not isinstance(a, str):
             raise RecordError("field", f"action {i} must be a string, not {_show(a)}")
     return obj
+
+
+def _card_strings(cards: list[object], where: str) -> None:
+    """RecordError kind ``field`` for the first card of ``cards`` (a hand or the dead hand, named ``where``)
+    that is not a string."""
+    for i, c in enumerate(cards):
+        if not isinstance(c, str):
+            raise RecordError("field", f'{where}[{i}]: a card is a string such as "5H", not {_show(c)}')
 
 
 @rule("R-REC-FAULTS")

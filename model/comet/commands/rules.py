@@ -151,6 +151,14 @@ def ruling_list(spec: Path) -> list[JsonObject]:
     return out
 
 
+def listing_options(p: argparse.ArgumentParser) -> None:
+    """The options of the listings 'rules' and 'rulings': JSON output and the spec folder."""
+    p.add_argument("--json", action="store_true", help="print JSON (a list of objects) instead of a table")
+    p.add_argument(
+        "--spec", type=Path, default=None, metavar="DIR", help="the spec folder (default: the checkout's spec/)"
+    )
+
+
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "rules",
@@ -158,10 +166,7 @@ def register(sub: Any) -> None:
         description="List every rule id of spec/rules*.md with its title, the seed lines it cites and the "
         "functions implementing it; 'comet rules show' prints one rule set as TOML or JSON.",
     )
-    p.add_argument("--json", action="store_true", help="print JSON (a list of objects) instead of a table")
-    p.add_argument(
-        "--spec", type=Path, default=None, metavar="DIR", help="the spec folder (default: the checkout's spec/)"
-    )
+    listing_options(p)
     p.set_defaults(run=run_rules)
     rs = p.add_subparsers(dest="rules_action", metavar="ACTION")
     show = rs.add_parser(
@@ -187,10 +192,7 @@ def register(sub: Any) -> None:
         description="List every ruling field of the Ruleset: its ruling id and question, its readings, "
         "the presets it applies to and the default reading in each.",
     )
-    q.add_argument("--json", action="store_true", help="print JSON (a list of objects) instead of a table")
-    q.add_argument(
-        "--spec", type=Path, default=None, metavar="DIR", help="the spec folder (default: the checkout's spec/)"
-    )
+    listing_options(q)
     q.set_defaults(run=run_rulings)
 
 
