@@ -46,6 +46,18 @@ def test_identical_rule_sets_have_no_witness() -> None:
     assert res.witness is None and res.deals_tried > 0 and "depth 3" in res.bound
 
 
+def test_a_ruling_between_deals_is_searched_over_whole_games_alone() -> None:
+    """RUL-INSOLVENCY acts between deals only (``comet.ruleset.GAME_LEVEL_FIELDS``): every deal is played
+    alike under its readings, so the search tries no deal (a deal search could only run out its time) and
+    finds the game where they part.  The test above is the other side: a ruling of the deal is searched
+    deal by deal."""
+    pair = next(p for p in pairs_for("insolvency", ["standard"]) if p.value_b == "drop_out")
+    res = search(pair, Bound(seeds=2, game_seeds=2, max_game_deals=2, seconds=60))
+    assert res.deals_tried == 0 and res.games_tried > 0
+    assert res.witness is not None and res.witness.level == "game"
+    assert any(n.startswith("no deal searched") for n in res.notes)
+
+
 def test_impact_is_the_same_for_any_chunking() -> None:
     pair = pairs_for("comet_bonus_last", ["standard"])[0]
     whole = measure_pair(pair, 3, 12, 0, ("hoarder",), "reference", chunk=12)

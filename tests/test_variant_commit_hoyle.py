@@ -266,3 +266,45 @@ def test_nine_of_diamonds_as_a_lead(reading: str) -> None:
     alone = position(["9D", "5S", "4C"], rules=rules)
     assert legal_actions(alone) == (Action((NINE_D,)),)
     assert apply(alone, Action((NINE_D,))).winner == 0
+
+
+def most_lost(seeds: range) -> dict[int, int]:
+    """The most chips one seat lost in one deal, per player count, over seeded deals played to the end by
+    the random and the hoarder policies (the hoarder keeps the 9♦, so it is often caught with it)."""
+    from comet.diverge.policies import make_policy
+    from comet.engine import player_counts, returns
+
+    out: dict[int, int] = {}
+    for n in player_counts(HOYLE):
+        for seed in seeds:
+            for name in ("random", "hoarder"):
+                choose = make_policy(name, seed)
+                s = shuffled_deal(HOYLE, n, seed % n, seed)
+                while not s.terminal:
+                    s = apply(s, choose(s, legal_actions(s)))
+                out[n] = max(out.get(n, 0), -min(returns(s)))
+    return out
+
+
+def test_a_player_loses_at_most_six_chips_per_other_player_and_the_stake_in_a_deal() -> None:
+    """RUL-INSOLVENCY in Commit (000), the premise of its write-up: a seat loses at most 1 chip to each
+    other player for each King (R-COMMIT-H-KING-PAID when another plays it, R-COMMIT-H-KINGS-HELD when it
+    holds it), 2 to each for the 9♦ (R-COMMIT-H-NINE-PAID, R-COMMIT-H-CAUGHT) and the stake
+    (R-COMMIT-H-POOL): 6 (n - 1) + 1 chips a deal.  So with 2 or 3 players a game of its fewest deals
+    (n of them) moves at most 14 or 39 of a player's 50 chips, and no reading of RUL-INSOLVENCY can part
+    there; the sampled deals stay within the bound and reach it with two players."""
+    lost = most_lost(range(6))
+    for n, worst in lost.items():
+        assert worst <= 6 * (n - 1) + HOYLE.commit_stake, (n, worst)
+    assert lost[2] == 7  # reached: every King and the 9♦ cost the seat, and it pays the stake
+    assert all(n * (6 * (n - 1) + 1) < HOYLE.starting_chips for n in (2, 3))
+
+
+def test_planted_bug_a_dearer_nine_breaks_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted bug: the 9♦ costs 20 chips a player instead of 2; the bound of the test above no longer
+    holds, and its check sees it."""
+    import comet.games.commit_hoyle.rules as hoyle_rules
+
+    monkeypatch.setattr(hoyle_rules, "NINE_CHIPS", 20)
+    lost = most_lost(range(6))
+    assert any(worst > 6 * (n - 1) + HOYLE.commit_stake for n, worst in lost.items())

@@ -110,6 +110,14 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seconds", type=float, default=8.0, metavar="S", help="witness search budget per pair and phase (default 8)"
     )
+    p.add_argument(
+        "--game-seeds",
+        type=int,
+        default=Bound().game_seeds,
+        metavar="N",
+        help=f"with --search: seeds tried per game length, player count and policy in the whole-game search "
+        f"(default {Bound().game_seeds}; more where a ruling shows only in rare games)",
+    )
     p.add_argument("--search", action="store_true", help="search for witnesses afresh instead of using the stored ones")
     p.add_argument(
         "--no-proof",
@@ -224,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.prove_rlimit is not None and args.prove_rlimit <= 0:
         raise ValueError("--prove-rlimit must be positive")
+    if args.game_seeds < 1:
+        raise ValueError("--game-seeds must be at least 1")
     if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0 or args.pimc_deals < 0:
         raise ValueError("--deals and --games must not be negative, --workers at least 1")
     policies = [x.strip() for x in args.policies.split(",") if x.strip()]
@@ -239,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         if bad:
             raise ValueError(f"the fast engine does not play {bad[0]}; use --backend auto or reference")
     stored = load()
-    bound = Bound(seconds=args.seconds)
+    bound = Bound(seconds=args.seconds, game_seeds=args.game_seeds)
     reports: list[PairReport] = []
     ref_deals = args.deals if args.reference_deals is None else args.reference_deals
     if ref_deals < 0:

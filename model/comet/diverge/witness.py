@@ -360,8 +360,12 @@ def search(
 ) -> Search:
     """The smallest witness for ``pair`` within ``bound`` (deals first, then whole games); with
     ``prove_size``, a deal witness proved smallest by ``prove`` where it can be, and for a pair with no
-    witness, what would make it matter (``needs``)."""
+    witness, what would make it matter (``needs``).  A ruling that acts between deals only
+    (``comet.ruleset.GAME_LEVEL_FIELDS``: every deal is played alike under both readings) is searched
+    over whole games alone."""
     t0 = time.monotonic()
+    between_deals = pair.field in GAME_LEVEL_FIELDS
+    deals = deals and not between_deals
     z: object = None
     if prove_size and deals:
         counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
@@ -405,6 +409,8 @@ def search(
             best = _better(best, deal_witness(sa0, res[1], res[2], f"{origin}, {policy} playout shrunk", res[0]))
     games_tried = 0
     notes: list[str] = []
+    if between_deals:
+        notes.append("no deal searched: the ruling acts between deals only, so every deal is played alike")
     if capped:
         notes.append(f"the deal search stopped at its time cap ({bound.seconds:g} s) after {tried} deals")
     proof: Proof | None = None
@@ -414,9 +420,12 @@ def search(
         deadline = time.monotonic() + bound.seconds
         best, games_tried = game_witness(pair, bound, deadline)
         if best is None:
-            notes.append("no deal and no game within the bound differs")
+            notes.append(
+                "no game within the bound differs" if between_deals else "no deal and no game within the bound differs"
+            )
         else:
-            notes.append("the readings never differed within a deal in the bound; they differ over a game")
+            if not between_deals:
+                notes.append("the readings never differed within a deal in the bound; they differ over a game")
             if prove_size:
                 proof = game_proof(pair, best)
     if best is None and prove_size and pair.field:
