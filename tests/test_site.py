@@ -288,6 +288,14 @@ def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
                 shown = row.split("\u2502")[2].strip()
                 assert shown == seat_name(int(dealer[1])), f"{e['key']}: {row!r}, stored {part!r}"
                 continue
+            deal = re.fullmatch(r"deal (\d+) net chips \[([-0-9, ]*)\]", part)
+            if deal:  # the side that plays on (RUL-GAME-TIE, RUL-2P-END, ...): that deal's row, seat by seat
+                assert code == 0, f"{e['key']}: {argv}"
+                row = next(x for x in out.splitlines() if re.match(rf"\W*{deal[1]}\W", x))
+                cells = [c.strip() for c in row.split("\u2502")][1:-1]
+                shown_net = [int(c) for c in cells[-int(str(g["players"])) :]]
+                assert shown_net == [int(x) for x in deal[2].split(",")], f"{e['key']}: {row!r}, stored {part!r}"
+                continue
             seats = re.match(r"winners \[([0-9, ]*)\]", part)
             assert code == 0 and seats, f"{e['key']}: {part!r}"
             line = [x for x in out.splitlines() if x.startswith("Winner")][-1]

@@ -301,16 +301,26 @@ def _net(g: GameState) -> tuple[int, ...]:
     return tuple(b - start for b in g.balances)
 
 
-def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tuple[Witness | None, int]:
+def game_witness(
+    pair: Pair, bound: Bound, deadline: float = float("inf"), known: Witness | None = None
+) -> tuple[Witness | None, int]:
     """The smallest seeded game (fewest deals, then players) whose outcome differs, and of those the one
     that differs earliest (the first dealer before the first deal's chips before the winners); games tried.
-    The detail names what differs at that point, checked by ``claimed_difference``."""
+    The detail names what differs at that point, checked by ``claimed_difference``.  When the time runs
+    out, the smallest game found so far is kept.  ``known``: a game witness of the pair found before (the
+    stored one, ``stored_game``): only smaller games are tried, and ``known`` is kept if none of them
+    differs, so a witness a longer search found is not lost to a shorter one."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     tried = 0
     lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
-    least = smallest_game(pair)
+    floor = game_floor(pair)
+    least = smallest_game(pair) if floor is None else floor[0]
+    limit = None if known is None else (game_deals_asked(pair, known), known.players)
     for deals in lengths:
         for players in counts:
+            asked = deals if deals is not None else _default_deals(pair, players)
+            if (asked, players) < least or (limit is not None and (asked, players) >= limit):
+                continue  # below the smallest game no game differs (``smallest_game``, ``game_floor``)
             best: tuple[int, int, int, str, str] | None = None
             # once a game differs, up to ten times the seeds are tried for one that differs earlier (the
             # first dealer drawn differently rather than a later draw of the shuffle); at the smallest game
@@ -322,28 +332,72 @@ def game_witness(pair: Pair, bound: Bound, deadline: float = float("inf")) -> tu
                     break
                 for k, policy in enumerate(("simple", "hoarder", "random")):
                     if time.monotonic() > deadline:
-                        return None, tried
+                        return _seeded_game(best, players, deals) or known, tried
                     tried += 1
                     diff = game_difference(pair, players, deals, seed, policy)
                     if diff is not None and (best is None or (diff[0], seed, k) < best[:3]):
                         best = (diff[0], seed, k, policy, diff[1])
-            if best is not None:
-                _, seed, _, policy, detail = best
-                n = deals if deals is not None else -1
-                return (
-                    Witness(
-                        "game",
-                        "game",
-                        detail,
-                        players,
-                        game_seed=seed,
-                        game_deals=n,
-                        game_policy=policy,
-                        origin=f"game seed {seed}, {players} players, {policy} policy",
-                    ),
-                    tried,
-                )
-    return None, tried
+            found = _seeded_game(best, players, deals)
+            if found is not None:
+                if deals is None and variant_of(pair.a).game_end == "target":
+                    found = fewest_deals_asked(pair, found)
+                return found, tried
+    return known, tried
+
+
+def fewest_deals_asked(pair: Pair, w: Witness) -> Witness:
+    """The same seeded game asked for the fewest deals at which it still differs.  In a game to a target
+    the deals asked only bound its length, and a game cut at ``d`` deals is the longer game's first ``d``
+    deals, so below the deals either game plays the two are alike; from there up each bound is tried."""
+    played = [game_outcome(rules, w.players, None, w.game_seed, w.game_policy) for rules in (pair.a, pair.b)]
+    counts = [o[3] for o in played if o[0] == "played" and isinstance(o[3], int)]
+    if len(counts) != 2:
+        return w
+    for d in range(max(1, min(counts)), max(counts) + 2):
+        diff = game_difference(pair, w.players, d, w.game_seed, w.game_policy)
+        if diff is not None:
+            return replace(w, game_deals=d, detail=diff[1])
+    return w
+
+
+def _default_deals(pair: Pair, players: int) -> int:
+    return default_deals(pair.a, players)
+
+
+def _seeded_game(best: tuple[int, int, int, str, str] | None, players: int, deals: int | None) -> Witness | None:
+    """The game witness of ``game_witness``'s best (difference index, seed, policy index, policy, detail)."""
+    if best is None:
+        return None
+    _, seed, _, policy, detail = best
+    return Witness(
+        "game",
+        "game",
+        detail,
+        players,
+        game_seed=seed,
+        game_deals=deals if deals is not None else -1,
+        game_policy=policy,
+        origin=f"game seed {seed}, {players} players, {policy} policy",
+    )
+
+
+def stored_game(pair: Pair) -> Witness | None:
+    """The stored game witness of ``pair`` (``witnesses.json``), if it is one of the same two rule sets and
+    still shows its stored difference (``claimed_difference``); None otherwise."""
+    e = load().get(pair.key)
+    if e is None or not e.get("found") or e.get("level") != "game":
+        return None
+    if (pair_for(e).a, pair_for(e).b) != (pair.a, pair.b):
+        return None
+    w = witness_of(e)
+    if w is None:
+        return None
+    try:
+        if claimed_difference(pair, w) != (-1, w.kind, w.detail):
+            return None
+    except ValueError:
+        return None
+    return w
 
 
 # --------------------------------------------------------------------- the search
@@ -418,7 +472,7 @@ def search(
         best, proof = prove(pair, best, z)
     if best is None and games:
         deadline = time.monotonic() + bound.seconds
-        best, games_tried = game_witness(pair, bound, deadline)
+        best, games_tried = game_witness(pair, bound, deadline, stored_game(pair))
         if best is None:
             notes.append(
                 "no game within the bound differs" if between_deals else "no deal and no game within the bound differs"
@@ -475,24 +529,72 @@ def smallest_game(pair: Pair) -> tuple[int, int]:
     return min((min(fewest_deals(pair.a, n), fewest_deals(pair.b, n)), n) for n in counts)
 
 
+def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
+    """The fewest (deals, players) a game witness of the pair can ask for, where more than
+    ``smallest_game`` can be shown, and why; None where nothing more is known.
+
+    - In a game to a target (``Variant.game_end``) the deals asked bound its length, so a game of one deal
+      ends after it under either reading of a ruling that only decides whether the game goes on
+      (RUL-2P-END, RUL-COMMIT-C-TARGET): a second deal must be asked for.
+    - RUL-INSOLVENCY against debt in Commit (000): the readings part only at a payment larger than its
+      payer's balance, so only after a seat has paid more than its starting chips; a seat pays at most
+      ``most_paid_in_a_deal`` chips in a deal (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD,
+      R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID), so a game of n players needs that many deals, rounded
+      up to a multiple of n (RUL-GAME-LENGTH)."""
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    v = variant_of(pair.a)
+    if pair.field in ("two_player_end", "commit_tie") and v.game_end == "target":
+        why = (
+            "in a game to a target the deals asked bound its length, so a game asked for one deal ends after it "
+            "under both readings"
+        )
+        return (2, counts[0]), why
+    if pair.field == "insolvency" and pair.a.insolvency == "debt" and v.name == "commit_hoyle":
+        from comet.games.commit_hoyle.rules import most_paid_in_a_deal
+
+        start = pair.a.starting_chips
+        options = []
+        for n in counts:
+            k = -(-(start + 1) // most_paid_in_a_deal(pair.a, n))
+            step = fewest_deals(pair.a, n)
+            options.append((-(-k // step) * step, n, k))
+        deals, players, played = min(options)
+        why = (
+            f"the readings part only at a payment larger than its payer's balance, so once a seat has paid more "
+            f"than its {start} starting chips; a seat pays at most {most_paid_in_a_deal(pair.a, players)} chips in "
+            f"a deal of {players} players (the stake, the 9♦ and four Kings), so at least {played} deals "
+            f"({deals} asked, RUL-GAME-LENGTH), and no other player count needs fewer"
+        )
+        return (deals, players), why
+    return None
+
+
 def game_proof(pair: Pair, w: Witness) -> Proof:
     """What is proved of a game witness's size.  Games are compared by fewest deals asked, then fewest
     players, then (where it can be said) fewest actions before the difference.  A game of the fewest deals
-    and players the rule sets allow (``smallest_game``) is the smallest by construction; one whose
-    difference shows before any action (the first dealer drawn, or the game refused) is also smallest in
-    actions.  A larger game is not proved smallest: games are sampled by seed."""
+    and players the rule sets allow (``smallest_game``, or more where ``game_floor`` shows it) is the
+    smallest by construction; one whose difference shows before any action (the first dealer drawn, or the
+    game refused) is also smallest in actions.  A larger game is not proved smallest: games are sampled by
+    seed; the text states the lower bound."""
     deals, players = game_deals_asked(pair, w), w.players
     least = smallest_game(pair)
+    floor = game_floor(pair)
+    if floor is not None:
+        least = floor[0]
     if (deals, players) != least:
+        why = f" ({floor[1]})" if floor is not None else ""
         return Proof(
             "none",
             False,
             f"not proved: the game has {deals} deal(s) and {players} players, a game of {least[0]} deal(s) and "
-            f"{least[1]} players may also differ (games are sampled by seed)",
+            f"{least[1]} players may also differ{why} (games are sampled by seed)",
         )
     first = game_difference(pair, players, None if w.game_deals < 0 else w.game_deals, w.game_seed, w.game_policy)
     before_play = first is not None and first[0] == 0
-    rule = "RUL-GAME-LENGTH: a multiple of the players" if deals > 1 else "a game has at least one deal"
+    if floor is not None:
+        rule = floor[1]
+    else:
+        rule = "RUL-GAME-LENGTH: a multiple of the players" if deals > 1 else "a game has at least one deal"
     text = (
         f"{deals} deal(s) and {players} players, the fewest deals any game of the pair may have ({rule}), "
         "and of those the fewest players"
@@ -553,6 +655,9 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
     reads ``opera_draw``; the standard one lists it as unquantified) are tried first; each is confirmed by
     a witness search under it, so the answer is a witness, not a guess."""
     others = [g for g in all_pairs([pair.preset]) if g.field != pair.field]
+    argued = argued_inert(pair)
+    if argued is not None:
+        return _argued_needs(pair, argued, others)
     first = [g for g in others if _quantified_under(pair, g)]
     quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
     for g in [*first, *[g for g in others if g not in first]]:
@@ -593,6 +698,61 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
             # a witness under g is no proof that none exists without it (the search is bounded)
             return label, f"no witness found under the preset's readings; with {label} there is {found}"
     return None
+
+
+def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
+    """A pair that cannot differ under the preset's other readings, by an argument over the code rather
+    than an encoding: (the field, the reading of it that would make the pair matter, why); None otherwise.
+
+    RUL-STARTING-CHIPS under RUL-INSOLVENCY = debt, in a game of a fixed number of deals: a game's balances
+    are the starting chips plus the deals' payments, and no payment reads a balance; the winners (ties, and
+    RUL-GAME-TIE's extra rounds) compare the balances with one another and the net chips subtract the
+    starting chips, so every game is the same with any starting chips.  Under pay_what_you_have a payment
+    is cut at its payer's balance, which reads them.  ``tests/test_diverge_game_floor.py`` checks the
+    premise on games of every chips preset, and that the same check sees pay_what_you_have."""
+    v = variant_of(pair.a)
+    if (
+        pair.field == "starting_chips"
+        and pair.a.insolvency == pair.b.insolvency == "debt"
+        and v.scoring == "chips"
+        and v.game_end == "deals"
+        and v.race_end is None
+    ):
+        why = (
+            "with insolvency = debt no payment reads a balance, and the winners, their ties and the net chips "
+            "compare balances only with one another or less the starting chips, so every game is the same"
+        )
+        return "insolvency", "pay_what_you_have", why
+    return None
+
+
+def _argued_needs(pair: Pair, argued: tuple[str, str, str], others: list[Pair]) -> tuple[str, str]:
+    """``needs`` for an ``argued_inert`` pair: its reason, and a witness under the reading it needs (the
+    stored witness of that reading's own pair when it replays, else a quick game search)."""
+    field, value, why = argued
+    label = f"{field} = {value_text(value)}"
+    a2 = pair.a.with_overrides({field: value})
+    flipped = Pair(pair.preset, pair.field, a2, a2.with_overrides({pair.field: pair.value_b}))
+    found: Witness | None = None
+    reused = ""
+    own = load().get(next((g.key for g in others if g.field == field and g.value_b == value), ""))
+    w = witness_of(own) if own is not None else None
+    if own is not None and w is not None:
+        try:
+            _step, kind, detail = claimed_difference(flipped, w)
+            found, reused = replace(w, kind=kind, detail=detail), f", the stored witness of {pair_for(own).key}"
+        except ValueError:
+            found = None
+    if found is None:
+        quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
+        found = search(flipped, quick, deals=False).witness
+    if found is None:
+        return label, f"inert: needs {label} ({why}; no game with it was found to differ within the bound)"
+    if found.level == "game":
+        size = f"a game of {game_deals_asked(flipped, found)} deal(s), {found.players} players{reused}"
+    else:
+        size = f"a deal of {len(found.actions)} action(s), {found.players} players{reused}"
+    return label, f"inert: needs {label} ({why}; with it, {size}: {found.detail})"
 
 
 def stored_witness(pair: Pair) -> Witness | None:

@@ -1,0 +1,202 @@
+"""Issue 17, item 4: the premises behind the game witnesses' size bounds and the inert starting chips.
+
+- ``witness.game_floor``: in a game to a target a game asked for one deal is the same under either reading
+  of RUL-2P-END and RUL-COMMIT-C-TARGET (R-2P-GAME, R-COMMIT-C-GAME); in Commit (000) a seat pays at most
+  ``most_paid_in_a_deal`` chips in a deal (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD,
+  R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID), so RUL-INSOLVENCY needs several deals to matter.
+- ``witness.argued_inert``: RUL-STARTING-CHIPS cannot matter under RUL-INSOLVENCY = debt (R-GAME-CHIPS,
+  R-GAME-WINNER).
+- ``witness.game_witness`` keeps the smallest game it found when its time runs out, and a stored witness
+  when no smaller game differs.
+Each premise check is shown to fail on a planted bug.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from comet import game as game_mod
+from comet.diverge import witness as wmod
+from comet.diverge.pairs import Pair, pairs_for
+from comet.diverge.policies import make_policy
+from comet.diverge.records import Bound
+from comet.diverge.store import load, pair_for, proof_of, witness_of
+from comet.diverge.witness import game_difference, game_floor, game_points, game_proof, game_witness
+from comet.game import GameState, deal_payments, first_dealer_draw, new_game, next_deal, play_deal
+from comet.games.commit_hoyle import rules as hoyle
+from comet.policy import Policy
+from comet.presets import preset
+from comet.ruleset import Ruleset
+
+ENTRIES = load()
+
+
+def _pair(field: str, preset_name: str, value: str) -> Pair:
+    return next(p for p in pairs_for(field, [preset_name]) if str(p.value_b).lower() == value)
+
+
+# --------------------------------------------------------------------- one deal ends a game to a target
+
+
+def one_deal_differences(pair: Pair, seeds: range) -> list[tuple[int, str]]:
+    """Seeded games asked for one deal that differ under the pair's readings (the premise: none)."""
+    return [
+        (seed, policy)
+        for seed in seeds
+        for policy in ("simple", "hoarder")
+        if game_difference(pair, 2, 1, seed, policy) is not None
+    ]
+
+
+@pytest.mark.parametrize("field,preset_name,value", [("two_player_end", "two_player", "equal_deals")])
+def test_a_game_of_one_deal_ends_after_it_under_either_reading(field: str, preset_name: str, value: str) -> None:
+    """R-2P-GAME: seed 13 (simple) reaches 121 in its first deal, and asked for one deal the game is the
+    same under both readings; asked for two, equal_deals plays a second deal (the stored witness)."""
+    pair = _pair(field, preset_name, value)
+    assert one_deal_differences(pair, range(20)) == []
+    assert game_points(pair.a, 2, None, 13, "simple")[-1] == ("deals played", 1)
+    assert game_difference(pair, 2, 2, 13, "simple") is not None
+
+
+def test_planted_end_check_before_the_deals_asked_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: a game that asks the variant's end (first to 121, after equal deals) before the deals asked
+    lets a one-deal game go on under equal_deals, and the premise check sees it."""
+    from comet.variant import variant_of
+
+    def target_first(game: GameState) -> bool:
+        hook = variant_of(game.rules).game_over
+        if hook is not None and max(game.balances) >= 121:
+            return hook(game)
+        return game.deal_index >= game.deals
+
+    monkeypatch.setattr(game_mod, "game_over", target_first)
+    assert one_deal_differences(_pair("two_player_end", "two_player", "equal_deals"), range(20)) != []
+
+
+# --------------------------------------------------------------------- the most a seat pays in Commit (000)
+
+
+def overpaid(rules: Ruleset, players: int, seeds: range, bound: int) -> list[tuple[int, int, str]]:
+    """(paid, seed, policy) of seeded deals of Commit (000) in which a seat pays more than ``bound`` chips."""
+    out = []
+    for seed, policy in itertools.product(seeds, ("hoarder", "random", "simple")):
+        rng = random.Random(seed)
+        _, dealer = first_dealer_draw(rules, players, rng)
+        game = new_game(rules, players, players, dealer)
+        pol: Policy = make_policy(policy, seed)
+        final, _ = play_deal(next_deal(game, rng.getrandbits(64)), pol, game)
+        paid = [0] * players
+        for p in deal_payments(final):
+            paid[p.payer] += p.amount
+        if max(paid) > bound:
+            out.append((max(paid), seed, policy))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_seat_pays_more_than_the_bound_in_a_commit_deal(players: int) -> None:
+    rules = preset("commit_hoyle").rules
+    assert hoyle.most_paid_in_a_deal(rules, players) == 6 * players - 5
+    assert overpaid(rules, players, range(60), hoyle.most_paid_in_a_deal(rules, players)) == []
+
+
+def test_planted_dearer_kings_break_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: Kings costing 3 chips each (the bound computed for 1) are caught by the same check."""
+    rules = preset("commit_hoyle").rules
+    bound = hoyle.most_paid_in_a_deal(rules, 2)
+    monkeypatch.setattr(hoyle, "KING_CHIPS", 3)
+    assert overpaid(rules, 2, range(60), bound) != []
+
+
+def test_insolvency_floor_is_stated_and_the_stored_witness_is_above_it() -> None:
+    """RUL-INSOLVENCY in Commit (000): no game of fewer than 4 deals can differ (4 players: 19 chips a deal at
+    most, 51 needed); the stored witness (5 deals, 5 players) is not claimed smallest, and says the bound."""
+    pair = _pair("insolvency", "commit_hoyle", "pay_what_you_have")
+    floor = game_floor(pair)
+    assert floor is not None and floor[0] == (4, 4)
+    e = ENTRIES[pair.key]
+    w = witness_of(e)
+    proof = proof_of(e)
+    assert w is not None and (w.game_deals, w.players) == (5, 5)
+    assert proof is not None and not proof.proved and "a game of 4 deal(s) and 4 players may also differ" in proof.text
+
+
+# --------------------------------------------------------------------- the starting chips under debt
+
+
+CHIP_PRESETS = ("standard", "opera", "old_comet", "commit_hoyle")
+
+
+def starting_chips_differences(insolvency: str, chips: tuple[int, ...]) -> list[tuple[str, int, int]]:
+    """Seeded two-deal games of each chips preset whose course (``game_points``) differs between starting
+    chips 50 and any of ``chips``, under ``insolvency`` (the premise of ``argued_inert``: none under debt)."""
+    out = []
+    for name in CHIP_PRESETS:
+        base = preset(name).rules.with_overrides({"insolvency": insolvency, "starting_chips": 50})
+        for seed, players, other in itertools.product(range(4), (2, 4), chips):
+            rules = base.with_overrides({"starting_chips": other})
+            if game_points(base, players, players, seed, "random") != game_points(
+                rules, players, players, seed, "random"
+            ):
+                out.append((name, seed, other))
+    return out
+
+
+def test_starting_chips_change_no_game_under_debt() -> None:
+    assert starting_chips_differences("debt", (0, 1, 100)) == []
+
+
+def test_the_same_check_sees_the_starting_chips_when_payments_are_cut() -> None:
+    """The check can fail: with pay_what_you_have and 1 starting chip, payments are cut."""
+    assert starting_chips_differences("pay_what_you_have", (1,)) != []
+
+
+def test_starting_chips_are_inert_by_argument_and_say_what_they_need() -> None:
+    pair = _pair("starting_chips", "commit_hoyle", "100")
+    argued = wmod.argued_inert(pair)
+    assert argued is not None and argued[:2] == ("insolvency", "pay_what_you_have")
+    proof = proof_of(ENTRIES[pair.key])
+    assert proof is not None and proof.method == "inert" and proof.needs == "insolvency = pay_what_you_have"
+    # planted: the same field under pay_what_you_have is not argued inert
+    cut = Pair(
+        pair.preset, pair.field, *(r.with_overrides({"insolvency": "pay_what_you_have"}) for r in (pair.a, pair.b))
+    )
+    assert wmod.argued_inert(cut) is None
+
+
+# --------------------------------------------------------------------- the game search keeps what it found
+
+
+def test_the_game_search_keeps_its_best_when_time_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-GAME-WINNER (RUL-GAME-TIE): the clock runs out just after a tied game is found, while the search
+    looks for one differing earlier; the tied game is kept (it was dropped before)."""
+    pair = _pair("game_tie", "standard", "extra_round")
+    clock = {"now": 0.0}
+    real = wmod.game_difference
+
+    def spy(p: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
+        diff = real(p, players, deals, seed, policy)
+        if diff is not None:
+            clock["now"] = 100.0
+        return diff
+
+    monkeypatch.setattr(wmod, "game_difference", spy)
+    monkeypatch.setattr("comet.diverge.witness.time.monotonic", lambda: clock["now"])
+    w, _ = game_witness(pair, Bound(game_seeds=6, max_game_deals=2), deadline=50.0)
+    assert w is not None and (w.game_deals, w.players) == (2, 2)
+    assert game_proof(pair, w).proved
+
+
+def test_a_stored_game_witness_is_kept_unless_a_smaller_game_differs() -> None:
+    pair = _pair("insolvency", "commit_hoyle", "pay_what_you_have")
+    known = wmod.stored_game(pair)
+    assert known is not None and (known.game_deals, known.players) == (5, 5)
+    w, tried = game_witness(pair, Bound(game_seeds=1, max_game_deals=4), known=known)
+    assert w == known and tried > 0
+    # at the smallest game the pair allows nothing is smaller: kept without a game played
+    tie = _pair("game_tie", "standard", "extra_round")
+    stored = wmod.stored_game(tie)
+    assert stored is not None and game_witness(tie, Bound(), known=stored) == (stored, 0)
+    assert pair_for(ENTRIES[tie.key]) == tie
