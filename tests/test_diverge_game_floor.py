@@ -200,3 +200,40 @@ def test_a_stored_game_witness_is_kept_unless_a_smaller_game_differs() -> None:
     stored = wmod.stored_game(tie)
     assert stored is not None and game_witness(tie, Bound(), known=stored) == (stored, 0)
     assert pair_for(ENTRIES[tie.key]) == tie
+
+
+# --------------------------------------------------------------------- escalation where the Comet never rises
+
+
+def escalation_differences(base: Ruleset) -> list[tuple[str, int, int]]:
+    """Seeded games of Old Comet whose course differs between ``base`` and ``base`` with another reading of
+    RUL-ESCALATION-TRIGGER or RUL-ESCALATION-RESET (the premise of ``argued_inert``: none while the Comet's
+    value never rises)."""
+    out = []
+    for field, value in (("escalate_on", "not_played"), ("comet_reset", "same_deal")):
+        other = base.with_overrides({field: value})
+        for seed, players in itertools.product(range(4), (2, 3)):
+            if game_points(base, players, 2 * players, seed, "simple") != game_points(
+                other, players, 2 * players, seed, "simple"
+            ):
+                out.append((field, seed, players))
+    return out
+
+
+def test_escalation_rulings_change_no_old_comet_game_without_escalation() -> None:
+    """R-COMET-ESCALATE, R-OLD-MANILLE-PLAY: the manille's 10 is flat (RUL-OLD-ESCALATION = none), so the
+    escalation rulings change no game; with plus_two the same check sees them."""
+    old = preset("old_comet").rules
+    assert escalation_differences(old) == []
+    assert escalation_differences(old.with_overrides({"old_escalation": "plus_two"})) != []
+    pair = _pair("escalate_on", "old_comet", "not_played")
+    assert wmod.argued_inert(pair) == (
+        "old_escalation",
+        "plus_two",
+        "the Comet's value never rises under the preset's readings, and the escalation rulings are read only to "
+        "raise it, so every game is the same",
+    )
+    proof = proof_of(ENTRIES[pair.key])
+    assert proof is not None and proof.method == "inert" and proof.needs == "old_escalation = plus_two"
+    # where the Comet's value rises (the standard game) the same field is not argued inert
+    assert wmod.argued_inert(_pair("escalate_on", "standard", "not_played")) is None

@@ -709,8 +709,29 @@ def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
     RUL-GAME-TIE's extra rounds) compare the balances with one another and the net chips subtract the
     starting chips, so every game is the same with any starting chips.  Under pay_what_you_have a payment
     is cut at its payer's balance, which reads them.  ``tests/test_diverge_game_floor.py`` checks the
-    premise on games of every chips preset, and that the same check sees pay_what_you_have."""
+    premise on games of every chips preset, and that the same check sees pay_what_you_have.
+
+    RUL-ESCALATION-TRIGGER, RUL-ESCALATION-RESET and RUL-ESCALATION-PACKS where the Comet's value never
+    rises (``Variant.escalates_under`` is false under both rule sets: Old Comet's flat 10,
+    RUL-OLD-ESCALATION = none): they are read only to raise the value (``game.comet_value_for``,
+    ``game.finish_deal``), which stays the variant's own; the reading of the preset that makes it rise is
+    what they need.  The same test file checks the premise on Old Comet games."""
     v = variant_of(pair.a)
+    if (
+        pair.field in ("escalate_on", "comet_reset", "escalation")
+        and not v.escalates_under(pair.a)
+        and not variant_of(pair.b).escalates_under(pair.b)
+    ):
+        rising = next(
+            (g for g in all_pairs([pair.preset]) if g.field != pair.field and variant_of(g.b).escalates_under(g.b)),
+            None,
+        )
+        if rising is not None:
+            why = (
+                "the Comet's value never rises under the preset's readings, and the escalation rulings are read "
+                "only to raise it, so every game is the same"
+            )
+            return rising.field, str(rising.value_b), why
     if (
         pair.field == "starting_chips"
         and pair.a.insolvency == pair.b.insolvency == "debt"
