@@ -226,7 +226,7 @@ class Context:
         blocking clauses): each expected state is one (its values put into the fixed step, which simplifies
         to a formula over the action alone), and T has no other (one check, every expected state blocked).
         The same answer as ``successors(...) == expected`` with one solver check instead of one per
-        successor and none of their evaluations (the refinement checks of every preset: 43 -> 33 s of CPU,
+        successor and none of their evaluations (the refinement checks of every preset: 45.4 -> 37.9 s of CPU,
         2026-12-02); ``compare`` enumerates them (``check_state``) only when the answer is no."""
         step = self.fixed_step(abstract, rules)
         for succ in expected:
