@@ -69,16 +69,39 @@ def test_verify_fails_on_a_planted_encoding_bug(
 
 def test_verify_prints_full_preset_names_when_piped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Piped output (not a terminal) is wide enough for every preset name; the JSON has one object per
-    preset with the fuzz counts."""
+    preset with the fuzz counts.  The campaign is a number of draws (--fuzz-deals), not a time budget: with
+    --seconds a loaded machine finished no deal of the second preset in its share of the time."""
     out_file = tmp_path / "v.json"
     argv = ["verify", "--preset", "commit_cats", "--preset", "commit_hoyle", "--no-proofs", "--no-refine"]
-    code = main([*argv, "--no-bounds", "--seconds", "5", "--jobs", "1", "--json", str(out_file)])
+    code = main([*argv, "--no-bounds", "--fuzz-deals", "10", "--jobs", "1", "--json", str(out_file)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "commit_cats" in out and "commit_hoyle" in out and "commit_…" not in out
     summary = json.loads(out_file.read_text(encoding="utf-8"))
     assert [p["preset"] for p in summary["presets"]] == ["commit_cats", "commit_hoyle"]
-    assert all(p["fuzz"]["deals"] > 0 for p in summary["presets"])
+    assert all(p["fuzz"]["deals"] >= 10 for p in summary["presets"])  # a draw that is a game counts its deals
+
+
+def test_verify_fuzz_deals_is_a_count_whatever_the_clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """--fuzz-deals D plays D draws per preset however slow the machine: with the clock made to run a hundred
+    seconds per reading (a machine too loaded for any time budget), the campaign still plays every draw, where
+    a --seconds budget on the same clock plays none."""
+    import itertools
+    from types import SimpleNamespace
+
+    import comet.fuzz.run as fuzz_run
+
+    ticks = itertools.count()
+    monkeypatch.setattr(fuzz_run, "time", SimpleNamespace(monotonic=lambda: 100.0 * next(ticks)))
+    common = ["verify", "--preset", "commit_cats", "--preset", "commit_hoyle", "--no-proofs", "--no-refine"]
+    counted, timed = tmp_path / "counted.json", tmp_path / "timed.json"
+    assert main([*common, "--no-bounds", "--fuzz-deals", "3", "--jobs", "1", "--json", str(counted)]) == 0
+    assert main([*common, "--no-bounds", "--seconds", "5", "--jobs", "1", "--json", str(timed)]) == 0
+    deals = {
+        name: [p["fuzz"]["deals"] for p in json.loads(f.read_text(encoding="utf-8"))["presets"]]
+        for name, f in (("counted", counted), ("timed", timed))
+    }
+    assert all(n >= 3 for n in deals["counted"]) and deals["timed"] == [0, 0]
 
 
 def test_two_workers_prove_what_one_does() -> None:
@@ -95,7 +118,15 @@ def test_two_workers_prove_what_one_does() -> None:
     assert any(r.second == "agrees" for r in one) and not any(r.second == "DISAGREES" for r in one + two)
 
 
-@pytest.mark.parametrize("argv", [["verify", "--jobs", "0"], ["verify", "--seconds", "0"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify", "--jobs", "0"],
+        ["verify", "--seconds", "0"],
+        ["verify", "--fuzz-deals", "0"],
+        ["verify", "--seconds", "1", "--fuzz-deals", "3"],
+    ],
+)
 def test_verify_bad_numbers_are_one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -182,7 +213,7 @@ def test_verify_in_one_pool_runs_proofs_refinement_and_bounds(
     printed, and a planted bug (a Comet bonus paid to seat 0, R-COMET-BONUS) still fails the run, since the
     workers are forked after the encoding is replaced."""
     out_file = tmp_path / "v.json"
-    argv = ["verify", "--preset", "two_player", "--seconds", "1", "--jobs", "2", "--json", str(out_file)]
+    argv = ["verify", "--preset", "two_player", "--fuzz-deals", "20", "--jobs", "2", "--json", str(out_file)]
     assert main(argv) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
     assert "directed refinement check" in out and "bounds per deal" in out and "11/11" in out

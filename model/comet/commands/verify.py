@@ -37,9 +37,17 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seconds",
         type=float,
-        default=FUZZ_SECONDS,
+        default=None,
         metavar="S",
         help=f"fuzz budget in seconds, wall clock (default {FUZZ_SECONDS:g}: a short campaign; give more for longer)",
+    )
+    p.add_argument(
+        "--fuzz-deals",
+        type=int,
+        default=None,
+        metavar="D",
+        help="fuzz D draws per preset instead of a time budget (a draw is one deal, or one time in five a short "
+        "game): the same campaign however loaded the machine is, for any --jobs; not with --seconds",
     )
     p.add_argument(
         "--jobs",
@@ -281,8 +289,13 @@ def run(args: argparse.Namespace) -> int:
     names = args.preset or sorted(PRESETS)
     for name in names:
         preset(name)
-    if args.seconds <= 0:
+    if args.seconds is not None and args.fuzz_deals is not None:
+        raise ValueError("give --seconds (a time budget) or --fuzz-deals (a number of draws), not both")
+    if args.seconds is not None and args.seconds <= 0:
         raise ValueError("--seconds must be positive")
+    if args.fuzz_deals is not None and args.fuzz_deals <= 0:
+        raise ValueError("--fuzz-deals must be positive")
+    seconds = None if args.fuzz_deals is not None else FUZZ_SECONDS if args.seconds is None else args.seconds
     if args.jobs < 1:
         raise ValueError(f"--jobs takes a number of processes >= 1, not {args.jobs}")
     started = time.monotonic()
@@ -300,7 +313,9 @@ def run(args: argparse.Namespace) -> int:
         refined = {} if args.no_refine else refine_presets(names, console)
     report = None
     if not args.no_fuzz:
-        report = run_campaign(names, seconds=args.seconds, deals=None, seed=args.seed, progress=True, jobs=args.jobs)
+        report = run_campaign(
+            names, seconds=seconds, deals=args.fuzz_deals, seed=args.seed, progress=True, jobs=args.jobs
+        )
     table = Table(title="comet verify")
     for col in (
         "preset",
