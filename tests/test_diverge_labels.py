@@ -213,7 +213,8 @@ def test_interaction_needs_a_fresh_search_not_a_stale_witness() -> None:
     from comet.diverge.interactions import check
     from comet.diverge.records import Bound
 
-    bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=8)
+    # counts bound the search (a few seconds of CPU); the time cap is far above, so load cannot cut it short
+    bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=600)
     lead = ENTRIES["standard/comet_lead=forbidden"]
     may = next(p for p in pairs_for("new_run", ["standard"]))
     assert check(lead, may, bound) is None
