@@ -14,21 +14,31 @@ Each premise check is shown to fail on a planted bug.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 from comet import game as game_mod
 from comet.diverge import witness as wmod
-from comet.diverge.pairs import Pair, pairs_for
+from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import make_policy
-from comet.diverge.records import Bound
+from comet.diverge.records import Bound, Witness
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import game_difference, game_floor, game_points, game_proof, game_witness
+from comet.diverge.witness import (
+    claimed_difference,
+    game_difference,
+    game_floor,
+    game_points,
+    game_proof,
+    game_witness,
+)
 from comet.game import GameState, deal_payments, first_dealer_draw, new_game, next_deal, play_deal
 from comet.games.commit_hoyle import rules as hoyle
 from comet.policy import Policy
 from comet.presets import preset
+from comet.record import parse_record
 from comet.ruleset import Ruleset
+from comet.state import DealState
 
 ENTRIES = load()
 
@@ -237,3 +247,82 @@ def test_escalation_rulings_change_no_old_comet_game_without_escalation() -> Non
     assert proof is not None and proof.method == "inert" and proof.needs == "old_escalation = plus_two"
     # where the Comet's value rises (the standard game) the same field is not argued inert
     assert wmod.argued_inert(_pair("escalate_on", "standard", "not_played")) is None
+
+
+# --------------------------------------------------------------------- the Opera's rulings with the Opera off
+
+#: Opera deals built for the witnesses (the first player goes out in the first turn; ``needs`` stores what
+#: they show): (preset, the field they part under opera = true, the record without its rulings).
+OPERA_DEALS: tuple[tuple[str, str, str], ...] = (
+    (
+        "two_player",
+        "opera_draw",
+        '{"format": 2, "variant": "two_player", "players": 2, "dealer": 0, "comet_value": 0, "hands": [["2C", "2S", "3C", "3S", "4C", "4S", "5C", "5S", "6C", "6S", "7C", "7S", "8S", "9S", "10S", "JS", "QS", "KS"], ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "10S", "JC", "JC", "QC", "QC", "QS", "KC", "KC", "KS"]], "dead": ["2S", "3S", "4S", "5S", "6S", "7S", "8C", "8S", "9D", "9S", "10C", "JS"], "actions": ["play 2C", "play 3C", "play 4C", "play 5C", "play 6C", "play 7C", "play 8C", "play 9C", "play 10C", "play JC", "play QC", "play KC", "play 10S", "play JC", "play QC", "play KC", "play QS", "play KS"]}',
+    ),
+    (
+        "two_player",
+        "opera_stack",
+        '{"format": 2, "variant": "two_player", "players": 2, "dealer": 0, "comet_value": 0, "hands": [["2C", "2S", "3S", "3S", "4C", "4S", "4S", "5S", "6S", "8C", "8S", "10S", "JS", "QC", "QC", "QS", "KC", "KS"], ["2C", "3C", "4C", "5C", "6C", "7C", "7S", "8C", "8S", "9C", "9D", "9S", "10C", "10S", "JC", "JS", "QS", "KS"]], "dead": ["2S", "3C", "5C", "5S", "6C", "6S", "7C", "7S", "9S", "10C", "JC", "KC"], "actions": ["play 2C", "play 3C", "play 4C", "play 5C", "play 6C", "play 7C", "play 8C", "play 9C", "play 10C", "play JC", "play QS", "play KS", "play 7S", "play 8S", "play 9S", "play 10S", "play JS", "play 9D as Q"]}',
+    ),
+    (
+        "old_comet",
+        "old_opera_caught",
+        '{"format": 2, "variant": "old_comet", "players": 5, "dealer": 0, "comet_value": 10, "hands": [["AD", "AH", "AS", "4S", "7H", "8H", "9D", "JC", "QC"], ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"], ["2H", "3H", "4C", "4H", "5C", "6H", "9C", "10C", "QD"], ["3C", "3D", "4D", "5H", "8D", "9H", "10D", "10H", "KC"], ["2S", "3S", "6C", "6D", "7C", "7D", "8C", "QH", "KH"]], "dead": ["AC", "2C", "2D", "5D", "JD", "JH", "KD"], "actions": ["play 5S", "play 6S", "play 7S", "play 8S", "play 9S", "play 10S", "play JS", "play QS", "play KS"]}',
+    ),
+)
+
+
+def opera_leaks(opera: bool) -> list[str]:
+    """The Opera deals on which some reading of an Opera ruling the preset reads changes what happens, with
+    ``opera`` as given (the premise of ``argued_inert``: none while the Opera is off)."""
+    out = []
+    for name, _, text in OPERA_DEALS:
+        rec = parse_record(json.loads(text))
+        for p in all_pairs([name]):
+            if p.field not in wmod.OPERA_RULINGS:
+                continue
+            a = p.a.with_overrides({"opera": opera})
+            pair = Pair(name, p.field, a, a.with_overrides({p.field: p.value_b}))
+            w = Witness(
+                "deal", "", "", rec.players, rec.dealer, "", rec.comet_value or 0, rec.hands, rec.dead, rec.actions
+            )
+            try:
+                claimed_difference(pair, w)
+            except ValueError:
+                continue
+            out.append(p.key)
+    return out
+
+
+def test_opera_rulings_change_no_deal_while_the_opera_is_off() -> None:
+    """R-OPERA-FIRST-TURN, R-OPERA-DRAW, R-OPERA-DOUBLE: on deals where the first player goes out in the first
+    turn, no reading of an Opera ruling changes anything with opera off; with it on, each deal parts the
+    readings it was built for."""
+    assert opera_leaks(False) == []
+    on = opera_leaks(True)
+    assert {f"{name}/{field}" for name, field, _ in OPERA_DEALS} <= {k.split("=")[0] for k in on}, on
+
+
+def test_planted_opera_check_ignoring_the_switch_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: an Opera recognised whatever ``opera`` says (R-OPERA-FIRST-TURN without the switch) makes the
+    Opera's rulings change the deals with the Opera off, and the premise check sees it."""
+    from comet.games.old_comet import rules as old_rules
+    from comet.games.opera import rules as opera_rules
+
+    def any_opera(state: DealState) -> bool:
+        return not state.drawn and state.winner == opera_rules.first_seat(state) and state.turn == 0
+
+    monkeypatch.setattr(opera_rules, "is_opera", any_opera)
+    monkeypatch.setattr(old_rules, "is_opera", any_opera)
+    assert opera_leaks(False) != []
+
+
+def test_opera_rulings_are_inert_by_argument_where_no_encoding_covers_the_opera() -> None:
+    for key in ("two_player/opera_draw=never", "old_comet/opera_stack=highest", "old_comet/old_opera_bonus=doubled"):
+        pair = pair_for(ENTRIES[key])
+        argued = wmod.argued_inert(pair)
+        assert argued is not None and argued[:2] == ("opera", "true")
+        proof = proof_of(ENTRIES[key])
+        assert proof is not None and proof.method == "inert" and proof.needs == "opera = true", key
+    on = pair_for(ENTRIES["opera/opera_draw=never"])
+    assert wmod.argued_inert(on) is None  # the Opera on: not argued inert (it has a witness)

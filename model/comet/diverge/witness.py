@@ -655,10 +655,10 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
     reads ``opera_draw``; the standard one lists it as unquantified) are tried first; each is confirmed by
     a witness search under it, so the answer is a witness, not a guess."""
     others = [g for g in all_pairs([pair.preset]) if g.field != pair.field]
-    argued = argued_inert(pair)
-    if argued is not None:
-        return _argued_needs(pair, argued, others)
     first = [g for g in others if _quantified_under(pair, g)]
+    argued = argued_inert(pair)
+    if argued is not None and not first:
+        return _argued_needs(pair, argued, others)
     quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
     for g in [*first, *[g for g in others if g not in first]]:
         try:
@@ -700,6 +700,12 @@ def needs(pair: Pair, bound: Bound, prove_rlimit: int | None = None) -> tuple[st
     return None
 
 
+#: The rulings read only in an Opera (RUL-OPERA-*, RUL-OLD-OPERA-*): ``argued_inert`` where the Opera is off.
+OPERA_RULINGS: frozenset[str] = frozenset(
+    {"opera_draw", "opera_stack", "opera_caught", "opera_comet_bonus", "old_opera_bonus", "old_opera_caught"}
+)
+
+
 def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
     """A pair that cannot differ under the preset's other readings, by an argument over the code rather
     than an encoding: (the field, the reading of it that would make the pair matter, why); None otherwise.
@@ -711,12 +717,24 @@ def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
     is cut at its payer's balance, which reads them.  ``tests/test_diverge_game_floor.py`` checks the
     premise on games of every chips preset, and that the same check sees pay_what_you_have.
 
+    The Opera's rulings (``OPERA_RULINGS``) where the Opera is off under both rule sets: every reader of
+    them asks ``opera.rules.is_opera`` (false while ``opera`` is off) or is an Opera hook that returns at
+    once while it is off.  This is used only where no encoding tells what the field needs (``needs``
+    tries those first); the same test file checks the premise on Opera deals of two players and of Old
+    Comet.
+
     RUL-ESCALATION-TRIGGER, RUL-ESCALATION-RESET and RUL-ESCALATION-PACKS where the Comet's value never
     rises (``Variant.escalates_under`` is false under both rule sets: Old Comet's flat 10,
     RUL-OLD-ESCALATION = none): they are read only to raise the value (``game.comet_value_for``,
     ``game.finish_deal``), which stays the variant's own; the reading of the preset that makes it rise is
     what they need.  The same test file checks the premise on Old Comet games."""
     v = variant_of(pair.a)
+    if pair.field in OPERA_RULINGS and not pair.a.opera and not pair.b.opera:
+        why = (
+            "the Opera's rulings are read only in an Opera (opera.rules.is_opera, false while opera is off, or the "
+            "Opera's hooks, the identity while it is off), so every deal is the same"
+        )
+        return "opera", "true", why
     if (
         pair.field in ("escalate_on", "comet_reset", "escalation")
         and not v.escalates_under(pair.a)
@@ -756,7 +774,7 @@ def _argued_needs(pair: Pair, argued: tuple[str, str, str], others: list[Pair]) 
     flipped = Pair(pair.preset, pair.field, a2, a2.with_overrides({pair.field: pair.value_b}))
     found: Witness | None = None
     reused = ""
-    own = load().get(next((g.key for g in others if g.field == field and g.value_b == value), ""))
+    own = load().get(next((g.key for g in others if g.field == field and value_text(g.value_b) == value), ""))
     w = witness_of(own) if own is not None else None
     if own is not None and w is not None:
         try:
