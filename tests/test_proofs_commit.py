@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 import z3
-from comet_proofs.games.commit_common import DECK51, PLAYED, SuitedEncoding
+from comet_proofs.games.commit_common import DECK51, PLAYED, REMOVED, SuitedEncoding
+from comet_proofs.obligation import ProofResult
+from comet_proofs.obligations import obligations
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
 
@@ -56,3 +58,54 @@ def test_a_disjunction_that_is_not_the_count_is_reported() -> None:
     planted = type("ForgetsRemoved_commit_hoyle", (ForgetsRemoved, base), {})()
     text = conservation_mismatch(planted, 4)
     assert text is not None and "disagree at 4 players" in text
+
+
+# ---------------------------------------------------------------- card conservation's initial case through a form
+# (``Encoding.initial_forms``): commit_cats proves ``Init ⇒`` the disjunction, then the disjunction ⇒ its count, card
+# by card (R-COMMIT-C-DEAL: every card of the reduced deck dealt or set aside).
+
+CONSERVATION = "card conservation (initial + inductive)"
+
+
+def conservation_initial(enc: SuitedEncoding, players: int) -> ProofResult:
+    (ob,) = [o for o in obligations(enc, players, "commit_cats") if o.name == CONSERVATION]
+    return ob.run()
+
+
+def test_commit_cats_conservation_initial_case_goes_through_the_disjunction() -> None:
+    enc = encoding_for("commit_cats")
+    assert isinstance(enc, SuitedEncoding)
+    assert set(enc.initial_forms(enc.fresh_state("s", 3))) == {"card conservation"}
+    (ob,) = [o for o in obligations(enc, 3, "commit_cats") if o.name == CONSERVATION]
+    assert len(ob.cases) == 2
+    assert ob.run().proved
+
+
+class FormAllowsNowhere(SuitedEncoding):
+    """Bug: the initial case's form of card conservation also allows a place that is none of the places, so
+    Init implies it but it does not imply the count."""
+
+    def initial_forms(self, s: SymState) -> dict[str, z3.BoolRef]:
+        places = (*range(s.players), PLAYED, REMOVED, 99)
+        return {"card conservation": z3.And([z3.Or([self.loc(s, c) == p for p in places]) for c in DECK51])}
+
+
+class FormForgetsRemoved(SuitedEncoding):
+    """Bug: the initial case's form leaves out the removed cards' place, which Init uses from 4 players (002's
+    table takes sevens and eights out; at 3 players the whole deck is dealt), so an initial deal breaks it."""
+
+    def initial_forms(self, s: SymState) -> dict[str, z3.BoolRef]:
+        places = (*range(s.players), PLAYED)
+        return {"card conservation": z3.And([z3.Or([self.loc(s, c) == p for p in places]) for c in DECK51])}
+
+
+@pytest.mark.parametrize(
+    ("planted", "players", "said"),
+    [(FormAllowsNowhere, 3, "does not imply it"), (FormForgetsRemoved, 4, "an initial deal breaks card conservation")],
+)
+def test_a_wrong_initial_form_fails_card_conservation(planted: type[SuitedEncoding], players: int, said: str) -> None:
+    base = type(encoding_for("commit_cats"))
+    enc = type(f"{planted.__name__}_commit_cats", (planted, base), {})()
+    result = conservation_initial(enc, players)
+    assert not result.proved
+    assert result.counterexample is not None and said in result.counterexample

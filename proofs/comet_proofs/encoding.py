@@ -160,7 +160,9 @@ class Encoding:
         if state.rules.variant != self.name:
             raise ValueError(f"the encoding covers the {self.name} game, not variant {state.rules.variant!r}")
         if len(state.wild) != 1:
-            raise ValueError(f"the {self.name} packs have exactly one Comet, this deal has {len(state.wild)} wild cards")
+            raise ValueError(
+                f"the {self.name} packs have exactly one Comet, this deal has {len(state.wild)} wild cards"
+            )
         if state.drawn:
             raise ValueError(f"a drawn deal does not occur in the {self.name} game")
         return self.with_reading_fields(counts_abstract(state), state.rules)
@@ -340,6 +342,13 @@ class Encoding:
     def invariant(self, s: SymState) -> z3.BoolRef:
         return z3.And(list(self.invariant_parts(s).values()))
 
+    def initial_forms(self, s: SymState) -> dict[str, z3.BoolRef]:
+        """Invariant parts whose initial case is proved through another statement of them (none here): for a
+        part ``P`` stated in a form that suits the inductive step but makes Z3 search from ``Init``, a form
+        ``F`` with ``Init ⇒ F`` cheap to prove, and ``F ⇒ P`` proved conjunct by conjunct (``obligations``:
+        the two cases of the part's initial obligation)."""
+        return {}
+
     # ------------------------------------------------------------ initial states
 
     def initial(self, s: SymState, rd: Readings) -> z3.BoolRef:
@@ -414,9 +423,7 @@ class Encoding:
             return self.pack_size // players, self.pack_size % players
         return DEAL_TABLE[players]
 
-    def stated_game_end(
-        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
-    ) -> bool:
+    def stated_game_end(self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int) -> bool:
         """Does the game end after ``played`` deals at ``totals`` (``agreed``: the deals agreed beforehand)?
         The sources' statement (R-GAME-DEALS, 000:70: an agreed number of deals), which the model's
         ``game.game_over`` is checked against (``comet_proofs.dealt``)."""

@@ -34,6 +34,19 @@ JOINT_STEP = "inductive step (every part of Inv and the ranking, one check per a
 TERMINATION = "termination (ranking decreases on every action)"
 
 
+# the case of an initial obligation proved through ``Encoding.initial_forms``: 0 Init against the form,
+# 1 the form against the part
+STEPPING = z3.Int("initial_form_case")
+
+
+def conjunct_pairs(form: z3.BoolRef, goal: z3.BoolRef) -> list[tuple[z3.BoolRef, z3.BoolRef]]:
+    """``form`` and ``goal`` conjunct by conjunct when both are conjunctions of as many parts (then
+    ``form ⇒ goal`` holds if each conjunct of ``form`` implies its conjunct of ``goal``), else the two whole."""
+    if z3.is_and(form) and z3.is_and(goal) and form.num_args() == goal.num_args():
+        return list(zip(form.children(), goal.children(), strict=True))
+    return [(form, goal)]
+
+
 def _readings_line(rd: Readings, m: z3.ModelRef) -> str:
     return "readings: " + ", ".join(f"{k}={v}" for k, v in rd.describe(m))
 
@@ -73,13 +86,32 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
     sb_title = f"{STEP_BOUND} (initial + inductive)"
 
     def base_only(part: str) -> Callable[[], tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]]:
-        """The initial case of ``part``; its step is a goal of the joint check."""
+        """The initial case of ``part``; its step is a goal of the joint check.  Where the encoding states
+        ``part`` for the initial case in another form (``Encoding.initial_forms``), two cases: an initial
+        deal breaks the form (``STEPPING == 0``), or the form does not imply ``part`` (``STEPPING == 1``: some
+        conjunct of the form holds and its conjunct of ``part`` does not, the two taken conjunct by conjunct
+        when both are conjunctions of as many parts, else whole), so unsat of both is ``Init ⇒ part``."""
 
         def build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
             rd = enc.fresh_readings()
             init = enc.fresh_state("i", players)
-            base = z3.And(enc.initial(init, rd), z3.Not(enc.invariant_parts(init)[part]))
-            return [base], _state_render(rd, init, f"an initial deal breaks {part}:")
+            goal = enc.invariant_parts(init)[part]
+            form = enc.initial_forms(init).get(part)
+            if form is None:
+                base = z3.And(enc.initial(init, rd), z3.Not(goal))
+                return [base], _state_render(rd, init, f"an initial deal breaks {part}:")
+            pairs = conjunct_pairs(form, goal)
+            through = z3.Or([z3.And(f, z3.Not(g)) for f, g in pairs])
+            formula = z3.If(STEPPING == 0, z3.And(enc.initial(init, rd), z3.Not(form)), through)
+
+            def render(m: z3.ModelRef) -> str:
+                if m.eval(STEPPING, model_completion=True).as_long() == 0:
+                    return _state_render(rd, init, f"an initial deal breaks {part} (as stated for the initial case):")(
+                        m
+                    )
+                return _state_render(rd, init, f"the initial case's statement of {part} does not imply it:")(m)
+
+            return [formula], render
 
         return build
 
@@ -135,13 +167,15 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
         return Obligation(title, name, players, build, enc.rulings)
 
     which = z3.Int("step_bound_case")
+    stepping = enc.initial_forms(enc.fresh_state("probe", players))
     for part in parts:
         title = f"{part} (initial + inductive)"
         if part == STEP_BOUND:
             cases = (which == 0, which == 2)
             out.append(Obligation(title, name, players, composed, enc.rulings, cases, (TERMINATION, JOINT_STEP)))
         else:
-            out.append(Obligation(title, name, players, base_only(part), enc.rulings, (), (JOINT_STEP,)))
+            two = (STEPPING == 0, STEPPING == 1) if part in stepping else ()
+            out.append(Obligation(title, name, players, base_only(part), enc.rulings, two, (JOINT_STEP,)))
     out.append(Obligation(TERMINATION, name, players, nothing_alone, enc.rulings, (), (JOINT_STEP,)))
     per_action = tuple(enc.action_cases(SymAction.fresh()))
     out.append(Obligation(JOINT_STEP, name, players, joint_build, enc.rulings, per_action, joint=joint_parts))

@@ -114,6 +114,12 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         places = (*range(s.players), PLAYED, DEAD, REMOVED)
         return z3.And([z3.PbEq([(self.loc(s, c) == place, 1) for place in places], 1) for c in DECK51])
 
+    def initial_forms(self, s: SymState) -> dict[str, z3.BoolRef]:
+        """Card conservation's initial case through the shared disjunction (``SuitedEncoding.card_conservation``:
+        a unit conflict per card from ``Init``), then the disjunction implies the count card by card: 0.3 s
+        against 2.5 s for the count straight from ``Init`` at 8 players (2026-12-02)."""
+        return {"card conservation": SuitedEncoding.card_conservation(self, s)}
+
     def removed_count(self, s: SymState, cards: tuple[int, ...]) -> z3.ArithRef:
         return z3.Sum(*[z3.If(self.loc(s, c) == REMOVED, 1, 0) for c in cards])
 
@@ -140,9 +146,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
 
     # ------------------------------------------------------------ initial deals
 
-    def stated_game_end(
-        self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int
-    ) -> bool:
+    def stated_game_end(self, rules: Ruleset, players: int, totals: tuple[int, ...], played: int, agreed: int) -> bool:
         """R-COMMIT-C-GAME (002:45 "The first player to accumulate 100 total points"); RUL-COMMIT-C-TARGET:
         tied leaders share, or play on until one leads alone."""
         best = max(totals)
@@ -295,9 +299,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         left = [self.hand_size(s, q) + z3.Sum(*[z3.If(self.loc(s, k) == q, 1, 0) for k in KINGS]) for q in range(n)]
         caught = self.loc(s, NINE_D)
         # RUL-COMMIT-C-COMET-OUT = doubled: going out on the Comet doubles the hands (x4 as a 9)
-        mult = z3.If(
-            z3.And(rd["commit_comet_out"], s.out_wild_as > 0), z3.If(s.out_wild_as == 9, 4, 2), 1
-        )
+        mult = z3.If(z3.And(rd["commit_comet_out"], s.out_wild_as > 0), z3.If(s.out_wild_as == 9, 4, 2), 1)
         out: list[z3.ArithRef] = []
         for p in range(n):
             won = z3.If(s.winner == p, 1 + scaled(z3.Sum(*[left[q] for q in range(n) if q != p]), mult), 0)
