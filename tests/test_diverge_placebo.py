@@ -35,3 +35,27 @@ def test_the_same_verdict_sees_a_reading_that_matters() -> None:
 def test_every_placebo_names_a_real_reading() -> None:
     keys = {(p.field, str(p.value_b).lower()) for p in all_pairs()}
     assert set(PLACEBOS) <= keys
+
+
+def test_the_placebo_check_judges_its_measurements_as_one_family() -> None:
+    """RUL-DEAL-ORDER: judged alone, one placebo measurement in twenty reads 'matters' by chance (seeds
+    12,000..13,999 of the standard game at 3 players do: the 2nd seat's win rate); the placebo check judges
+    its measurements as one family, where that one reads 'no measurable effect', while a reading that
+    matters (RUL-MUST-CONTINUE) still reads 'matters' in a family of the same size."""
+    from comet.commands.diverge_page import placebo_lines
+    from comet.diverge.records import Search
+    from comet.diverge.report import PairReport
+    from comet.diverge.study import Measured
+
+    (pair,) = [p for p in pairs_for("deal_order", ["standard"]) if placebo_reason(p) is not None]
+    chance = paired_measure(pair, 3, range(12_000, 14_000), "random")
+    assert verdict(chance).matters and not verdict(chance, together=20).matters
+    (real,) = pairs_for("may_stop_early", ["standard"])
+    assert verdict(paired_measure(real, 4, range(N // 4), "random"), together=20).matters
+
+    # a family of 20 measurements (the same one, as if at 20 player counts): none is an effect found
+    report = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(k, {"random": chance}) for k in range(20)])
+    text = "\n".join(placebo_lines([report]))
+    assert "EFFECT FOUND" not in text and "20 of the 20 would read 'matters'" in text
+    alone = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(3, {"random": chance})])
+    assert "EFFECT FOUND" in "\n".join(placebo_lines([alone]))

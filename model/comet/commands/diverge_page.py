@@ -115,16 +115,17 @@ def placebo_lines(reports: list[PairReport]) -> list[str]:
     from comet.diverge.placebo import placebo_reason
     from comet.variant import variant_of
 
+    placebos = [r for r in reports if placebo_reason(r.pair) is not None]
+    family = sum(len(m.deals) for r in placebos for m in r.impact)
     lines: list[str] = []
-    for r in reports:
-        why = placebo_reason(r.pair)
-        if why is None:
-            continue
-        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {why}.")
+    alone = 0  # verdicts that would read "matters" judged one at a time
+    for r in placebos:
+        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {placebo_reason(r.pair)}.")
         unit = "chips" if variant_of(r.pair.a).scoring == "chips" else "points"
         for m in r.impact:
             for pol, t in m.deals.items():
-                v = verdict(t, unit)
+                alone += verdict(t, unit).matters
+                v = verdict(t, unit, together=family)
                 mark = "**EFFECT FOUND: the study is wrong**" if v.matters else v.text
                 lines.append(f"  - {m.players} players, {pol}: {mark}")
     if not lines:
@@ -132,8 +133,13 @@ def placebo_lines(reports: list[PairReport]) -> list[str]:
     return [
         "## Placebo check",
         "",
-        "Readings that provably cannot change play or payments; each must show no "
-        "measurable effect (`comet.diverge.placebo`, tests/test_diverge_placebo.py):",
+        "Readings that provably cannot change play or payments; each must show no measurable effect "
+        "(`comet.diverge.placebo`, tests/test_diverge_placebo.py). The check judges its "
+        f"{family:,} measurements as one family: every bound below holds for all of them at once (95 %, "
+        "Bonferroni over every figure of every measurement), so a single effect found would mean the study "
+        "is wrong. Judged one at a time, as the rest of the report is, "
+        f"{alone} of the {family:,} would read 'matters' (about {0.05 * family:.0f} are expected by chance "
+        "at 95 % each).",
         "",
         *lines,
         "",

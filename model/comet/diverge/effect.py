@@ -5,7 +5,9 @@
 (B minus A, paired deal by deal), the chips that end up with another seat per deal, the change in deal
 length.  ``verdict(paired)`` answers *does it matter, to whom, how much* from the same figures, judged
 with simultaneous intervals (Bonferroni over the figures it looks at), so a reading without effect is
-called "no measurable effect" 95 % of the time however many seats are looked at.
+called "no measurable effect" 95 % of the time however many seats are looked at.  Over many verdicts, one
+in twenty of the readings without effect is therefore called one that matters by chance; the placebo
+check, which must find no effect at all, judges its verdicts as one family (``together``).
 
 When the cards dealt differ between the readings (class ``DEALT``: the reading is about the deal itself),
 the deal-by-deal transfer compares two different deals and is left out of the verdict; only the signed
@@ -83,8 +85,9 @@ class Verdict:
     text: str
 
 
-def verdict(p: Paired, unit: str = "chips") -> Verdict:
-    """Does it matter, to whom, how much (see the module note)."""
+def verdict(p: Paired, unit: str = "chips", together: int = 1) -> Verdict:
+    """Does it matter, to whom, how much (see the module note).  ``together``: how many such verdicts are
+    judged as one family (the placebo check's), so that the simultaneous level holds over all of them."""
     n = p.deals
     if n == 0:
         return Verdict(False, "not measured")
@@ -93,7 +96,7 @@ def verdict(p: Paired, unit: str = "chips") -> Verdict:
             False,
             f"no effect: 0 of {n:,} deals change (at most {percent(zero_bound(n))} of deals would)",
         )
-    zb = bonferroni_z(family_size(p))
+    zb = bonferroni_z(family_size(p) * together)
     e = effect(p, zb)
     names = [position_name(i, p.players) for i in range(p.players)]
     seats = [f"{names[i]} {x.value:+.3f} {unit}/deal" for i, x in enumerate(e.chips_change) if x.excludes_zero]
