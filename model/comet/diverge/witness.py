@@ -311,7 +311,7 @@ def game_witness(
     stored one, ``stored_game``): only smaller games are tried, and ``known`` is kept if none of them
     differs, so a witness a longer search found is not lost to a shorter one."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
-    tried = 0
+    tried = 0 if known is None else 1  # ``known`` was replayed (``stored_game``) to be kept
     lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
     floor = game_floor(pair)
     least = smallest_game(pair) if floor is None else floor[0]
