@@ -326,3 +326,22 @@ def test_opera_rulings_are_inert_by_argument_where_no_encoding_covers_the_opera(
         assert proof is not None and proof.method == "inert" and proof.needs == "opera = true", key
     on = pair_for(ENTRIES["opera/opera_draw=never"])
     assert wmod.argued_inert(on) is None  # the Opera on: not argued inert (it has a witness)
+
+
+def test_a_search_afresh_keeps_the_built_opera_witness(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OPERA-DRAW: ``comet diverge --search`` on an argued-inert pair keeps the stored text naming the built
+    witness (a sampled search does not find such hands); planted: a stored text naming none is not kept."""
+    from comet.diverge.records import Bound as B
+
+    key = "two_player/opera_draw=never"
+    pair = pair_for(ENTRIES[key])
+    proof = proof_of(ENTRIES[key])
+    assert proof is not None
+    assert wmod.needs(pair, B(seconds=1)) == ("opera = true", proof.text)
+    bare = {k: dict(e) for k, e in ENTRIES.items()}
+    bare[key]["proof"] = {**ENTRIES[key]["proof"], "text": "inert: needs opera = true (no witness)"}  # type: ignore[dict-item]
+    monkeypatch.setattr(wmod, "load", lambda: bare)
+    got = wmod.needs(pair, B(seeds=1, depth=1, nodes=10, random_playouts=0, seconds=1))
+    assert got is not None
+    label, text = got
+    assert label == "opera = true" and text != proof.text and text.startswith("inert: needs opera = true (")

@@ -767,9 +767,22 @@ def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
 
 def _argued_needs(pair: Pair, argued: tuple[str, str, str], others: list[Pair]) -> tuple[str, str]:
     """``needs`` for an ``argued_inert`` pair: its reason, and a witness under the reading it needs (the
-    stored witness of that reading's own pair when it replays, else a quick game search)."""
+    stored witness of that reading's own pair when it replays, else a quick search).  A stored entry of the
+    pair that already says so and names a witness (one a longer or constructive search found, such as the
+    Opera hands built for ``witnesses.json``) is kept."""
     field, value, why = argued
     label = f"{field} = {value_text(value)}"
+    kept = load().get(pair.key)
+    kept_proof = kept.get("proof") if kept is not None else None
+    if (
+        kept is not None
+        and isinstance(kept_proof, dict)
+        and kept_proof.get("method") == "inert"
+        and kept_proof.get("needs") == label
+        and "; with " in str(kept_proof.get("text", ""))
+        and (pair_for(kept).a, pair_for(kept).b) == (pair.a, pair.b)
+    ):
+        return label, str(kept_proof["text"])
     a2 = pair.a.with_overrides({field: value})
     flipped = Pair(pair.preset, pair.field, a2, a2.with_overrides({pair.field: pair.value_b}))
     found: Witness | None = None
@@ -784,9 +797,9 @@ def _argued_needs(pair: Pair, argued: tuple[str, str, str], others: list[Pair]) 
             found = None
     if found is None:
         quick = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)
-        found = search(flipped, quick, deals=False).witness
+        found = search(flipped, quick, deals=pair.field not in GAME_LEVEL_FIELDS).witness
     if found is None:
-        return label, f"inert: needs {label} ({why}; no game with it was found to differ within the bound)"
+        return label, f"inert: needs {label} ({why}; nothing with it was found to differ within the bound)"
     if found.level == "game":
         size = f"a game of {game_deals_asked(flipped, found)} deal(s), {found.players} players{reused}"
     else:
