@@ -117,3 +117,22 @@ def test_fast_engine_plays_the_reference_policies() -> None:
     for policy in ("random", "greedy", "hoarder"):
         for rec in record_batch(rules, 4, np.arange(25), policy):
             assert check_record(rec, rules) is None
+
+
+@pytest.mark.parametrize("preset", ["standard", "commit_hoyle"])
+def test_a_reference_priority_the_fast_copies_do_not_share_is_caught(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Planted bug: the reference's priority changed (the seat left out of the hash) while the fast
+    engine keeps its compiled copies (``fast/policies.py`` for the standard kernel, ``fast/cardsets.py``
+    for Commit and Red Nines): replaying the fast deals through the reference (``comet.fast.check``, the
+    test that ties the copies choice for choice) reports a choice that differs, in both action encodings."""
+    from comet.diverge import choices
+    from comet.fast.check import check_deals
+
+    rules = PRESETS[preset].rules
+    assert check_deals(rules, 4, range(10), "random") == ()
+    real = choices.priority
+    monkeypatch.setattr(choices, "priority", lambda seed, seat, key: real(seed, 0, key))
+    found = check_deals(rules, 4, range(10), "random")
+    assert found and any("the random policy chooses" in m.message for m in found)

@@ -245,6 +245,25 @@ def apply_action(
 
 
 @hot
+def legal_now(cfg: I64, packnat: I64, packcnt: I64, cnt: I8, nat: I8, st: I64, acts: I64) -> int:
+    """``legal`` for the seat to move in a deal whose scalars are kept in the array ``st`` (``S_*``): its
+    legal actions written into ``acts``, how many returned."""
+    return legal(
+        cfg,
+        packnat,
+        packcnt,
+        cnt,
+        nat,
+        st[S_TO_MOVE],
+        st[S_RUN_TOP],
+        st[S_TURN_PLAYED],
+        st[S_FREE_LEAD],
+        st[S_LAST],
+        acts,
+    )
+
+
+@hot
 def end_flags(
     cfg: I64, cnt: I8, nat: I8, size: I64, chips: I64, points: I64, winner: int, wild_as: int, drawn: int, turn: int,
     dealer: int,

@@ -29,7 +29,6 @@ from numpy.typing import NDArray
 
 from comet.fast import config as kc
 from comet.fast import kernel as k
-from comet.fast import moves as fast_moves
 from comet.fast import policies as fast_policies
 from comet.fast import rng as fast_rng
 from comet.fast.batch import deal, naturals
@@ -111,19 +110,7 @@ def rollout_value(
     while st[k.S_WINNER] < 0 and st[k.S_DRAWN] == 0 and st[k.S_STEPS] < cap:
         to_move = st[k.S_TO_MOVE]
         run_top = st[k.S_RUN_TOP]
-        n = fast_moves.legal(
-            rcfg,
-            packnat,
-            packcnt,
-            cnt,
-            nat,
-            to_move,
-            run_top,
-            st[k.S_TURN_PLAYED],
-            st[k.S_FREE_LEAD],
-            st[k.S_LAST],
-            acts,
-        )
+        n = k.legal_now(rcfg, packnat, packcnt, cnt, nat, st, acts)
         a = fast_policies.choose(rcfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seed)
         k.apply_action(rcfg, packnat, packcnt, cnt, nat, size, st, chips, a)
     k.finish(rcfg, cnt, nat, size, st, chips, points)
@@ -260,19 +247,7 @@ def pimc_batch(
                 break
             to_move = st[k.S_TO_MOVE]
             run_top = st[k.S_RUN_TOP]
-            n = fast_moves.legal(
-                cfg,
-                packnat,
-                packcnt,
-                cnt,
-                nat,
-                to_move,
-                run_top,
-                st[k.S_TURN_PLAYED],
-                st[k.S_FREE_LEAD],
-                st[k.S_LAST],
-                acts,
-            )
+            n = k.legal_now(cfg, packnat, packcnt, cnt, nat, st, acts)
             if who < 0 or who == to_move:
                 a = pimc_choice(
                     cfg,

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from comet.diverge import choices
 from comet.fast.config import (
     H_POLICY,
     H_WILD1,
@@ -78,16 +79,8 @@ def simple_choice(cfg: I64, packcnt: I64, run_top: int, acts: I64, n: int, skip_
     return code(PASS, 0, 0)
 
 
-@hot
-def mix32(x: int) -> int:
-    """``comet.diverge.choices.mix32`` (int64 products wrap; the low 32 bits are the same)."""
-    x &= M32
-    x ^= x >> 16
-    x = (x * 0x7FEB352D) & M32
-    x ^= x >> 15
-    x = (x * 0x846CA68B) & M32
-    x ^= x >> 16
-    return x
+# the reference's hash itself, compiled (int64 products wrap; the low 32 bits it keeps are the same)
+mix32 = hot(choices.mix32)
 
 
 @hot
