@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import pytest
 import z3
+from comet.cards import card_text
 from comet_proofs.games.commit_common import DECK51, PLAYED, REMOVED, SuitedEncoding
 from comet_proofs.obligation import ProofResult
 from comet_proofs.obligations import obligations
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
+from comet_proofs.terms import indicator
 
 CARD_LEVEL = ("commit_hoyle", "commit_cats")
 
@@ -109,3 +111,14 @@ def test_a_wrong_initial_form_fails_card_conservation(planted: type[SuitedEncodi
     result = conservation_initial(enc, players)
     assert not result.proved
     assert result.counterexample is not None and said in result.counterexample
+
+
+def test_the_card_level_indicators_are_the_if_terms() -> None:
+    """``terms.indicator`` builds ``If(x == k, 1, 0)`` through Z3's C API: the very same term (hash-consed),
+    so the card-level states (R-COMMIT-C-DEAL: a card's place) mean what the Python operators would build."""
+    x = z3.Int("x")
+    assert indicator(x, z3.IntVal(3)).eq(z3.If(x == 3, 1, 0))
+    assert not indicator(x, z3.IntVal(3)).eq(z3.If(x == 4, 1, 0))
+    s = encoding_for("commit_cats").fresh_state("s", 4)
+    loc = z3.Int(f"s.loc.{card_text(DECK51[7])}")
+    assert s.hands[2][7].eq(z3.If(loc == 2, 1, 0)) and s.played[7].eq(z3.If(loc == PLAYED, 1, 0))

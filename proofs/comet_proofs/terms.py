@@ -45,6 +45,18 @@ def scaled(x: z3.ArithRef, factor: z3.ArithRef | int) -> z3.ArithRef:
     raise ValueError(f"not a constant factor (a product with it is non-linear): {factor}")
 
 
+def indicator(x: z3.ArithRef, value: z3.ArithRef) -> z3.ArithRef:
+    """``If(x == value, 1, 0)``, the same term (Z3's terms are hash-consed), built by Z3's C API directly: the
+    card-level encodings build one per card and place for every state (51 x 11 at 8 players), and through
+    the Python operators that was 37 ms a state against 5 ms (2026-12-02)."""
+    ctx = x.ctx
+    ref = ctx.ref()
+    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
+    # wrapped at once, so the equation is referenced (a term no wrapper holds may be freed by the next call)
+    test = z3.BoolRef(z3.Z3_mk_eq(ref, x.as_ast(), value.as_ast()), ctx)
+    return z3.ArithRef(z3.Z3_mk_ite(ref, test.as_ast(), one.as_ast(), zero.as_ast()), ctx)
+
+
 def subterms(terms: Sequence[z3.ExprRef]) -> Iterator[z3.ExprRef]:
     """Every term under ``terms``, each shared term once (by Z3 id)."""
     seen: set[int] = set()

@@ -30,6 +30,7 @@ from comet_proofs.concrete import deal_state, extra_of
 from comet_proofs.encoding import OwnChipRules
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import CARD, PASS, AbstractState, Readings, SymAction, SymState
+from comet_proofs.terms import indicator
 
 NINE_D = card(9, DIAMONDS)
 DECK51: tuple[int, ...] = tuple(c for c in range(card(1, 0), card(KING, 3) + 1) if c != card(8, DIAMONDS))
@@ -89,7 +90,8 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
         locs = [term for name, term in extra[: len(DECK51)]]
 
         def where(place: int) -> tuple[z3.ArithRef, ...]:
-            return tuple(z3.If(x == place, 1, 0) for x in locs)
+            at_place = z3.IntVal(place)
+            return tuple(indicator(x, at_place) for x in locs)
 
         return SymState(
             players=players,
