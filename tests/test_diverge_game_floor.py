@@ -1,12 +1,12 @@
 """Issue 17, item 4: the premises behind the game witnesses' size bounds and the inert starting chips.
 
-- ``witness.game_floor``: in a game to a target a game asked for one deal is the same under either reading
+- ``game_search.game_floor``: in a game to a target a game asked for one deal is the same under either reading
   of RUL-2P-END and RUL-COMMIT-C-TARGET (R-2P-GAME, R-COMMIT-C-GAME); in Commit (000) a seat pays at most
   ``most_paid_in_a_deal`` chips in a deal (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD,
   R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID), so RUL-INSOLVENCY needs several deals to matter.
 - ``witness.argued_inert``: RUL-STARTING-CHIPS cannot matter under RUL-INSOLVENCY = debt (R-GAME-CHIPS,
   R-GAME-WINNER).
-- ``witness.game_witness`` keeps the smallest game it found when its time runs out, and a stored witness
+- ``game_search.game_witness`` keeps the smallest game it found when its time runs out, and a stored witness
   when no smaller game differs.
 Each premise check is shown to fail on a planted bug.
 """
@@ -19,19 +19,14 @@ import random
 
 import pytest
 from comet import game as game_mod
+from comet.diverge import game_search
 from comet.diverge import witness as wmod
+from comet.diverge.game_search import game_difference, game_floor, game_points, game_proof, game_witness
+from comet.diverge.labels import claimed_difference
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Witness
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import (
-    claimed_difference,
-    game_difference,
-    game_floor,
-    game_points,
-    game_proof,
-    game_witness,
-)
 from comet.game import GameState, deal_payments, first_dealer_draw, new_game, next_deal, play_deal
 from comet.games.commit_hoyle import rules as hoyle
 from comet.policy import Policy
@@ -184,7 +179,7 @@ def test_the_game_search_keeps_its_best_when_time_runs_out(monkeypatch: pytest.M
     looks for one differing earlier; the tied game is kept (it was dropped before)."""
     pair = _pair("game_tie", "standard", "extra_round")
     clock = {"now": 0.0}
-    real = wmod.game_difference
+    real = game_search.game_difference
 
     def spy(p: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
         diff = real(p, players, deals, seed, policy)
@@ -192,8 +187,8 @@ def test_the_game_search_keeps_its_best_when_time_runs_out(monkeypatch: pytest.M
             clock["now"] = 100.0
         return diff
 
-    monkeypatch.setattr(wmod, "game_difference", spy)
-    monkeypatch.setattr("comet.diverge.witness.time.monotonic", lambda: clock["now"])
+    monkeypatch.setattr(game_search, "game_difference", spy)
+    monkeypatch.setattr("comet.diverge.game_search.time.monotonic", lambda: clock["now"])
     w, _ = game_witness(pair, Bound(game_seeds=6, max_game_deals=2), deadline=50.0)
     assert w is not None and (w.game_deals, w.players) == (2, 2)
     assert game_proof(pair, w).proved

@@ -3,7 +3,7 @@
 A stored witness says where the readings first differ (``step``, -1 for the deal or game itself), of what
 kind (``legal``, ``payments``, ``outcome``, ``refused``, ``dealt``, ``game``) and what differs (``detail``:
 the action only one reading allows, the chips, the winner, the first dealer ...).  Replaying it under both
-readings (``witness.claimed_difference``) must give exactly that label.  Rule ids exercised through the
+readings (``labels.claimed_difference``) must give exactly that label.  Rule ids exercised through the
 replays include R-NEW-RUN, R-STOP-STUCK, R-COMET-WILD and R-DEAL-DEALER (the first dealer's draw).
 """
 
@@ -13,10 +13,11 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from comet.diverge.deal_search import deal_witness
+from comet.diverge.labels import claimed_difference
 from comet.diverge.pairs import pairs_for
 from comet.diverge.records import cards_played
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import claimed_difference, deal_witness
 from comet.record import JsonObject
 
 ENTRIES = load()
@@ -102,7 +103,9 @@ def proof_problems(key: str, e: JsonObject) -> list[str]:
 def _construction_problems(key: str, e: JsonObject, over: tuple[str, ...]) -> list[str]:
     """A construction proof, re-derived from the witness: a game of the fewest deals and players, a deal
     differing before play with the fewest players that can, or 1 action where no deal differs before play."""
-    from comet.diverge.witness import differs_before_play, first_action_proof, game_proof
+    from comet.diverge.deal_search import differs_before_play
+    from comet.diverge.game_search import game_proof
+    from comet.diverge.size_proof import first_action_proof
 
     pair, w = pair_for(e), witness_of(e)
     assert w is not None
@@ -256,8 +259,8 @@ def test_game_search_looks_wider_at_the_smallest_game() -> None:
     """R-DEAL-DEALER (RUL-FIRST-DEALER-TIE): at the smallest game a pair allows (1 deal, 2 players in Commit
     Cats) a tie in the first dealer's draw is rare, so the search tries more seeds there before moving on
     to larger games; the witness it finds is the smallest by construction."""
+    from comet.diverge.game_search import game_proof, game_witness
     from comet.diverge.records import Bound
-    from comet.diverge.witness import game_proof, game_witness
 
     pair = pairs_for("first_dealer_tie", ["commit_cats"])[0]
     w, _ = game_witness(pair, Bound(game_seeds=6, max_game_deals=1))

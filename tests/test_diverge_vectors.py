@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 from comet.diverge.conformance import divergence_cases, points, verdict
+from comet.diverge.game_search import game_outcome
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.store import load, missing, pair_for, witness_of
-from comet.diverge.witness import game_outcome
 from comet.presets import preset
 from comet.record import JsonObject
 from comet.ruleset import Ruleset

@@ -15,10 +15,10 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from comet.diverge.deal_search import deal_candidates, deal_witness
 from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Witness
-from comet.diverge.witness import deal_candidates, deal_witness
 from comet.engine import apply, legal_actions, returns
 from comet.presets import preset
 from comet.ruleset import applies

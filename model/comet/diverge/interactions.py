@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from comet.diverge.labels import claimed_difference
 from comet.diverge.pairs import Pair, pairs_for, value_text
 from comet.diverge.records import Bound, Witness
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.diverge.witness import claimed_difference, search
+from comet.diverge.witness import search
 from comet.errors import RecordError
 from comet.presets import preset
 from comet.record import JsonObject

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from comet.diverge.game_search import game_outcome
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Witness
-from comet.diverge.witness import game_outcome
 from comet.engine import apply, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, seat_name

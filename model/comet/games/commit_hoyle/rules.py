@@ -228,7 +228,7 @@ def most_paid_in_a_deal(rules: Ruleset, players: int) -> int:
     """The most chips one seat can pay in a deal of ``players``: its stake to the winner, the 9♦ (2 to each
     other player when caught with it, 2 to its player when another plays it) and the four Kings (1 to each
     other player per King held, RUL-COMMIT-H-KINGS-HELD = holder, or 1 to whoever plays or holds it).  An
-    upper bound (``diverge.witness.game_floor``); ``tests/test_diverge_game_floor.py`` checks it on deals."""
+    upper bound (``diverge.game_search.game_floor``); ``tests/test_diverge_game_floor.py`` checks it on deals."""
     others = players - 1
     kings = 4 * KING_CHIPS * (others if rules.commit_king_payer == "holder" else 1)
     return rules.commit_stake + NINE_CHIPS * others + kings

@@ -1,0 +1,255 @@
+"""Witness search over whole games, for rulings that show only between deals: the seeded games tried,
+the first deal at which two rule sets' games differ, the fewest deals a game asks for, and what is proved
+about a game witness's size (``game_floor``, ``game_proof``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from comet.diverge.pairs import Pair
+from comet.diverge.policies import make_policy
+from comet.diverge.records import Bound, Proof, Witness
+from comet.engine import (
+    player_counts,
+)
+from comet.errors import RecordError
+from comet.game import GameState, default_deals, play_game, winners
+from comet.ruleset import Ruleset
+from comet.state import DealState
+from comet.variant import variant_of
+
+# --------------------------------------------------------------------- whole games
+
+
+def game_points(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> list[tuple[str, object]]:
+    """What an observer sees of a whole seeded game, in the order it happens: the first dealer, each deal's
+    net chips, then the winners, the net chips and the deals played (or that the game is refused)."""
+    starts: list[DealState] = []
+    try:
+        g = play_game(rules, players, deals, seed, make_policy(policy, seed), lambda s, a, g: starts.append(s))
+    except RecordError as e:
+        return [("refused", f"{e.kind}: {e}")]
+    out: list[tuple[str, object]] = [("first dealer", starts[0].dealer if starts else -1)]
+    out += [(f"deal {i + 1} net chips", list(h)) for i, h in enumerate(g.history)]
+    return [*out, ("winners", list(winners(g))), ("net chips", list(_net(g))), ("deals played", g.deal_index)]
+
+
+def game_difference(pair: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
+    """The first point where the seeded game differs under A and B (its index in ``game_points``) and what
+    differs there, told in words; None if the games are the same."""
+    pa = game_points(pair.a, players, deals, seed, policy)
+    pb = game_points(pair.b, players, deals, seed, policy)
+    for i, (x, y) in enumerate(zip(pa, pb, strict=False)):
+        if x != y:
+            if x[0] != y[0]:
+                return i, f"A: {x[0]} {_value(x[1])}; B: {y[0]} {_value(y[1])}"
+            return i, f"{x[0]}: A {_value(x[1])}, B {_value(y[1])}"
+    if len(pa) != len(pb):
+        return min(len(pa), len(pb)), f"A: {len(pa)} points, B: {len(pb)}"
+    return None
+
+
+def _value(v: object) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"seat {v}" if v >= 0 else "none"
+    return str(v)
+
+
+def game_outcome(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> tuple[object, ...]:
+    """What an observer sees of a whole seeded game: refused (and why), or winners, net chips per seat,
+    deals played and each deal's net chips."""
+    try:
+        g = play_game(rules, players, deals, seed, make_policy(policy, seed))
+    except RecordError as e:
+        return ("refused", e.kind, str(e))
+    return ("played", winners(g), _net(g), g.deal_index, g.history)
+
+
+def _net(g: GameState) -> tuple[int, ...]:
+    start = g.rules.starting_chips if variant_of(g.rules).scoring == "chips" else 0
+    return tuple(b - start for b in g.balances)
+
+
+def game_witness(
+    pair: Pair, bound: Bound, deadline: float = float("inf"), known: Witness | None = None
+) -> tuple[Witness | None, int]:
+    """The smallest seeded game (fewest deals, then players) whose outcome differs, and of those the one
+    that differs earliest (the first dealer before the first deal's chips before the winners); games tried.
+    The detail names what differs at that point, checked by ``claimed_difference``.  When the time runs
+    out, the smallest game found so far is kept.  ``known``: a game witness of the pair found before (the
+    stored one, ``stored_game``): only smaller games are tried, and ``known`` is kept if none of them
+    differs, so a witness a longer search found is not lost to a shorter one."""
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    tried = 0 if known is None else 1  # ``known`` was replayed (``stored_game``) to be kept
+    lengths: list[int | None] = [*range(1, bound.max_game_deals + 1), None]
+    floor = game_floor(pair)
+    least = smallest_game(pair) if floor is None else floor[0]
+    limit = None if known is None else (game_deals_asked(pair, known), known.players)
+    for deals in lengths:
+        for players in counts:
+            asked = deals if deals is not None else _default_deals(pair, players)
+            if (asked, players) < least or (limit is not None and (asked, players) >= limit):
+                continue  # below the smallest game no game differs (``smallest_game``, ``game_floor``)
+            best: tuple[int, int, int, str, str] | None = None
+            # once a game differs, up to ten times the seeds are tried for one that differs earlier (the
+            # first dealer drawn differently rather than a later draw of the shuffle); at the smallest game
+            # the pair allows (``smallest_game``), twenty times the seeds are tried for any difference, since
+            # a witness there is the smallest by construction
+            at_least = (deals, players) == least
+            for seed in range(bound.game_seeds * (20 if at_least else 10)):
+                if seed >= bound.game_seeds and (best[0] == 0 if best is not None else not at_least):
+                    break
+                for k, policy in enumerate(("simple", "hoarder", "random")):
+                    if time.monotonic() > deadline:
+                        return _seeded_game(best, players, deals) or known, tried
+                    tried += 1
+                    diff = game_difference(pair, players, deals, seed, policy)
+                    if diff is not None and (best is None or (diff[0], seed, k) < best[:3]):
+                        best = (diff[0], seed, k, policy, diff[1])
+            found = _seeded_game(best, players, deals)
+            if found is not None:
+                if deals is None and variant_of(pair.a).game_end == "target":
+                    found = fewest_deals_asked(pair, found)
+                return found, tried
+    return known, tried
+
+
+def fewest_deals_asked(pair: Pair, w: Witness) -> Witness:
+    """The same seeded game asked for the fewest deals at which it still differs.  In a game to a target
+    the deals asked only bound its length, and a game cut at ``d`` deals is the longer game's first ``d``
+    deals, so below the deals either game plays the two are alike; from there up each bound is tried."""
+    played = [game_outcome(rules, w.players, None, w.game_seed, w.game_policy) for rules in (pair.a, pair.b)]
+    counts = [o[3] for o in played if o[0] == "played" and isinstance(o[3], int)]
+    if len(counts) != 2:
+        return w
+    for d in range(max(1, min(counts)), max(counts) + 2):
+        diff = game_difference(pair, w.players, d, w.game_seed, w.game_policy)
+        if diff is not None:
+            return replace(w, game_deals=d, detail=diff[1])
+    return w
+
+
+def _default_deals(pair: Pair, players: int) -> int:
+    return default_deals(pair.a, players)
+
+
+def _seeded_game(best: tuple[int, int, int, str, str] | None, players: int, deals: int | None) -> Witness | None:
+    """The game witness of ``game_witness``'s best (difference index, seed, policy index, policy, detail)."""
+    if best is None:
+        return None
+    _, seed, _, policy, detail = best
+    return Witness(
+        "game",
+        "game",
+        detail,
+        players,
+        game_seed=seed,
+        game_deals=deals if deals is not None else -1,
+        game_policy=policy,
+        origin=f"game seed {seed}, {players} players, {policy} policy",
+    )
+
+
+def fewest_deals(rules: Ruleset, players: int) -> int:
+    """The fewest deals a game of ``players`` may be asked to have under ``rules`` (R-GAME-DEALS: at least
+    one; RUL-GAME-LENGTH: a multiple of the players where a game ends after its deals)."""
+    v = variant_of(rules)
+    return players if v.game_end == "deals" and rules.deal_count == "multiple_of_players" else 1
+
+
+def game_deals_asked(pair: Pair, w: Witness) -> int:
+    """The deals a game witness asks for (its default length under A when it names none)."""
+    return w.game_deals if w.game_deals > 0 else default_deals(pair.a, w.players)
+
+
+def smallest_game(pair: Pair) -> tuple[int, int]:
+    """The smallest (deals, players) a game of the pair can have: fewest deals first (the fewest either
+    rule set accepts), then fewest players."""
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    return min((min(fewest_deals(pair.a, n), fewest_deals(pair.b, n)), n) for n in counts)
+
+
+def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
+    """The fewest (deals, players) a game witness of the pair can ask for, where more than
+    ``smallest_game`` can be shown, and why; None where nothing more is known.
+
+    - In a game to a target (``Variant.game_end``) the deals asked bound its length, so a game of one deal
+      ends after it under either reading of a ruling that only decides whether the game goes on
+      (RUL-2P-END, RUL-COMMIT-C-TARGET): a second deal must be asked for.
+    - RUL-INSOLVENCY against debt in Commit (000): the readings part only at a payment larger than its
+      payer's balance, so only after a seat has paid more than its starting chips; a seat pays at most
+      ``most_paid_in_a_deal`` chips in a deal (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD,
+      R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID), so a game of n players needs that many deals, rounded
+      up to a multiple of n (RUL-GAME-LENGTH)."""
+    counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
+    v = variant_of(pair.a)
+    if pair.field in ("two_player_end", "commit_tie") and v.game_end == "target":
+        why = (
+            "in a game to a target the deals asked bound its length, so a game asked for one deal ends after it "
+            "under both readings"
+        )
+        return (2, counts[0]), why
+    if pair.field == "insolvency" and pair.a.insolvency == "debt" and v.name == "commit_hoyle":
+        from comet.games.commit_hoyle.rules import most_paid_in_a_deal
+
+        start = pair.a.starting_chips
+        options = []
+        for n in counts:
+            k = -(-(start + 1) // most_paid_in_a_deal(pair.a, n))
+            step = fewest_deals(pair.a, n)
+            options.append((-(-k // step) * step, n, k))
+        deals, players, played = min(options)
+        why = (
+            f"the readings part only at a payment larger than its payer's balance, so once a seat has paid more "
+            f"than its {start} starting chips; a seat pays at most {most_paid_in_a_deal(pair.a, players)} chips in "
+            f"a deal of {players} players (the stake, the 9♦ and four Kings), so at least {played} deals "
+            f"({deals} asked, RUL-GAME-LENGTH), and no other player count needs fewer"
+        )
+        return (deals, players), why
+    return None
+
+
+def game_proof(pair: Pair, w: Witness) -> Proof:
+    """What is proved of a game witness's size.  Games are compared by fewest deals asked, then fewest
+    players, then (where it can be said) fewest actions before the difference.  A game of the fewest deals
+    and players the rule sets allow (``smallest_game``, or more where ``game_floor`` shows it) is the
+    smallest by construction; one whose difference shows before any action (the first dealer drawn, or the
+    game refused) is also smallest in actions.  A larger game is not proved smallest: games are sampled by
+    seed; the text states the lower bound."""
+    deals, players = game_deals_asked(pair, w), w.players
+    least = smallest_game(pair)
+    floor = game_floor(pair)
+    if floor is not None:
+        least = floor[0]
+    if (deals, players) != least:
+        why = f" ({floor[1]})" if floor is not None else ""
+        return Proof(
+            "none",
+            False,
+            f"not proved: the game has {deals} deal(s) and {players} players, a game of {least[0]} deal(s) and "
+            f"{least[1]} players may also differ{why} (games are sampled by seed)",
+        )
+    first = game_difference(pair, players, None if w.game_deals < 0 else w.game_deals, w.game_seed, w.game_policy)
+    before_play = first is not None and first[0] == 0
+    if floor is not None:
+        rule = floor[1]
+    else:
+        rule = "RUL-GAME-LENGTH: a multiple of the players" if deals > 1 else "a game has at least one deal"
+    text = (
+        f"{deals} deal(s) and {players} players, the fewest deals any game of the pair may have ({rule}), "
+        "and of those the fewest players"
+    )
+    if before_play:
+        return Proof(
+            "construction",
+            True,
+            f"smallest in deals, then players, then actions: {text}; it differs before any action ({w.detail})",
+            over=("deals", "players", "actions"),
+        )
+    return Proof(
+        "construction",
+        True,
+        f"smallest in deals, then players: {text}; actions before the difference not minimised",
+        over=("deals", "players"),
+    )
