@@ -66,3 +66,58 @@ def test_a_rotten_index_is_reported() -> None:
         "opera: the index does not name proofs/comet_proofs/games/opera/classes.py",
     ]
     assert index_problems("toy", "no index") == ["toy: the folder's docstring has no 'Index:' section"]
+
+
+#: The shared core (issue 21): the engine, the game loop and the invariant checker of the model, and the
+#: proofs' modules outside ``games/``.  A game family reaches it through its ``Variant`` hooks and options,
+#: or its encoding's class attributes, never by name.
+CORE = (
+    "model/comet/engine.py",
+    "model/comet/game.py",
+    "model/comet/checks",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "proofs" / "comet_proofs").glob("*.py")),
+)
+
+
+def family_words() -> set[str]:
+    """Every registered family's name and the names of its presets and options, as a reader would grep
+    for them (``old_comet`` and ``old comet``)."""
+    from comet.variant import families
+
+    words: set[str] = set()
+    for v in families():
+        words |= {v.name, *(p.name for p in v.presets), *(o.name for o in v.options)}
+    return words | {w.replace("_", " ") for w in words} | {w.replace("_", "-") for w in words}
+
+
+def naming(paths: tuple[str, ...], words: set[str]) -> list[str]:
+    """``file:line: word`` for every line of ``paths`` (files or folders of .py files, from the checkout's
+    root or absolute) that names one of ``words`` (case-insensitive), also as part of an identifier."""
+    # letters may not touch the name, an underscore may: ``two_player_sets`` names the family, ``operator`` does not
+    pattern = re.compile(
+        r"(?<![a-z])(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")(?![a-z])", re.I
+    )
+    out: list[str] = []
+    for p in paths:
+        base = ROOT / p
+        for f in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
+            for n, line in enumerate(f.read_text().splitlines(), 1):
+                if (m := pattern.search(line)) is not None:
+                    out.append(f"{f.relative_to(ROOT) if f.is_relative_to(ROOT) else f}:{n}: {m.group(1)}")
+    return out
+
+
+def test_the_core_names_no_game_family() -> None:
+    words = family_words() - {"standard"}  # the standard game is the core's own
+    assert {"two_player", "old comet", "opera", "red-nines"} <= words
+    assert naming(CORE, words) == []
+
+
+def test_a_family_named_in_the_core_is_found(tmp_path: Path) -> None:
+    """The check can fail: a line naming a family (as code or as prose) is reported with its place."""
+    planted = tmp_path / "engine.py"
+    planted.write_text('x = 1\nif rules.variant == "red_nines":  # Red Nines only\n    pass\n')
+    found = naming((str(planted),), {"red_nines", "red nines", "opera"})
+    assert [f.rsplit(":", 2)[1:] for f in found] == [["2", " red_nines"]]
+    planted.write_text("x = rules.red_nines_king\nimport operator\n")  # a field named after it; not a longer word
+    assert [f.rsplit(":", 2)[1:] for f in naming((str(planted),), {"red_nines", "opera"})] == [["1", " red_nines"]]

@@ -223,7 +223,7 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
 @rule("R-FOUR-OF-A-KIND")
 def sets_of_rank(state: DealState, hand: Sequence[Card], rank: int) -> list[tuple[Card, ...]]:
     """The sets of ``rank`` that may go down together from the (sorted) hand: all its natural cards
-    (``quartet``), or under RUL-2P-SETS = any_number every choice of two or more of them."""
+    (``quartet``), or where the family allows partial sets (``any_sets``) every choice of two or more."""
     if not any_sets(state):
         q = quartet(state, hand, rank)
         return [] if q is None else [q]
@@ -232,9 +232,10 @@ def sets_of_rank(state: DealState, hand: Sequence[Card], rank: int) -> list[tupl
 
 
 def any_sets(state: DealState) -> bool:
-    """RUL-2P-SETS = any_number, in a game family that reads it (``Variant.reads``; elsewhere the field is
-    inert even when set, as every ruling outside its families is)."""
-    return state.rules.two_player_sets == "any_number" and "two_player_sets" in variant_of(state.rules).reads
+    """May two or more natural cards of the needed rank go down together, short of all of them?  Only in a
+    family whose ``partial_sets`` hook says so for these rules (RUL-2P-SETS); never elsewhere."""
+    hook = variant_of(state.rules).partial_sets
+    return hook is not None and hook(state.rules)
 
 
 def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
@@ -552,7 +553,7 @@ def settlement(state: DealState) -> tuple[Payment, ...]:
 
 
 def standard_settlement(state: DealState) -> tuple[Payment, ...]:
-    """The standard game's end-of-deal payments (also the base of two-player scoring)."""
+    """The standard game's end-of-deal payments (also the base of a points family's scoring)."""
     if state.winner < 0:
         return ()
     out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
@@ -578,7 +579,7 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
 @rule("R-REC-PAYMENTS")
 def settlement_rule(state: DealState, caught: bool, out_mult: int) -> str:
     """The rule id a settlement payment carries: the most specific multiplier that applied to it
-    (the Comet as the last card, then caught with the Comet, then an option's doubling such as the Opera's),
+    (the Comet as the last card, then caught with the Comet, then an option's doubling),
     else plain points."""
     if state.out_wild_as:
         return "R-SETTLE-COMET-LAST"

@@ -165,8 +165,8 @@ def deal_payments(final: DealState) -> tuple[Payment, ...]:
 
 
 def race_standings(game: GameState, state: DealState) -> tuple[int, ...] | None:
-    """The standings if the game ends at this moment of the deal ``state`` (a race won inside a deal,
-    RUL-COMMIT-C-RACE = race: the variant's ``race_end``), else None."""
+    """The standings if the game ends at this moment of the deal ``state`` (a race won inside a deal: the
+    variant's ``race_end`` hook), else None."""
     hook = variant_of(game.rules).race_end
     return None if hook is None else hook(game, state)
 

@@ -111,7 +111,9 @@ class Variant:
       ``points_of_deal(state)`` points per seat for a finished deal (points games);
       ``card_points(card)`` a card's value left in hand; ``step_bound(state)``;
       ``escalates(rules)`` whether the wild card's value rises while in the dead hand, when a ruling
-      decides it (``None``: ``comet_escalates``).
+      decides it (``None``: ``comet_escalates``);
+      ``partial_sets(rules)`` whether two or more natural cards of the needed rank, short of all of them,
+      may go down together (a set rule a family's ruling widens, RUL-2P-SETS; ``None``: never).
 
     Options
       ``options`` the rule options (``Option``) this family admits, e.g. the Opera; the engine runs their
@@ -152,6 +154,7 @@ class Variant:
     card_points: Callable[[Card], int] | None = None
     step_bound: Callable[[DealState], int] | None = None
     escalates: Callable[[Ruleset], bool] | None = None
+    partial_sets: Callable[[Ruleset], bool] | None = None
     options: tuple[Option, ...] = ()
     rulings: tuple[str, ...] = ()
     presets: tuple[Preset, ...] = ()

@@ -306,7 +306,7 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
 
             moved = in_play_bound(enc, players, rd, at_start, in_play)
             # what the end of the deal adds, bounded on its own (the lemma on hand sizes left out: with it Z3
-            # found no optimum in 30 s on 002's Commit; without it, 57 in under 5 s, 2026-12-02)
+            # found no optimum in 30 s on a card-level encoding; without it, 57 in under 5 s, 2026-12-02)
             ended = maximise([enc.invariant(s), enc.terminal(s), *at_start(s)], points - scored)
             most = None if moved is None or ended is None else moved.most + ended
         out[POINTS] = (most, None)

@@ -98,7 +98,7 @@ class Membership:
         flagged = zip(self.rd.fields, self.rd.flags, strict=True)
         # the quantified rulings whose Booleans occur in Init (the others cannot make it empty): Z3's terms
         # are hash-consed, so putting a value in for a Boolean that does not occur gives Init back itself
-        # (a walk over Init's subterms in Python took a quarter of the starting points' time, commit_cats)
+        # (a walk over Init's subterms in Python took a quarter of the starting points' time on a card-level encoding)
         self.fields = tuple(
             dict.fromkeys(f for (f, _), flag in flagged if not z3.substitute(init, (flag, z3.BoolVal(True))).eq(init))
         )

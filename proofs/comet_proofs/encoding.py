@@ -96,9 +96,11 @@ class Encoding:
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.
     card_level: bool = False
-    # RUL-2P-SETS = any_number (its Boolean ``two_player_sets`` among ``rulings``): the sizes k of the sets
-    # of one rank that kind GROUP_BASE + k puts down, short of all of the rank (which is QUARTET); empty:
-    # no such kind, and the formulas are exactly those without it.
+    # Partial sets (a family's ruling that widens the set rule, RUL-2P-SETS): the reading, a Boolean among
+    # ``rulings``, that allows them, and the sizes k of the sets of one rank that kind GROUP_BASE + k puts
+    # down, short of all of the rank (which is QUARTET); empty: no such kind, and the formulas are exactly
+    # those without it.
+    set_ruling: str = ""
     set_sizes: tuple[int, ...] = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
@@ -500,10 +502,10 @@ class Encoding:
         pass_rank = z3.Implies(a.kind == PASS, a.rank == 0)
         lead_group = cont_group = FALSE
         if self.set_sizes:
-            # RUL-2P-SETS = any_number: k of the rank at once, continuing, or where four of a kind may lead
+            # partial sets (RUL-2P-SETS): k of the rank at once, continuing, or where four of a kind may lead
             group = z3.And(
                 z3.Or([a.kind == GROUP_BASE + k for k in self.set_sizes]),
-                rd["two_player_sets"],
+                rd[self.set_ruling],
                 a.kind - GROUP_BASE <= self.mover_count(s, a.rank),
             )
             may_lead = z3.And(group, rd["quartet_on_lead"], self.in_rank_range(a.rank))

@@ -197,7 +197,7 @@ class Context:
         self.inv_step = [enc.invariant(self.s), step]
         self.step = step
         # the terms of s and s2 and where their variables are, found once (``SymState.same_variables``
-        # looks for them term by term at every blocking clause: a fifth of opera's refinement check)
+        # looks for them term by term at every blocking clause: a fifth of one preset's refinement check)
         self.s_terms, self.s2_terms = self.s.terms(), self.s2.terms()
         self.s_vars = [i for i, t in enumerate(self.s_terms) if is_variable(t)]
         self.s2_vars = [i for i, t in enumerate(self.s2_terms) if is_variable(t)]

@@ -23,7 +23,7 @@ TIMEOUT_MS = 120_000
 # so a count in ``comet verify``'s table may differ by one between runs.)  About 14-22 million units are
 # one second of Z3 here.  Measured over every preset (2026-12-01): 278 of the 300 candidates re-checked
 # in about 8 s of one core; the second solver gave no answer on six of a card-level encoding's initial deals
-# (commit_hoyle's card conservation as a count of indicators), and agrees on all seven since it is stated per
+# (card conservation as a count of indicators), and agrees on all seven since it is stated per
 # card as "its place is one of the places" (2026-12-02).
 RECHECK_BELOW_WORK = 5_000_000
 SECOND_MIN_WORK = 3_500_000

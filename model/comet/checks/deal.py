@@ -62,10 +62,10 @@ def payment_bound(state: DealState) -> int:
 
     Argument.  A player pays in two ways.  (1) Comet bonuses: each wild card leaves a hand when
     played, so it earns its bonus at most once per deal; one bonus is the Comet's value times at
-    most 8 (the quadruple when it is the last card and stands for a 9, doubled by Opera).  (2) The settlement: a
+    most 8 (the quadruple when it is the last card and stands for a 9, doubled by an option).  (2) The settlement: a
     loser pays for the cards left in their hand, each card scoring at most 18 (the Comet in
     hand), times at most 8 (the winner's last card the Comet standing for a 9: x4, doubled again
-    by the Opera option, 002:31 "doubled again ... and doubled yet again"); a hand never
+    by a doubling option, 002:31 "doubled again ... and doubled yet again"); a hand never
     grows, so it holds at most the cards it was dealt, which is at most the largest hand, bounded
     by all cards not yet played plus those played.  The bound is loose but finite and
     deal-specific; a failure means some payment rule multiplies more than the seeds allow.

@@ -60,7 +60,7 @@ def check_game_end(first: GameState, game: GameState) -> list[str]:
     totals = tuple(first.balances[i] + sum(h[i] for h in game.history) for i in range(game.players))
     if totals != game.balances:
         out.append(f"balances {game.balances} differ from the first balances plus every deal's net {totals}")
-    # Penalty-point games (Red Nines, 002:88 "the player with the lowest total score") rank the other way.
+    # Penalty-point games (``Variant.lower_wins``; 002:88 "the player with the lowest total score") rank the other way.
     # A seat that dropped out (RUL-INSOLVENCY = drop_out) cannot win.
     lowest = variant_of(game.rules).lower_wins
     held = [b for i, b in enumerate(game.balances) if i not in game.out]

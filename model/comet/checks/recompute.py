@@ -53,8 +53,8 @@ def added_payments(before: DealState, after: DealState) -> dict[tuple[int, int],
 
 
 def no_chips_step(before: DealState, action: Action, after: DealState) -> list[str]:
-    """Points games move no chips in play (000:84 "The Comet is not paid for when played"; 002's
-    Commit and Red Nines score points only)."""
+    """Points games move no chips in play (000:84 "The Comet is not paid for when played"; the
+    other points families score points only)."""
     added = added_payments(before, after)
     return [f"{action} moved chips {table_text(added)} in a points game"] if added else []
 

@@ -26,6 +26,13 @@ def two_player_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple
     return DEAL_TABLE[2]
 
 
+@rule("R-FOUR-OF-A-KIND")
+def any_number_of_a_rank(rules: Ruleset) -> bool:
+    """RUL-2P-SETS = any_number: two or more natural cards of the needed rank may go down together, not
+    only all of them (the seeds' set)."""
+    return rules.two_player_sets == "any_number"
+
+
 @rule("R-2P-COMET-UNPAID")
 def no_comet_bonus(state: DealState, seat: int, action: Action, out: bool) -> tuple[Payment, ...]:
     """Playing the Comet earns nothing."""
@@ -85,6 +92,7 @@ TWO_PLAYER = register(
         max_deals=1000,
         game_over=two_player_game_over,
         deal_sizes=two_player_deal_sizes,
+        partial_sets=any_number_of_a_rank,
         play_payments=no_comet_bonus,
         settlement=no_chips,
         options=(OPERA,),

@@ -25,6 +25,7 @@ class TwoPlayerEncoding(OwnChipRules, StandardEncoding):
     # RUL-COMET-BONUS-LAST has nothing to multiply (no bonus); RUL-DEAL-SIZES does not apply (R-2P-DEAL).
     # RUL-2P-SETS = any_number: two or three of a rank at once (kinds GROUP_BASE + 2, + 3; all of it is QUARTET).
     rulings = (*(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last"), ("two_player_sets", "any_number"))
+    set_ruling = "two_player_sets"  # RUL-2P-SETS = any_number
     set_sizes = (2, 3)
     # RUL-2P-END decides only when the game ends; the Opera's readings do nothing while it is off.
     unquantified = (
