@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from once import built_once
 
 settings.register_profile(
     "ci",
@@ -31,9 +32,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rulebook site (``comet site``), built once per test session for test_site*.py."""
+    """The rulebook site (``comet site``), built once per test run (``built_once``) for test_site*.py."""
     from comet.site.build import build
 
-    out = tmp_path_factory.mktemp("site") / "out"
-    build(Path(__file__).resolve().parent.parent, out)
-    return out
+    root = Path(__file__).resolve().parent.parent
+    return built_once(tmp_path_factory, "site", lambda d: build(root, d / "out")) / "out"

@@ -20,6 +20,7 @@ from comet.vectors.features import deal_features
 from comet.vectors.readings import all_readings
 from comet.vectors.table import TABLE_BEGIN, TABLE_END, coverage_gaps, coverage_markdown, vector_rule_ids
 from comet.vectors.write import write_vectors
+from once import built_once
 from test_replay_cli import validator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,9 +33,8 @@ def tree(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    out = tmp_path_factory.mktemp("vectors")
-    write_vectors(out)
-    return tree(out)
+    """Every vector written afresh, once per test run (under xdist, by one worker for all: ``built_once``)."""
+    return tree(built_once(tmp_path_factory, "vectors", write_vectors))
 
 
 def test_regeneration_is_byte_identical(regenerated: dict[str, bytes]) -> None:
