@@ -10,9 +10,7 @@ from dataclasses import replace
 from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Proof, Witness
-from comet.engine import (
-    player_counts,
-)
+from comet.engine import player_counts
 from comet.errors import RecordError
 from comet.game import GameState, default_deals, play_game, winners
 from comet.ruleset import Ruleset

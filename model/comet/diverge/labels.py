@@ -3,15 +3,8 @@ sets (``claimed_difference``), and the label of a deal witness found by Z3 (``la
 
 from __future__ import annotations
 
-from comet.diverge.deal_search import (
-    as_b,
-    deal_witness,
-    differs_before_play,
-    short,
-)
-from comet.diverge.game_search import (
-    game_difference,
-)
+from comet.diverge.deal_search import as_b, deal_witness, differs_before_play, short
+from comet.diverge.game_search import game_difference
 from comet.diverge.lockstep import describe, legal_split, step_both
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Witness

@@ -6,17 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from comet.diverge.deal_search import (
-    before_play_witness,
-    deal_witness,
-    differs_before_play,
-)
+from comet.diverge.deal_search import before_play_witness, deal_witness, differs_before_play
 from comet.diverge.labels import label_of
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Proof, Witness, cards_played
-from comet.engine import (
-    player_counts,
-)
+from comet.engine import player_counts
 
 
 def first_action_proof(pair: Pair, w: Witness, why_not: str) -> Proof | None:

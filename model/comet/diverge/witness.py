@@ -39,19 +39,13 @@ from comet.diverge.deal_search import (
     playout,
     shrink,
 )
-from comet.diverge.game_search import (
-    game_deals_asked,
-    game_proof,
-    game_witness,
-)
+from comet.diverge.game_search import game_deals_asked, game_proof, game_witness
 from comet.diverge.labels import claimed_difference, label_of
 from comet.diverge.pairs import Pair, all_pairs, value_text
 from comet.diverge.records import PLAYOUT_POLICIES, Bound, Proof, Search, Witness
 from comet.diverge.size_proof import prove, z3_smallest
 from comet.diverge.store import load, pair_for, witness_of
-from comet.engine import (
-    player_counts,
-)
+from comet.engine import player_counts
 from comet.ruleset import GAME_LEVEL_FIELDS
 from comet.variant import variant_of
 
