@@ -160,3 +160,69 @@ def test_comet_verify_exits_non_zero_on_a_contradictory_play_effect(
     out = capsys.readouterr().out
     assert code == 1
     assert "class 'natural card goes out' has no witness" in out
+
+
+def test_terms_built_through_z3s_c_api_are_the_python_operators_terms() -> None:
+    """``terms.substituted``, ``terms.all_equal`` and ``terms.Numerals`` (the refinement check's fast paths)
+    build the very terms ``z3.substitute``, ``z3.And([x == y ...])`` and ``z3.IntVal`` do (hash-consed: the
+    same term is the same object to Z3); a length mismatch or a sort mismatch is an error, not a wrong term."""
+    from comet_proofs.terms import Numerals, all_equal, substituted
+
+    x, y, b = z3.Int("x"), z3.Int("y"), z3.Bool("b")
+    f = z3.And(x + 2 * y > 3, z3.Implies(b, x == y))
+    assert substituted(f, [x, b], [z3.IntVal(4), z3.BoolVal(True)]).eq(
+        z3.substitute(f, (x, z3.IntVal(4)), (b, z3.BoolVal(True)))
+    )
+    assert not substituted(f, [x], [z3.IntVal(5)]).eq(z3.substitute(f, (x, z3.IntVal(4))))
+    assert all_equal([x, b], [y, z3.BoolVal(False)]).eq(z3.And([x == y, b == z3.BoolVal(False)]))
+    assert all_equal([], []).eq(z3.And([]))
+    numerals = Numerals()
+    assert numerals.of(7, False).eq(z3.IntVal(7)) and numerals.of(7, False) is numerals.of(7, False)
+    assert numerals.of(1, True).eq(z3.BoolVal(True)) and numerals.of(0, True).eq(z3.BoolVal(False))
+    with pytest.raises(ValueError, match="2 terms to replace, 1 replacements"):
+        substituted(f, [x, y], [z3.IntVal(1)])
+    with pytest.raises(ValueError, match="1 terms against 2"):
+        all_equal([x], [y, x])
+    with pytest.raises(z3.Z3Exception):
+        substituted(f, [x], [z3.BoolVal(True)])
+
+
+def test_the_contexts_closed_numbers_are_those_of_the_constant_state() -> None:
+    """``refine.Context.closed`` (the step bound, deal returns and points put together once over s2, each
+    state's values and readings substituted in) gives the numbers the encoding's functions give on the
+    constant state (``SymState.const``), for sampled states of the model, finished ones among them, under
+    their own readings and random others (an Old Comet deal scores differently under them, so a reading
+    put in wrong is seen); a card-level state (whose counts are terms of its cards' places) goes
+    the constant way, and gives them too."""
+    import random
+
+    from comet_proofs.crosscheck import random_rules, sample_states, sampled_fields
+    from comet_proofs.refine import Context
+
+    rng = random.Random(3)
+    differ: list[str] = []
+    for preset in ("standard", "old_comet", "red_nines", "commit_hoyle"):
+        enc = encoding_for(preset)
+        n = enc.player_counts[0]
+        ctx = Context(enc, n)
+        states = sample_states((n,), 5, 7, per_deal=1, preset=preset)
+        assert any(s.terminal for s in states)
+        for state in states:
+            a = enc.abstract(state)
+            sym = SymState.const(a)
+            rulesets = [state.rules] + [random_rules(rng, state.rules, sampled_fields(enc)) for _ in range(3)]
+            seen = set()
+            for rules in rulesets if state.terminal else rulesets[:1]:
+                rd = enc.readings_of(rules)
+                expected = (
+                    z3.simplify(enc.step_bound(sym)).as_long(),
+                    tuple(z3.simplify(x).as_long() for x in enc.deal_returns(sym, rd)),
+                    tuple(z3.simplify(x).as_long() for x in enc.deal_points(sym, rd)),
+                )
+                assert ctx.closed(a, rules) == expected, (preset, rules)
+                assert ctx.closed(a, rules, scores=False) == (expected[0], (), ())
+                seen.add(expected)
+            if len(seen) > 1:
+                differ.append(preset)
+            assert z3.simplify(enc.step_bound(sym)).as_long() == engine.step_bound(state)
+    assert differ, "no finished state scores differently under other readings: a reading put in wrong is not seen"
