@@ -98,3 +98,42 @@ def test_points_scored_in_play_are_bounded_in_002s_commit() -> None:
     the potential bound on the points of play plus the most the end of the deal adds; no real deal beats it."""
     b = {b.quantity: b for b in bounds("commit_cats", players=(2,), deals=4)}[POINTS]
     assert b.upper is not None and b.ok and b.best < b.upper
+
+
+def test_bounds_asked_together_are_the_bounds_asked_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-OLD-KING, R-OLD-LAST-CARD: ``in_play_bounds`` shares the step's formula and each Z3 call between the
+    most lost and the most won in play (``maximise_all``: one Optimize, each objective's own maximum;
+    ``none_holds``: one check that no potential grows), and gives what each gets alone; a joint check that
+    is not unsat is checked again one formula at a time, so one potential that grows does not take the other
+    down."""
+    from comet.presets import preset as named
+    from comet.variant import variant_of
+    from comet_proofs import bounds as module
+    from comet_proofs.registry import encoding_for
+    from comet_proofs.symbolic import SymState
+
+    rules = named("old_comet").rules
+    enc = encoding_for("old_comet")
+    rd = enc.readings_of(rules)
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value]
+
+    together = module.in_play_bounds(enc, 2, rd, at_start, [module.lost_in_play, module.won_in_play])
+    alone = [module.in_play_bound(enc, 2, rd, at_start, q) for q in (module.lost_in_play, module.won_in_play)]
+    assert together == alone and all(b is not None for b in together)
+
+    x, y = z3.Int("x"), z3.Int("y")
+    assert module.maximise_all([x <= 3, y <= 5, x + y <= 7], [x, y, x + y, -x]) == [3, 5, 7, None]
+    from comet_proofs.solving import solve_alone as real
+
+    calls: list[int] = []
+
+    def counted(formulas: list[z3.BoolRef], ms: int, case: z3.BoolRef | None = None) -> object:
+        calls.append(len(formulas))
+        return real(formulas, ms, case)
+
+    monkeypatch.setattr(module, "solve_alone", counted)
+    assert module.none_holds([x <= 3], [x > 4, x > 5], 1000, None, False) == [True, True] and len(calls) == 1
+    assert module.none_holds([x <= 3], [x > 4, x > 2, x > 9], 1000, None, True) == [True, False, True]
+    assert len(calls) == 1 + 1 + 3

@@ -164,6 +164,43 @@ def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | Non
     return int(value.as_long()) if z3.is_int_value(value) else None
 
 
+def maximise_all(constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef]) -> list[int | None]:
+    """``[maximise(constraints, o) for o in objectives]`` in one ``Optimize`` (Z3's "box" priority: each
+    objective's own maximum, the formula preprocessed once; the time limit is the sum of theirs): commit_hoyle's
+    bounds at 3 players ask four pairs of maxima over the same constraints (the most lost and won).  Where
+    Z3 gives no answer for them together, each is asked alone (``maximise``), so the answers are never
+    fewer than one by one."""
+    if len(objectives) == 1:
+        return [maximise(constraints, objectives[0])]
+    ctx = z3.Context()
+    opt = z3.Optimize(ctx=ctx)
+    opt.set("timeout", TIMEOUT_MS * len(objectives))
+    opt.set("priority", "box")
+    opt.add(*[c.translate(ctx) for c in constraints])
+    handles = [opt.maximize(o.translate(ctx)) for o in objectives]
+    if opt.check() != z3.sat:
+        return [maximise(constraints, o) for o in objectives]
+    values = [opt.upper(h) for h in handles]
+    return [int(v.as_long()) if z3.is_int_value(v) else None for v in values]
+
+
+def none_holds(
+    hypothesis: list[z3.BoolRef], breaks: Sequence[z3.BoolRef], ms: int, case: z3.BoolRef | None, whole: bool
+) -> list[bool]:
+    """For each formula of ``breaks``: ``hypothesis ∧ it`` is unsat (on ``case``; with ``whole`` given to Z3 as
+    one conjunction, else as the list of them).  One check of ``hypothesis ∧ Or(breaks)`` first (unsat: none
+    can hold, at the cost of one Z3 preprocessing of the hypothesis instead of one per formula), each alone
+    only where that is not unsat."""
+
+    def unsat(b: z3.BoolRef) -> bool:
+        formulas = [z3.And(*hypothesis, b)] if whole else [*hypothesis, b]
+        return bool(solve_alone(formulas, ms, case).verdict == z3.unsat)
+
+    if len(breaks) > 1 and unsat(z3.Or(*breaks)):
+        return [True] * len(breaks)
+    return [unsat(b) for b in breaks]
+
+
 @dataclass(frozen=True, slots=True)
 class InPlay:
     """A bound on a quantity that play builds up from 0 (the chips a seat loses or wins during play, the
@@ -181,34 +218,50 @@ def in_play_bound(
     enc: Encoding, players: int, rd: Readings, fixed: Callable[[SymState], list[z3.BoolRef]], quantity: Quantity
 ) -> InPlay | None:
     """The most ``quantity`` (of a state; 0 when a deal starts) can reach in a deal (``InPlay``), or None
-    where a weight is not found or the potential is not proved to fall.  Each weight is an Optimize over
-    ``Inv`` and one step (with ``fixed``: e.g. the Comet at its starting value); the potential is then
-    checked by Z3 (no step from an ``Inv`` state makes it grow, and the quantity is 0 in every initial
-    deal), so a weight Z3 got wrong cannot make the bound unsound."""
+    where a weight is not found or the potential is not proved to fall: ``in_play_bounds`` of one."""
+    return in_play_bounds(enc, players, rd, fixed, [quantity])[0]
+
+
+def in_play_bounds(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    quantities: Sequence[Quantity],
+) -> list[InPlay | None]:
+    """For each of ``quantities`` (of a state; 0 when a deal starts) the most it can reach in a deal
+    (``InPlay``), or None where a weight is not found or the potential is not proved to fall.  Each weight is
+    an Optimize over ``Inv`` and one step (with ``fixed``: e.g. the Comet at its starting value); the potential
+    is then checked by Z3 (no step from an ``Inv`` state makes it grow, and the quantity is 0 in every
+    initial deal), so a weight Z3 got wrong cannot make the bound unsound.  The quantities share the step's
+    formula and each Z3 call (``maximise_all``, ``none_holds``: the most lost and the most won in
+    commit_hoyle, 7.5 s -> 5 s of CPU, 2026-12-02); each answer is the one it would get alone."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     step = [enc.invariant(s), enc.transition(s, a, t, rd), *fixed(s)]
-    gained = quantity(t) - quantity(s)
-    per_pass = maximise([*step, a.kind == PASS], gained)
-    if per_pass is None:
-        return None
-    per_pass = max(per_pass, 0)
+    gained = [quantity(t) - quantity(s) for quantity in quantities]
+    out: list[InPlay | None] = [None] * len(quantities)
+    passes = maximise_all([*step, a.kind == PASS], gained)
+    alive = [i for i, w in enumerate(passes) if w is not None]
+    per_pass = {i: max(passes[i] or 0, 0) for i in alive}
     raised = enc.pass_budget(t) - enc.pass_budget(s)
-    per_card = maximise([*step, a.kind != PASS], gained + per_pass * raised)
-    if per_card is None:
-        return None
-    per_card = max(per_card, 0)
+    cards = maximise_all([*step, a.kind != PASS], [gained[i] + per_pass[i] * raised for i in alive])
+    per_card = {i: max(w, 0) for i, w in zip(alive, cards, strict=True) if w is not None}
+    alive = [i for i in alive if i in per_card]
 
-    def potential(x: SymState) -> z3.ArithRef:
-        return per_card * enc.cards_in_hands(x) + per_pass * enc.pass_budget(x)
+    def potential(i: int, x: SymState) -> z3.ArithRef:
+        return per_card[i] * enc.cards_in_hands(x) + per_pass[i] * enc.pass_budget(x)
 
     init = enc.fresh_state("ip", players)
-    if solve_alone([enc.initial(init, rd), quantity(init) != 0], 2 * TIMEOUT_MS).verdict != z3.unsat:
-        return None
-    grows = z3.And(*step, gained > potential(s) - potential(t))
-    if any(solve_alone([grows], 2 * TIMEOUT_MS, case).verdict != z3.unsat for case in step_cases(enc, a)):
-        return None
-    most = maximise([enc.initial(init, rd)], potential(init))
-    return None if most is None else InPlay(per_pass, per_card, most)
+    zero = none_holds([enc.initial(init, rd)], [quantities[i](init) != 0 for i in alive], 2 * TIMEOUT_MS, None, False)
+    alive = [i for i, ok in zip(alive, zero, strict=True) if ok]
+    grows = {i: gained[i] > potential(i, s) - potential(i, t) for i in alive}
+    for case in step_cases(enc, a):
+        kept = none_holds(step, [grows[i] for i in alive], 2 * TIMEOUT_MS, case, True)
+        alive = [i for i, ok in zip(alive, kept, strict=True) if ok]
+    most = maximise_all([enc.initial(init, rd)], [potential(i, init) for i in alive])
+    for i, m in zip(alive, most, strict=True):
+        out[i] = None if m is None else InPlay(per_pass[i], per_card[i], m)
+    return out
 
 
 def lost_in_play(s: SymState) -> z3.ArithRef:
@@ -228,17 +281,29 @@ LARGE_VALUE = 10_000
 
 def in_comet_value(constraints: list[z3.BoolRef], objective: z3.ArithRef, value: z3.ArithRef) -> tuple[int, int] | None:
     """The most ``objective`` reaches as a function of the Comet's value ``value`` (free in
+    ``constraints``): (a, b) with ``objective <= a + b*v`` for every v >= 0: ``in_comet_values`` of one."""
+    return in_comet_values(constraints, [objective], value)[0]
+
+
+def in_comet_values(
+    constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef], value: z3.ArithRef
+) -> list[tuple[int, int] | None]:
+    """For each of ``objectives``, the most it reaches as a function of the Comet's value ``value`` (free in
     ``constraints``): (a, b) with ``objective <= a + b*v`` for every v >= 0.  The line is guessed from two
     optima (a at v = 0, where it is exact; b the growth per unit of v at ``LARGE_VALUE``) and then proved
     by Z3 for every value (``bounded_in_value``); None if an optimum is not found in time or the line does
-    not hold everywhere."""
-    at_zero = maximise([*constraints, value == 0], objective)
-    far = maximise([*constraints, value == LARGE_VALUE], objective)
-    further = maximise([*constraints, value == LARGE_VALUE + 1], objective)
-    if at_zero is None or far is None or further is None:
-        return None
-    slope = further - far
-    return (at_zero, slope) if bounded_in_value(constraints, objective, value, at_zero, slope) else None
+    not hold everywhere.  The objectives share each Optimize (``maximise_all``)."""
+    at_zero = maximise_all([*constraints, value == 0], objectives)
+    far = maximise_all([*constraints, value == LARGE_VALUE], objectives)
+    further = maximise_all([*constraints, value == LARGE_VALUE + 1], objectives)
+    out: list[tuple[int, int] | None] = []
+    for objective, a, x, y in zip(objectives, at_zero, far, further, strict=True):
+        if a is None or x is None or y is None:
+            out.append(None)
+            continue
+        slope = y - x
+        out.append((a, slope) if bounded_in_value(constraints, objective, value, a, slope) else None)
+    return out
 
 
 def bounded_in_value(constraints: list[z3.BoolRef], objective: z3.ArithRef, value: z3.ArithRef, a: int, b: int) -> bool:
@@ -277,23 +342,20 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
 
     if enc.scoring == "chips":
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
-        out[LOSS] = (maximise(over, -net), None)
-        out[GAIN] = (maximise(over, net), None)
+        loss, gain = maximise_all(over, [-net, net])
+        out[LOSS], out[GAIN] = (loss, None), (gain, None)
         if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
             whole = [*free, comet_only(enc, s)]
             returned = enc.deal_returns(s, rd)[0]
-            for name, objective in ((DEAL_LOSS, -returned), (DEAL_GAIN, returned)):
-                out[name] = (
-                    maximise([*whole, s.comet_value == start], objective),
-                    in_comet_value(whole, objective, s.comet_value),
-                )
-        else:  # other things pay in play: the settlement's bound plus the most play can move (``in_play_bound``)
-            for name, settled, quantity in (
-                (DEAL_LOSS, out[LOSS][0], lost_in_play),
-                (DEAL_GAIN, out[GAIN][0], won_in_play),
-            ):
-                moved = in_play_bound(enc, players, rd, at_start, quantity)
-                out[name] = (None if settled is None or moved is None else settled + moved.most, None)
+            objectives = [-returned, returned]
+            uppers = maximise_all([*whole, s.comet_value == start], objectives)
+            lines = in_comet_values(whole, objectives, s.comet_value)
+            for name, upper, line in zip((DEAL_LOSS, DEAL_GAIN), uppers, lines, strict=True):
+                out[name] = (upper, line)
+        else:  # other things pay in play: the settlement's bound plus the most play can move (``in_play_bounds``)
+            moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play])
+            for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
+                out[name] = (None if settled is None or play is None else settled + play.most, None)
     else:
         points = enc.deal_points(s, rd)[0]
         most = maximise(over, points)
