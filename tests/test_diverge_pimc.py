@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from comet.diverge.pimc import Pimc, determinize, unseen
-from comet.diverge.stats import wilson
+import pytest
+from comet.diverge.pimc import Pimc, determinize, unseen, value
+from comet.diverge.stats import mean_estimate, wilson
 from comet.diverge.strength import strength
 from comet.engine import apply, legal_actions, shuffled_deal
 from comet.presets import PRESETS
@@ -67,3 +68,30 @@ def test_pimc_is_stronger_than_greedy() -> None:
     w = wilson(r.wins, r.deals)
     assert w.low > 1 / 3, (r.wins, r.deals, w)
     assert r.wins > r.baseline
+
+
+@pytest.mark.parametrize("name", ["commit_hoyle", "commit_cats", "red_nines"])
+def test_pimc_is_stronger_than_greedy_in_the_games_of_their_own(name: str) -> None:
+    """Commit (both) and Red Nines at their usual 4 players (R-COMMIT-H-SUIT, R-COMMIT-C-SUIT, R-RED9-RUN), 400
+    seeded deals on the fast engine: PIMC's seat wins more deals than the same seat played by greedy on the
+    same deals (the paired difference's 95 % interval lies above zero).  In Commit Cats few choices are open
+    (about one deal in thirty plays out differently), so its win rate alone is not yet clear of parity here."""
+    r = strength(name, 4, 400, "greedy")
+    assert r.wins > r.baseline, (name, r)
+    assert mean_estimate(r.deals, r.diff, r.diff2).low > 0, (name, r)
+
+
+def test_pimc_minimises_penalty_points() -> None:
+    """Where the lowest total wins (Red Nines, RUL-RED9-SCORE), the player's value is its penalty points
+    negated; elsewhere its points or chips as they stand."""
+    from comet.engine import deal_points, returns
+
+    for name, players in (("red_nines", 4), ("commit_cats", 4), ("standard", 3)):
+        rules = PRESETS[name].rules
+        s = shuffled_deal(rules, players, 0, 11)
+        while not s.terminal:
+            s = apply(s, legal_actions(s)[0])
+        for seat in range(players):
+            scored = returns(s)[seat] if name == "standard" else deal_points(s)[seat]
+            assert value(s, seat) == (-scored if name == "red_nines" else scored)
+        assert any(value(s, seat) != 0 for seat in range(players))

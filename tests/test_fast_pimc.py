@@ -159,12 +159,61 @@ def test_whole_deals_are_the_reference_players() -> None:
     assert not np.array_equal(other.actions, again.actions)
 
 
+#: games with a kernel of their own (``comet.fast.games``), each with its PIMC player, and readings away from
+#: the preset's defaults that change what the player faces
+OWN_KERNELS: tuple[tuple[str, int, dict[str, str]], ...] = (
+    ("commit_hoyle", 4, {}),
+    ("commit_hoyle", 3, {"commit_rest": "stop_cards", "commit_nine_lead": "last_resort"}),
+    ("commit_cats", 4, {}),
+    ("commit_cats", 5, {"commit_comet": "stop", "cats_new_run": "may"}),
+    ("red_nines", 4, {}),
+    ("red_nines", 5, {"red_nines_continue": "may", "red_nines_first": "all"}),
+)
+
+
+def reference_deal(rules: Ruleset, players: int, seed: int, samples: int) -> list[int]:
+    """Deal ``seed`` played by the reference PIMC player in every seat: the option keys of its actions."""
+    s = shuffled_deal(rules, players, seed % players, seed)
+    me = Pimc(seed, samples)
+    out = []
+    while not s.terminal:
+        a = me(s, legal_actions(s))
+        out.append(option_key(a))
+        s = apply(s, a)
+    return out
+
+
+def test_own_kernels_play_the_reference_players_deals() -> None:
+    """Commit (both) and Red Nines (R-COMMIT-H-SUIT, R-COMMIT-C-SUIT, R-RED9-RUN), each game's kernel with its
+    own PIMC player (``pimc_batch``): deals played by PIMC in every seat take the reference player's every
+    action, under the preset's readings and others, at several player counts."""
+    from comet.fast.api import cs_action_of
+
+    for name, players, overrides in OWN_KERNELS:
+        rules = preset(name).rules.with_overrides(overrides)
+        seeds = [3, 8]
+        out = play_pimc(rules, players, seeds, samples=2, record=True)
+        for d, seed in enumerate(seeds):
+            fast = [option_key(cs_action_of(int(a))) for a in out.actions[d, : out.steps[d]]]
+            assert fast == reference_deal(rules, players, seed, 2), (name, players, overrides, seed)
+    # planted: another number of samples is another player, and these deals tell them apart
+    rules = preset("commit_cats").rules
+    one = play_pimc(rules, 4, range(6), samples=1, record=True)
+    two = play_pimc(rules, 4, range(6), samples=2, record=True)
+    assert not np.array_equal(one.actions, two.actions)
+
+
 def test_strength_is_the_same_on_both_engines() -> None:
-    """``strength`` (PIMC in one seat moving round the table) gives the same integers on either engine."""
+    """``strength`` (PIMC in one seat moving round the table) gives the same integers on either engine, in
+    the standard kernel's game and in the games with kernels of their own."""
     for opponent in ("greedy", "hoarder"):
         assert fast_strength("standard", 3, 6, opponent, samples=2) == strength(
             "standard", 3, 6, opponent, samples=2, engine="reference"
         )
+    for name, opponent in (("commit_hoyle", "random"), ("commit_cats", "hoarder"), ("red_nines", "greedy")):
+        assert fast_strength(name, 4, 4, opponent, samples=2) == strength(
+            name, 4, 4, opponent, samples=2, engine="reference"
+        ), name
 
 
 def test_same_options_same_choice_and_no_peeking() -> None:
@@ -204,21 +253,26 @@ def test_the_impact_study_measures_pimc_alike_on_both_engines() -> None:
 
 
 def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
-    """``--pimc-deals`` measures PIMC by default in every preset whose game the fast PIMC plays (two
-    players here) and not in Commit, whose PIMC is the slow reference one unless its preset is named."""
+    """``--pimc-deals`` measures PIMC by default in every preset whose game the fast PIMC plays: every preset
+    since Commit and Red Nines have theirs (two players and Commit here)."""
     from comet.cli import main
     from comet.commands.diverge import fast_pimc_presets
+    from comet.presets import PRESETS
 
-    assert set(fast_pimc_presets()) == {"standard", "opera", "two_player", "old_comet"}
+    assert set(fast_pimc_presets()) == set(PRESETS)
     import io
     from contextlib import redirect_stdout
 
-    for field, name, expected in (("comet_lead", "two_player", True), ("commit_comet", "commit_cats", False)):
+    for field, name, backend, expected in (
+        ("comet_lead", "two_player", "auto", True),
+        ("commit_comet", "commit_cats", "auto", True),
+        ("commit_comet", "commit_cats", "reference", False),  # the reference player only when its preset is named
+    ):
         buf = io.StringIO()
         with redirect_stdout(buf):
             argv = ["diverge", field, "--preset", name, "--deals", "4", "--games", "0", "--policies", "random"]
-            assert main([*argv, "--pimc-deals", "2"]) == 0
-        assert ("**Verdict (pimc, the headline player)" in buf.getvalue()) is expected, name
+            assert main([*argv, "--pimc-deals", "2", "--backend", backend]) == 0
+        assert ("**Verdict (pimc, the headline player)" in buf.getvalue()) is expected, (name, backend)
 
 
 KERNEL_PRESETS = ("standard", "opera", "two_player", "old_comet")

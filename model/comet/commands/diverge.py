@@ -104,7 +104,7 @@ def register(sub: Any) -> None:
         default=[],
         metavar="P",
         help="presets whose pairs the PIMC player measures (repeatable; default: every preset it plays on the "
-        "fast engine: standard, opera, two_player, old_comet; Commit and Red Nines only when named, on the "
+        "fast engine, which is every preset; a game without a fast PIMC player only when named, on the "
         "reference engine, about a hundred times slower)",
     )
     p.add_argument(
@@ -423,18 +423,24 @@ def run(args: argparse.Namespace) -> int:
     if args.strength:
         from comet.diverge.strength import strength_lines
 
+        # the presets whose pairs PIMC measures in this run (the standard game if none)
+        chosen = {pair.preset for pair in pairs}
+        fast_ones = fast_pimc_presets()
+        where = [
+            name
+            for name in PRESETS
+            if name in chosen and name in pimc_presets and (name in fast_ones or name in args.pimc_preset)
+        ] or ["standard"]
         with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("PIMC strength", total=3)
+            task = progress.add_task("PIMC strength", total=len(where) * len(POLICY_NAMES))
             strengths = []
-            for opponent in POLICY_NAMES:
-                strengths.append(saved_strength(args.out if not args.fresh else None, args.strength, opponent))
-                progress.advance(task)
-        from comet.diverge.strength import strength_engine
-
-        contradictions = [
-            *strength_lines(strengths, "standard", engine=strength_engine("standard")),
-            *contradictions,
-        ]
+            for name in where:
+                for opponent in POLICY_NAMES:
+                    strengths.append(
+                        saved_strength(args.out if not args.fresh else None, name, args.strength, opponent)
+                    )
+                    progress.advance(task)
+        contradictions = [*strength_lines(strengths), *contradictions]
     text = render(pairs, reports, args, contradictions, SAMPLE)
     if args.out is None:
         sys.stdout.write(text)
@@ -452,27 +458,29 @@ def fast_pimc_presets() -> list[str]:
     return [name for name, p in PRESETS.items() if pimc_unsupported(p.rules) is None]
 
 
-def saved_strength(out_dir: Path | None, deals: int, opponent: str) -> Strength:
-    """The PIMC player's strength against ``opponent`` (standard game, 3 players), read from
-    ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
+def saved_strength(out_dir: Path | None, name: str, deals: int, opponent: str) -> Strength:
+    """The PIMC player's strength against ``opponent`` in preset ``name`` at its game's usual player count,
+    read from ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
     import dataclasses
 
     from comet.diverge.pimc import SAMPLES
     from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
     from comet.diverge.strength import Strength, strength, strength_engine
     from comet.record import JsonObject
+    from comet.variant import variant_of
 
+    players = variant_of(preset(name).rules).default_players
     key: JsonObject = {
         "format": FORMAT,
-        "engine": strength_engine("standard"),
-        "strength": "standard",
-        "players": 3,
+        "engine": strength_engine(name),
+        "strength": name,
+        "players": players,
         "deals": deals,
         "opponent": opponent,
         "samples": SAMPLES,
-        "rules": rules_digest(preset("standard").rules),
+        "rules": rules_digest(preset(name).rules),
     }
-    path = None if out_dir is None else out_dir / "results" / f"strength-standard-3p-{opponent}.json"
+    path = None if out_dir is None else out_dir / "results" / f"strength-{name}-{players}p-{opponent}.json"
     if path is not None:
         got = load_json(path, key)
         if got is not None:
@@ -480,7 +488,7 @@ def saved_strength(out_dir: Path | None, deals: int, opponent: str) -> Strength:
                 return Strength(**got)  # type: ignore[arg-type]
             except TypeError:
                 pass
-    r = strength("standard", 3, deals, opponent)
+    r = strength(name, players, deals, opponent)
     if path is not None:
         save_json(path, key, dict(dataclasses.asdict(r)))
     return r

@@ -5,14 +5,14 @@ it knows (its own hand, every card played so far, the number of cards each seat 
 size): the cards it has not seen are shuffled and dealt back into the other hands and the dead hand at their
 sizes.  In each sample it plays every legal option and lets every seat (itself included) finish the deal
 with the ``greedy`` policy, and it takes the option with the best mean result for itself (chips, or points
-in a points game); ties go by coupled-play priority.  The seat never reads another seat's cards: the unseen
+in a points game, negated in a game the lowest total wins); ties go by coupled-play priority.  The seat never reads another seat's cards: the unseen
 cards are computed from the pack, its hand and the played cards (``unseen``), never from the other hands
 (tests/test_diverge_pimc.py swaps hidden cards and checks the choice does not move).
 
 This is the definition, on the reference engine (``comet.engine``).  ``comet.fast.pimc`` is the same
 player compiled on the fast engine (the same generator, worlds, roll-outs and ties, so the same choices:
 tests/test_fast_pimc.py), about a hundred times faster; the impact study and ``strength`` use it wherever
-it plays the game (standard, Opera, two players, Old Comet), this one elsewhere (Commit, Red Nines).
+it plays the game (every preset's game since issue 17), this one elsewhere.
 """
 
 from __future__ import annotations
@@ -67,7 +67,12 @@ def rollout(state: DealState, seed: int) -> DealState:
 
 
 def value(state: DealState, seat: int) -> int:
-    return (returns(state) if variant_of(state.rules).scoring == "chips" else deal_points(state))[seat]
+    """What the player maximises: its chips, or its points in a points game, negated where the lowest total
+    wins (Red Nines' penalty points)."""
+    v = variant_of(state.rules)
+    if v.scoring == "chips":
+        return returns(state)[seat]
+    return -deal_points(state)[seat] if v.lower_wins else deal_points(state)[seat]
 
 
 @dataclass(frozen=True, slots=True)

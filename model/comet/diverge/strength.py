@@ -27,8 +27,9 @@ class Strength:
     baseline: int  # deals the same seat won when the opponent's policy played it
     diff: int  # sum over deals of (PIMC won) - (baseline won)
     diff2: int
-    chips: int  # chips (points) of the PIMC seat, summed
+    chips: int  # chips (points; penalty points negated where the lowest total wins) of the PIMC seat, summed
     chips2: int
+    preset: str = "standard"
 
 
 def strength_engine(rules_name: str) -> str:
@@ -69,7 +70,7 @@ def strength(
         base += won[1]
         diff += won[0] - won[1]
         diff2 += (won[0] - won[1]) ** 2
-    return Strength(opponent, players, deals, wins, base, diff, diff2, chips, chips2)
+    return Strength(opponent, players, deals, wins, base, diff, diff2, chips, chips2, rules_name)
 
 
 def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES) -> Strength:
@@ -87,8 +88,9 @@ def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samp
     base = play_deals(rules, players, seeds, policy_named(opponent))
     won = (out.winner == seats).astype(np.int64)
     baseline = (base.winner == seats).astype(np.int64)
-    scores = out.points if variant_of(rules).scoring == "points" else out.chips
-    v = scores[np.arange(deals), seats]
+    game = variant_of(rules)
+    scores = out.points if game.scoring == "points" else out.chips
+    v = scores[np.arange(deals), seats] * (-1 if game.scoring == "points" and game.lower_wins else 1)
     d = won - baseline
     return Strength(
         opponent,
@@ -100,35 +102,40 @@ def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samp
         int((d * d).sum()),
         int(v.sum()),
         int((v * v).sum()),
+        rules_name,
     )
 
 
-def strength_lines(
-    results: Sequence[Strength], preset_name: str, samples: int = SAMPLES, engine: str = "reference"
-) -> list[str]:
-    """The report's section on the competent player."""
+def strength_lines(results: Sequence[Strength], samples: int = SAMPLES, engines: Sequence[str] = ()) -> list[str]:
+    """The report's section on the competent player: one row per preset and opponent (``engines``: the engine
+    that played each preset's rows, in their order; default the one ``strength_engine`` picks)."""
 
+    presets = list(dict.fromkeys(r.preset for r in results))
+    used = list(engines) or [strength_engine(p) for p in presets]
+    engine = used[0] if len(set(used)) == 1 else "fast or reference"
     lines = [
         "## The competent player",
         "",
         f"`pimc` (`comet.diverge.pimc`): determinized Monte Carlo with {samples} sampled deals per choice and "
         f"greedy roll-outs, played here by the {engine} engine"
         + (" (`comet.fast.pimc`, the same choices as the reference player)" if engine == "fast" else "")
-        + "; it sees only its own hand, the cards played and the hand "
-        "sizes. Its strength in the preset "
-        f"`{preset_name}`: PIMC in one seat (moving round the table deal by deal), the opponent's policy in the "
-        "others; the baseline is the same seat on the same deals played by the opponent's policy. Parity is "
-        "a win rate of 1 / players.",
+        + "; it sees only its own hand, the cards played and the hand sizes. Its strength in "
+        + ", ".join(f"`{p}`" for p in presets)
+        + " (at each game's usual player count): PIMC in one seat (moving round the table deal by deal), the "
+        "opponent's policy in the others; the baseline is the same seat on the same deals played by the "
+        "opponent's policy. Parity is a win rate of 1 / players (a deal is won by going out first). The mean "
+        "result is in chips, or points in a points game (penalty points negated where the lowest total wins: "
+        "Red Nines).",
         "",
-        "| opponents | players | deals | PIMC seat's win rate (95 %) | baseline seat | PIMC − baseline (paired) "
-        "| PIMC seat's mean result per deal |",
-        "|---|---|---|---|---|---|---|",
+        "| preset | opponents | players | deals | PIMC seat's win rate (95 %) | baseline seat | PIMC − baseline "
+        "(paired) | PIMC seat's mean result per deal |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         d = mean_estimate(r.deals, r.diff, r.diff2)
         c = mean_estimate(r.deals, r.chips, r.chips2)
         lines.append(
-            f"| {r.opponent} | {r.players} | {r.deals:,} | {share_text(r.wins, r.deals)} | "
+            f"| {r.preset} | {r.opponent} | {r.players} | {r.deals:,} | {share_text(r.wins, r.deals)} | "
             f"{share_text(r.baseline, r.deals)} | {d.text(2, scale=100)} points | {c.text(2)} |"
         )
     return [*lines, ""]

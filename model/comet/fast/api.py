@@ -101,6 +101,7 @@ class FastGame:
     game_level: tuple[str, ...]  # its fields that change no single deal
     configure: Callable[[Ruleset, NDArray[np.int64]], None]
     play_batch: Callable[..., None]
+    pimc_batch: Callable[..., None] | None = None  # the PIMC player on this kernel (``comet.fast.pimc``), if any
 
 
 @cache
@@ -118,6 +119,7 @@ def fast_game(variant: str) -> FastGame | None:
         cast(tuple[str, ...], module.GAME_LEVEL),
         cast(Callable[[Ruleset, NDArray[np.int64]], None], module.configure),
         cast(Callable[..., None], module.play_batch),
+        cast(Callable[..., None] | None, getattr(module, "pimc_batch", None)),
     )
 
 

@@ -329,4 +329,70 @@ def choose(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int
     return int(best)
 
 
-# --------------------------------------------------------------------- the deal
+@jit
+def pick(cfg: I64, cnt: I8, size: I64, seat: int, need: int, acts: I64, n: int, seed: int) -> int:
+    """``choose``, compiled once for every game and called rather than inlined: the games' deal loops and their
+    PIMC player's roll-outs call it (inlining it at each of those places made the compilation several times
+    longer, and the loops spend their time elsewhere)."""
+    return choose(cfg, cnt, size, seat, need, acts, n, seed)
+
+
+# --------------------------------------------------------------------- a deal in play
+#
+# The scalars of a deal of these games, in one small array (``st``) so a deal can be copied and resumed (the
+# PIMC player's roll-outs, ``comet.fast.pimc``); each game reads the slots it needs.  Every game's
+# ``legal_now(cfg, packcnt, dead, cnt, size, st, acts)``, ``apply_action(cfg, packcnt, dead, cnt, size, st,
+# scores, a)`` and ``finish(cfg, cnt, st, scores)`` take the same arguments, and its ``play_batch`` is a loop
+# over them.  They are compiled functions called, not inlined, like ``pick``: each is compiled once per game
+# whichever loop calls it.
+
+S_TO_MOVE = 0
+S_TOP = 1  # the top rank of the run (0: none)
+S_SUIT = 2  # the run's suit (-1: none)
+S_BRANCH = 3  # the branch card (0: none)
+S_PLAYED = 4  # whether the seat to move has played this turn
+S_LAST = 5  # the last seat to play (-1: none yet)
+S_LAST_CARD = 6  # the last card played (-1: none)
+S_BEGUN = 7  # whether any card has been played in the deal
+S_STEPS = 8  # actions so far
+S_WINNER = 9  # -1: none yet
+S_WILD_AS = 10  # the rank the wild card stood for if the winner went out on it (0: not on a wild card)
+S_FLAGS = 11  # the outcome flags (``comet.fast.config.FLAG_*``) so far
+ST_SIZE = 12
+
+
+@hot
+def start_state(st: I64, players: int, dealer: int) -> None:
+    """The state of a deal before its first action: the dealer's left to move, no run."""
+    st[S_TO_MOVE] = dealer + 1 if dealer + 1 < players else 0
+    st[S_TOP] = 0
+    st[S_SUIT] = -1
+    st[S_BRANCH] = 0
+    st[S_PLAYED] = 0
+    st[S_LAST] = -1
+    st[S_LAST_CARD] = -1
+    st[S_BEGUN] = 0
+    st[S_STEPS] = 0
+    st[S_WINNER] = -1
+    st[S_WILD_AS] = 0
+    st[S_FLAGS] = 0
+
+
+@hot
+def need_of(st: I64) -> int:
+    """``DealState.need``: the rank the run needs next (0: a new run)."""
+    return int(st[S_TOP] + 1) if st[S_TOP] else 0
+
+
+@hot
+def best_option(acts: I64, n: int, totals: I64, seed: int, seat: int) -> int:
+    """The option of the highest total, ties by ``seat``'s coupled-play priority (``rank_key``): the PIMC
+    player's pick (``comet.diverge.pimc.Pimc``)."""
+    best = 0
+    best_key = rank_key(seed, seat, acts[0])
+    for j in range(1, n):
+        rk = rank_key(seed, seat, acts[j])
+        if totals[j] > totals[best] or (totals[j] == totals[best] and rk > best_key):
+            best = j
+            best_key = rk
+    return int(acts[best])

@@ -5,14 +5,17 @@
 it has not seen (sorted, shuffled by that generator) back into the other hands (in seat order, at their
 sizes) and the dead hand, plays every legal option in that world and lets every seat finish the deal with
 ``greedy`` (the priorities of deal ``seed + sample``), adding up its own result (chips, or points in a
-points game); it takes the option of the best total, ties by its coupled-play priority.  This module does
+points game, negated where the lowest total wins); it takes the option of the best total, ties by its coupled-play priority.  This module does
 exactly that over the kernel's arrays: the generator is CPython's (``kernel.seed_lanes``,
 ``kernel.shuffle``), the transition is the kernel's one (``kernel.apply_action``, ``kernel.finish``), the
 roll-out policy the kernel's ``greedy`` (``kernel.choose``), so for a seed it makes the reference player's
 every choice (tests/test_fast_pimc.py plays both and compares the actions).
 
-The games are the kernel's (standard, Opera, two players, Old Comet); Commit and Red Nines have kernels of
-their own (``comet.fast.games``) and their PIMC player is the reference one.
+Here are the standard kernel's player (standard, Opera, two players, Old Comet) and the parts every kernel's
+player shares (``pimc_seed``, ``pimc_generator``, ``deal_unseen``).  A game with a kernel of its own
+(``comet.fast.games``) plays PIMC in that module: its ``pimc_batch`` (found by ``comet.fast.api.fast_game``, so
+no module here names a game) runs the game's own step functions (``legal_now``, ``apply_action``, ``finish``)
+in its worlds; ``play_pimc`` calls it, and a game without one is refused (``pimc_unsupported``).
 
 ``pimc_batch`` plays whole deals: the seats of ``pimc_seats[d]`` (-1: every seat) choose by PIMC, the others
 by the policy of ``cfg`` (the opponents when its strength is measured); it records like
@@ -43,25 +46,26 @@ def pimc_seed(seed: int, steps: int, seat: int) -> int:
 
 
 @jit
-def determinize(
-    cfg: I64,
-    cnt: I8,
-    nat: I8,
-    size: I64,
-    dead: I64,
-    seat: int,
-    mt: I64,
-    pos: I64,
-    cards: I64,
-    wcnt: I8,
-    wnat: I8,
+def pimc_generator(base: I64, seed: int, steps: int, seat: int) -> tuple[I64, I64]:
+    """The PIMC player's generator at one choice: CPython's ``random.Random(pimc_seed(...))`` as a Mersenne
+    Twister state and its position (``comet.fast.rng``)."""
+    mts = np.zeros((624, 1), np.int64)
+    one = np.zeros(1, np.int64)
+    one[0] = pimc_seed(seed, steps, seat)
+    fast_rng.seed_lanes(mts, base, one)
+    return mts[:, 0].copy(), np.zeros(2, np.int64)
+
+
+@jit
+def deal_unseen(
+    cfg: I64, cnt: I8, size: I64, dead: I64, seat: int, mt: I64, pos: I64, cards: I64, wcnt: I8, wdead: I64
 ) -> None:
     """One sampled world for ``seat`` (``comet.diverge.pimc.determinize``): its own hand kept, the cards it
     has not seen (the other hands and the dead hand, sorted) shuffled by the generator ``mt`` and dealt
     back to the other seats in seat order at their sizes, the rest to the dead hand.  Writes ``wcnt`` and
-    ``wnat``; reads no other seat's cards except to know which cards are unseen, as a set."""
+    (unless it is empty) ``wdead``; reads no other seat's cards except to know which cards are unseen, as a
+    set.  ``cards`` has room for them all."""
     players = cfg[kc.H_PLAYERS]
-    wild = cfg[kc.H_WILD1]
     m = 0
     for c in range(56):
         copies = dead[c]
@@ -76,16 +80,35 @@ def determinize(
     for s in range(players):
         for c in range(56):
             wcnt[s, c] = cnt[s, c] if s == seat else 0
-        for r in range(14):
-            wnat[s, r] = nat[s, r] if s == seat else 0
         if s == seat:
             continue
         for _ in range(size[s]):
-            c = cards[at]
+            wcnt[s, cards[at]] += 1
             at += 1
-            wcnt[s, c] += 1
-            if c != wild:
-                wnat[s, c >> 2] += 1
+    if wdead.shape[0] > 0:
+        wdead[:] = 0
+        for i in range(at, m):
+            wdead[cards[i]] += 1
+
+
+@jit
+def determinize(
+    cfg: I64,
+    cnt: I8,
+    nat: I8,
+    size: I64,
+    dead: I64,
+    seat: int,
+    mt: I64,
+    pos: I64,
+    cards: I64,
+    wcnt: I8,
+    wnat: I8,
+) -> None:
+    """``deal_unseen`` for the standard kernel, which also keeps the natural cards per rank (``wnat``; the
+    world's dead hand it never reads)."""
+    deal_unseen(cfg, cnt, size, dead, seat, mt, pos, cards, wcnt, cards[:0])
+    naturals(cfg, wcnt, wnat)
 
 
 @jit
@@ -286,14 +309,16 @@ def pimc_batch(
 
 
 def pimc_unsupported(rules: Ruleset) -> str | None:
-    """Why the fast PIMC player cannot play ``rules`` (None: it can): the kernel's games only."""
-    from comet.fast.api import _GAMES, unsupported_reason
+    """Why the fast PIMC player cannot play ``rules`` (None: it can): the standard kernel's games, and a game
+    of ``comet.fast.games`` whose module has a ``pimc_batch``."""
+    from comet.fast.api import _GAMES, fast_game, unsupported_reason
 
     reason = unsupported_reason(rules)
     if reason is not None:
         return reason
-    if rules.variant not in _GAMES:
-        return f"the fast PIMC player plays the kernel's games only, not {rules.variant}"
+    game = fast_game(rules.variant)
+    if rules.variant not in _GAMES and (game is None or game.pimc_batch is None):
+        return f"the fast engine has no PIMC player for the {rules.variant} game"
     return None
 
 
@@ -353,6 +378,20 @@ def play_pimc(
         np.zeros((rows, width), np.int64),
         np.zeros((rows, players + 1, 56), np.int8),
     )
+    if setup.game is not None and setup.game.pimc_batch is not None:
+        setup.game.pimc_batch(
+            setup.cfg,
+            rcfg,
+            (setup.pack_cards, setup.packnat, setup.packcnt),
+            _base_state(),
+            seed_arr,
+            seed_arr % players,
+            (out.winner, out.chips, out.points, out.steps, out.flags),
+            (out.actions, out.legal, out.cards),
+            who,
+            samples,
+        )
+        return out
     pimc_batch(
         setup.cfg,
         rcfg,

@@ -2,9 +2,10 @@
 points, the whole reduced deck dealt, a new run from the lowest card, the Comet replacing the card
 the run needs.
 
-State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none), its suit, the branch card
-(the card the Comet replaced, 0: none), whose move it is, whether they played this turn, the last seat
-to play, and the points scored in play so far.
+State of one deal: ``cnt[seat, card]``; in ``st`` (``comet.fast.cardsets.S_*``) the top rank of the run
+(0: none), its suit, the branch card (the card the Comet replaced, 0: none), whose move it is, whether they
+played this turn, the last seat to play; the points scored in play so far.  ``play_batch`` and the PIMC
+player (``pimc_batch``, ``comet.fast.pimc``) run the same step functions.
 """
 
 from __future__ import annotations
@@ -18,17 +19,32 @@ from comet.fast.cardsets import (
     KING,
     MAX_ACTS,
     PASS,
+    S_BRANCH,
+    S_FLAGS,
+    S_LAST,
+    S_PLAYED,
+    S_STEPS,
+    S_SUIT,
+    S_TO_MOVE,
+    S_TOP,
+    S_WILD_AS,
+    S_WINNER,
+    ST_SIZE,
     add_wilds,
-    choose,
+    best_option,
     hot,
     is_wild,
     jit,
+    need_of,
     one,
+    pick,
     remove,
     sort_actions,
+    start_state,
 )
-from comet.fast.config import FLAG_OUT_ON_WILD, H_MUTANT, H_PLAYERS, H_SIZE
+from comet.fast.config import FLAG_OUT_ON_WILD, H_MAX_STEPS, H_MUTANT, H_PLAYERS, H_SIZE
 from comet.fast.jit import I8, I64
+from comet.fast.pimc import deal_unseen, pimc_generator
 from comet.ruleset import Ruleset
 from comet.trace import rule
 
@@ -161,89 +177,187 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, scores: I64) -> Non
 
 
 @jit
+def legal_now(cfg: I64, packcnt: I64, dead: I64, cnt: I8, size: I64, st: I64, acts: I64) -> int:
+    """``legal`` at the position ``st`` (the arguments every game's ``legal_now`` takes: ``comet.fast.cardsets``)."""
+    return legal(
+        cfg, cnt, st[S_TO_MOVE], st[S_TOP], st[S_SUIT], st[S_BRANCH], st[S_PLAYED], st[S_LAST], acts
+    )  # fmt: skip
+
+
+@jit
 @rule("R-COMMIT-C-SUIT", "R-COMMIT-C-KING", "R-COMMIT-C-COMET", "R-TURN-END", "R-END-OUT")
-def play_batch(
-    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
-) -> None:
-    """One whole deal per seed (the arguments: ``comet.fast.batch``).  A natural
-    card goes on the run (the branch card keeps the run where it is); the Comet scores 2 and stands for
-    the card needed, which stays a second way on (RUL-COMMIT-C-COMET stop: it ends the run); a King
-    scores 1 and ends the run (the Comet as a King: 2, or 3 under RUL-COMMIT-C-COMET-KING)."""
+def apply_action(cfg: I64, packcnt: I64, dead: I64, cnt: I8, size: I64, st: I64, scores: I64, a: int) -> None:
+    """Play action ``a`` at ``st`` (changed in place, with the hands and the points).  A natural card goes on
+    the run (the branch card keeps the run where it is); the Comet scores 2 and stands for the card needed,
+    which stays a second way on (RUL-COMMIT-C-COMET stop: it ends the run); a King scores 1 and ends the run
+    (the Comet as a King: 2, or 3 under RUL-COMMIT-C-COMET-KING)."""
+    players = cfg[H_PLAYERS]
+    to_move = st[S_TO_MOVE]
+    top = st[S_TOP]
+    suit = st[S_SUIT]
+    branch = st[S_BRANCH]
+    st[S_STEPS] += 1
+    if a == PASS:
+        nxt = to_move + 1 if to_move + 1 < players else 0
+        if nxt == st[S_LAST]:
+            top = 0
+        if top == 0:
+            suit = -1
+            branch = 0
+        if cfg[K_BRANCH_PLAYER_ONLY]:
+            branch = 0  # RUL-COMMIT-C-REPLACED player_only: closed once the Comet's turn is over
+        st[S_TO_MOVE] = nxt
+        st[S_TOP] = top
+        st[S_SUIT] = suit
+        st[S_BRANCH] = branch
+        st[S_PLAYED] = 0
+        return
+    seat = to_move
+    c = (a >> 4) & 255
+    remove(cnt, seat, a)
+    size[seat] -= 1
+    wild = is_wild(cfg, c)
+    rank = (a & 15) if wild else (c >> 2)
+    if wild:
+        scores[seat] += 2
+        new_branch = rank * 4 + suit if (top and rank < KING) else 0
+        top = rank if top else 0
+        branch = new_branch
+        if cfg[K_COMET_STOP]:
+            top = 0
+            branch = 0
+    elif branch == c and top and rank == top:
+        branch = 0
+    else:
+        top = rank
+        suit = c & 3
+        branch = 0
+    if top and rank < KING and cfg[K_MISSING_STOPS] and packcnt[top * 4 + 4 + suit] == 0:
+        top = 0  # RUL-COMMIT-C-STOPS missing_successor: the run's next card is not in the deck
+        branch = 0
+    if rank == KING:
+        if not wild or cfg[K_COMET_AND_KING]:
+            scores[seat] += 1
+        top = 0
+        branch = 0
+    if top == 0:
+        suit = -1
+    st[S_TOP] = top
+    st[S_SUIT] = suit
+    st[S_BRANCH] = branch
+    st[S_PLAYED] = 1
+    st[S_LAST] = seat
+    if size[seat] == 0:
+        st[S_WINNER] = seat
+        if wild:
+            st[S_WILD_AS] = rank
+            st[S_FLAGS] |= FLAG_OUT_ON_WILD
+
+
+@hot
+def finish(cfg: I64, cnt: I8, st: I64, scores: I64) -> None:
+    """The scoring of a deal someone went out of."""
+    if st[S_WINNER] >= 0:
+        settle(cfg, cnt, st[S_WINNER], st[S_WILD_AS], scores)
+
+
+@hot
+def value(scores: I64, seat: int) -> int:
+    """What the PIMC player adds up for ``seat`` (``comet.diverge.pimc.value``): its points."""
+    return int(scores[seat])
+
+
+@jit
+def pimc_choice(
+    cfg: I64, rcfg: I64, packcnt: I64, base: I64, cnt: I8, size: I64, dead: I64, st: I64, scores: I64, acts: I64,
+    n: int, seed: int, samples: int,
+) -> int:  # fmt: skip
+    """The PIMC player's action among ``acts[:n]`` for the seat to move (``comet.fast.pimc``): in each of
+    ``samples`` worlds (``deal_unseen``) every option, then every seat ``greedy`` (``rcfg``, the priorities of
+    deal ``seed + sample``) to the end; the best total of ``value``, ties by priority."""
+    if n == 1:
+        return int(acts[0])
+    players = cfg[H_PLAYERS]
+    seat = st[S_TO_MOVE]
+    cap = cfg[H_MAX_STEPS]
+    mt, pos = pimc_generator(base, seed, st[S_STEPS], seat)
+    cards = np.zeros(int(packcnt.sum()), np.int64)
+    wcnt = np.zeros((players, 56), np.int8)
+    wdead = np.zeros(dead.shape[0], np.int64)
+    ocnt = np.zeros((players, 56), np.int8)
+    osize = np.zeros(players, np.int64)
+    ost = np.zeros(ST_SIZE, np.int64)
+    oscores = np.zeros(players, np.int64)
+    racts = np.zeros(MAX_ACTS, np.int64)
+    totals = np.zeros(n, np.int64)
+    for i in range(samples):
+        deal_unseen(cfg, cnt, size, dead, seat, mt, pos, cards, wcnt, wdead)
+        for j in range(n):
+            ocnt[:, :] = wcnt
+            osize[:] = size
+            ost[:] = st
+            oscores[:] = scores
+            a = acts[j]
+            while True:
+                apply_action(cfg, packcnt, wdead, ocnt, osize, ost, oscores, a)
+                if ost[S_WINNER] >= 0 or ost[S_STEPS] >= cap:
+                    break
+                m = legal_now(rcfg, packcnt, wdead, ocnt, osize, ost, racts)
+                a = pick(rcfg, ocnt, osize, ost[S_TO_MOVE], need_of(ost), racts, m, seed + i)
+            finish(rcfg, ocnt, ost, oscores)
+            totals[j] += value(oscores, seat)
+    return best_option(acts, n, totals, seed, seat)
+
+
+@jit
+def run_batch(
+    cfg: I64, rcfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes,
+    rec: Recording, pimc_seats: I64, samples: int,
+) -> None:  # fmt: skip
+    """One whole deal per seed (the arguments: ``comet.fast.batch``); with ``samples`` > 0 the seat
+    ``pimc_seats[d]`` (-1: every seat) of deal ``d`` is played by PIMC (``pimc_choice``), the others by the
+    policy of ``cfg``."""
     pack, _packnat, packcnt = deck
     players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
-    cnt, size = bufs[4], bufs[5]
+    cnt, size, dead = bufs[4], bufs[5], bufs[6]
     scores = np.zeros(players, np.int64)
     zeros = np.zeros(players, np.int64)
+    st = np.zeros(ST_SIZE, np.int64)
     for d in range(seeds.shape[0]):
         start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         scores[:] = 0
-        to_move = (dealers[d] + 1) % players
-        top = 0
-        suit = -1
-        branch = 0
-        played = 0
-        last = -1
-        steps = 0
-        winner = -1
-        out_wild_as = 0
-        flags = 0
-        while winner < 0:
-            if steps >= cap:
-                flags |= FLAG_CAPPED
+        start_state(st, players, dealers[d])
+        who = pimc_seats[d] if samples > 0 else -2
+        while st[S_WINNER] < 0:
+            if st[S_STEPS] >= cap:
+                st[S_FLAGS] |= FLAG_CAPPED
                 break
-            n = legal(cfg, cnt, to_move, top, suit, branch, played, last, acts)
-            need = top + 1 if top else 0
-            a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
-            steps = noted(rec, d, steps, a, n)
-            if a == PASS:
-                nxt = to_move + 1 if to_move + 1 < players else 0
-                if nxt == last:
-                    top = 0
-                if top == 0:
-                    suit = -1
-                    branch = 0
-                if cfg[K_BRANCH_PLAYER_ONLY]:
-                    branch = 0  # RUL-COMMIT-C-REPLACED player_only: closed once the Comet's turn is over
-                to_move = nxt
-                played = 0
-                continue
-            seat = to_move
-            c = (a >> 4) & 255
-            remove(cnt, seat, a)
-            size[seat] -= 1
-            wild = is_wild(cfg, c)
-            rank = (a & 15) if wild else (c >> 2)
-            if wild:
-                scores[seat] += 2
-                new_branch = rank * 4 + suit if (top and rank < KING) else 0
-                top = rank if top else 0
-                branch = new_branch
-                if cfg[K_COMET_STOP]:
-                    top = 0
-                    branch = 0
-            elif branch == c and top and rank == top:
-                branch = 0
+            n = legal_now(cfg, packcnt, dead, cnt, size, st, acts)
+            to_move = st[S_TO_MOVE]
+            if who == -1 or who == to_move:
+                a = pimc_choice(cfg, rcfg, packcnt, base, cnt, size, dead, st, scores, acts, n, seeds[d], samples)
             else:
-                top = rank
-                suit = c & 3
-                branch = 0
-            if top and rank < KING and cfg[K_MISSING_STOPS] and packcnt[top * 4 + 4 + suit] == 0:
-                top = 0  # RUL-COMMIT-C-STOPS missing_successor: the run's next card is not in the deck
-                branch = 0
-            if rank == KING:
-                if not wild or cfg[K_COMET_AND_KING]:
-                    scores[seat] += 1
-                top = 0
-                branch = 0
-            if top == 0:
-                suit = -1
-            played = 1
-            last = seat
-            if size[seat] == 0:
-                winner = seat
-                if wild:
-                    out_wild_as = rank
-                    flags |= FLAG_OUT_ON_WILD
-        if winner >= 0:
-            settle(cfg, cnt, winner, out_wild_as, scores)
-        put_outcome(outcomes, d, winner, zeros, scores, steps, flags)
+                a = pick(cfg, cnt, size, to_move, need_of(st), acts, n, seeds[d])
+            noted(rec, d, st[S_STEPS], a, n)
+            apply_action(cfg, packcnt, dead, cnt, size, st, scores, a)
+        finish(cfg, cnt, st, scores)
+        put_outcome(outcomes, d, st[S_WINNER], zeros, scores, st[S_STEPS], st[S_FLAGS])
+
+
+@jit
+def play_batch(
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
+) -> None:
+    """One whole deal per seed, every seat the policy of ``cfg`` (``run_batch``)."""
+    run_batch(cfg, cfg, deck, base, seeds, dealers, given, outcomes, rec, seeds[:0], 0)
+
+
+@jit
+def pimc_batch(
+    cfg: I64, rcfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, outcomes: Outcomes, rec: Recording,
+    pimc_seats: I64, samples: int,
+) -> None:  # fmt: skip
+    """One whole deal per seed dealt from its seed, the seat ``pimc_seats[d]`` (-1: every seat) played by
+    PIMC with ``samples`` worlds per choice and roll-outs by ``rcfg``'s policy (``run_batch``)."""
+    given = np.zeros((0, cfg[H_PLAYERS] + 1, 56), np.int8)
+    run_batch(cfg, rcfg, deck, base, seeds, dealers, given, outcomes, rec, pimc_seats, samples)

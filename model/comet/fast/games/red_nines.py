@@ -1,9 +1,10 @@
 """The fast kernel of Red Nines (002:46-89; ``comet.variants.red_nines``): penalty points, runs of any
 suit from the Ace to the King, the red nines wild, several cards of one rank on the first play.
 
-State of one deal: ``cnt[seat, card]``; the top rank of the run (0: none; 13 a King left standing under
-RUL-RED9-KING suit_king), the suit of the run's first card, whose move it is, whether they played this
-turn, the last seat to play, and whether any card has been played in the hand.
+State of one deal: ``cnt[seat, card]``; in ``st`` (``comet.fast.cardsets.S_*``) the top rank of the run (0:
+none; 13 a King left standing under RUL-RED9-KING suit_king), the suit of the run's first card, whose move it
+is, whether they played this turn, the last seat to play, and whether any card has been played in the hand.
+``play_batch`` and the PIMC player (``pimc_batch``, ``comet.fast.pimc``) run the same step functions.
 """
 
 from __future__ import annotations
@@ -17,22 +18,37 @@ from comet.fast.cardsets import (
     KING,
     MAX_ACTS,
     PASS,
+    S_BEGUN,
+    S_FLAGS,
+    S_LAST,
+    S_PLAYED,
+    S_STEPS,
+    S_SUIT,
+    S_TO_MOVE,
+    S_TOP,
+    S_WILD_AS,
+    S_WINNER,
+    ST_SIZE,
     add_wilds,
     as_rank,
-    choose,
+    best_option,
     first_card,
     group,
     hot,
     is_wild,
     jit,
     n_cards,
+    need_of,
     one,
+    pick,
     play_rank,
     remove,
     sort_actions,
+    start_state,
 )
-from comet.fast.config import FLAG_OUT_ON_WILD, H_MUTANT, H_PLAYERS, H_SIZE
+from comet.fast.config import FLAG_OUT_ON_WILD, H_MAX_STEPS, H_MUTANT, H_PLAYERS, H_SIZE
 from comet.fast.jit import I8, I64
+from comet.fast.pimc import deal_unseen, pimc_generator
 from comet.ruleset import Ruleset
 from comet.trace import rule
 
@@ -169,66 +185,154 @@ def settle(cfg: I64, cnt: I8, winner: int, out_wild_as: int, points: I64) -> Non
 
 
 @jit
+def legal_now(cfg: I64, packcnt: I64, dead: I64, cnt: I8, size: I64, st: I64, acts: I64) -> int:
+    """``legal`` at the position ``st`` (the arguments every game's ``legal_now`` takes: ``comet.fast.cardsets``)."""
+    return legal(cfg, cnt, st[S_TO_MOVE], st[S_TOP], st[S_BEGUN], st[S_PLAYED], st[S_LAST], acts)
+
+
+@jit
 @rule("R-RED9-RUN", "R-RED9-WILD", "R-TURN-END", "R-END-OUT")
-def play_batch(
-    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
-) -> None:
-    """One whole deal per seed (the arguments: ``comet.fast.batch``).  The cards
-    go on the run with their rank (a red nine with the rank it stands for); a King ends the run (under
-    RUL-RED9-KING suit_king only the King of the suit of the run's first card, or a red nine standing
-    for it); a red nine ends it under RUL-RED9-NINE-STOP stop."""
-    pack = deck[0]
+def apply_action(cfg: I64, packcnt: I64, dead: I64, cnt: I8, size: I64, st: I64, points: I64, a: int) -> None:
+    """Play action ``a`` at ``st`` (changed in place, with the hands).  The cards go on the run with their
+    rank (a red nine with the rank it stands for); a King ends the run (under RUL-RED9-KING suit_king only
+    the King of the suit of the run's first card, or a red nine standing for it); a red nine ends it under
+    RUL-RED9-NINE-STOP stop."""
+    players = cfg[H_PLAYERS]
+    to_move = st[S_TO_MOVE]
+    st[S_STEPS] += 1
+    if a == PASS:
+        nxt = to_move + 1 if to_move + 1 < players else 0
+        if nxt == st[S_LAST]:
+            st[S_TOP] = 0
+        st[S_TO_MOVE] = nxt
+        st[S_PLAYED] = 0
+        return
+    seat = to_move
+    remove(cnt, seat, a)
+    size[seat] -= n_cards(a)
+    rank = play_rank(a)
+    wild_as = as_rank(a)
+    first = first_card(a)
+    if cfg[R_SUIT_KING] and st[S_TOP] == 0:
+        st[S_SUIT] = first & 3  # the run's suit: that of its first card
+    king_ends = not cfg[R_SUIT_KING] or wild_as > 0 or (first & 3) == st[S_SUIT]
+    stop = (rank == KING and king_ends) or (wild_as > 0 and cfg[R_WILD_STOP] == 1)
+    st[S_TOP] = 0 if stop else rank
+    st[S_BEGUN] = 1
+    st[S_PLAYED] = 1
+    st[S_LAST] = seat
+    if size[seat] == 0:
+        st[S_WINNER] = seat
+        st[S_WILD_AS] = wild_as
+        if wild_as:
+            st[S_FLAGS] |= FLAG_OUT_ON_WILD
+
+
+@hot
+def finish(cfg: I64, cnt: I8, st: I64, points: I64) -> None:
+    """The scoring of a deal someone went out of."""
+    if st[S_WINNER] >= 0:
+        settle(cfg, cnt, st[S_WINNER], st[S_WILD_AS], points)
+
+
+@hot
+def value(points: I64, seat: int) -> int:
+    """What the PIMC player adds up for ``seat`` (``comet.diverge.pimc.value``): its penalty points, negated
+    (the lowest total wins)."""
+    return -int(points[seat])
+
+
+@jit
+def pimc_choice(
+    cfg: I64, rcfg: I64, packcnt: I64, base: I64, cnt: I8, size: I64, dead: I64, st: I64, points: I64, acts: I64,
+    n: int, seed: int, samples: int,
+) -> int:  # fmt: skip
+    """The PIMC player's action among ``acts[:n]`` for the seat to move (``comet.fast.pimc``): in each of
+    ``samples`` worlds (``deal_unseen``) every option, then every seat ``greedy`` (``rcfg``, the priorities of
+    deal ``seed + sample``) to the end; the best total of ``value``, ties by priority."""
+    if n == 1:
+        return int(acts[0])
+    players = cfg[H_PLAYERS]
+    seat = st[S_TO_MOVE]
+    cap = cfg[H_MAX_STEPS]
+    mt, pos = pimc_generator(base, seed, st[S_STEPS], seat)
+    cards = np.zeros(int(packcnt.sum()), np.int64)
+    wcnt = np.zeros((players, 56), np.int8)
+    wdead = np.zeros(dead.shape[0], np.int64)
+    ocnt = np.zeros((players, 56), np.int8)
+    osize = np.zeros(players, np.int64)
+    ost = np.zeros(ST_SIZE, np.int64)
+    opoints = np.zeros(players, np.int64)
+    racts = np.zeros(MAX_ACTS, np.int64)
+    totals = np.zeros(n, np.int64)
+    for i in range(samples):
+        deal_unseen(cfg, cnt, size, dead, seat, mt, pos, cards, wcnt, wdead)
+        for j in range(n):
+            ocnt[:, :] = wcnt
+            osize[:] = size
+            ost[:] = st
+            opoints[:] = points
+            a = acts[j]
+            while True:
+                apply_action(cfg, packcnt, wdead, ocnt, osize, ost, opoints, a)
+                if ost[S_WINNER] >= 0 or ost[S_STEPS] >= cap:
+                    break
+                m = legal_now(rcfg, packcnt, wdead, ocnt, osize, ost, racts)
+                a = pick(rcfg, ocnt, osize, ost[S_TO_MOVE], need_of(ost), racts, m, seed + i)
+            finish(rcfg, ocnt, ost, opoints)
+            totals[j] += value(opoints, seat)
+    return best_option(acts, n, totals, seed, seat)
+
+
+@jit
+def run_batch(
+    cfg: I64, rcfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes,
+    rec: Recording, pimc_seats: I64, samples: int,
+) -> None:  # fmt: skip
+    """One whole deal per seed (the arguments: ``comet.fast.batch``); with ``samples`` > 0 the seat
+    ``pimc_seats[d]`` (-1: every seat) of deal ``d`` is played by PIMC (``pimc_choice``), the others by the
+    policy of ``cfg``."""
+    pack, _packnat, packcnt = deck
     players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
-    cnt, size = bufs[4], bufs[5]
+    cnt, size, dead = bufs[4], bufs[5], bufs[6]
     points = np.zeros(players, np.int64)
     zeros = np.zeros(players, np.int64)
+    st = np.zeros(ST_SIZE, np.int64)
     for d in range(seeds.shape[0]):
         start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         points[:] = 0
-        to_move = (dealers[d] + 1) % players
-        top = 0
-        suit = -1
-        begun = 0
-        played = 0
-        last = -1
-        steps = 0
-        winner = -1
-        out_wild_as = 0
-        flags = 0
-        while winner < 0:
-            if steps >= cap:
-                flags |= FLAG_CAPPED
+        start_state(st, players, dealers[d])
+        who = pimc_seats[d] if samples > 0 else -2
+        while st[S_WINNER] < 0:
+            if st[S_STEPS] >= cap:
+                st[S_FLAGS] |= FLAG_CAPPED
                 break
-            n = legal(cfg, cnt, to_move, top, begun, played, last, acts)
-            need = top + 1 if top else 0
-            a = choose(cfg, cnt, size, to_move, need, acts, n, seeds[d])
-            steps = noted(rec, d, steps, a, n)
-            if a == PASS:
-                nxt = to_move + 1 if to_move + 1 < players else 0
-                if nxt == last:
-                    top = 0
-                to_move = nxt
-                played = 0
-                continue
-            seat = to_move
-            remove(cnt, seat, a)
-            size[seat] -= n_cards(a)
-            rank = play_rank(a)
-            wild_as = as_rank(a)
-            first = first_card(a)
-            if cfg[R_SUIT_KING] and top == 0:
-                suit = first & 3  # the run's suit: that of its first card
-            king_ends = not cfg[R_SUIT_KING] or wild_as > 0 or (first & 3) == suit
-            stop = (rank == KING and king_ends) or (wild_as > 0 and cfg[R_WILD_STOP] == 1)
-            top = 0 if stop else rank
-            begun = 1
-            played = 1
-            last = seat
-            if size[seat] == 0:
-                winner = seat
-                out_wild_as = wild_as
-                if wild_as:
-                    flags |= FLAG_OUT_ON_WILD
-        if winner >= 0:
-            settle(cfg, cnt, winner, out_wild_as, points)
-        put_outcome(outcomes, d, winner, zeros, points, steps, flags)
+            n = legal_now(cfg, packcnt, dead, cnt, size, st, acts)
+            to_move = st[S_TO_MOVE]
+            if who == -1 or who == to_move:
+                a = pimc_choice(cfg, rcfg, packcnt, base, cnt, size, dead, st, points, acts, n, seeds[d], samples)
+            else:
+                a = pick(cfg, cnt, size, to_move, need_of(st), acts, n, seeds[d])
+            noted(rec, d, st[S_STEPS], a, n)
+            apply_action(cfg, packcnt, dead, cnt, size, st, points, a)
+        finish(cfg, cnt, st, points)
+        put_outcome(outcomes, d, st[S_WINNER], zeros, points, st[S_STEPS], st[S_FLAGS])
+
+
+@jit
+def play_batch(
+    cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
+) -> None:
+    """One whole deal per seed, every seat the policy of ``cfg`` (``run_batch``)."""
+    run_batch(cfg, cfg, deck, base, seeds, dealers, given, outcomes, rec, seeds[:0], 0)
+
+
+@jit
+def pimc_batch(
+    cfg: I64, rcfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, outcomes: Outcomes, rec: Recording,
+    pimc_seats: I64, samples: int,
+) -> None:  # fmt: skip
+    """One whole deal per seed dealt from its seed, the seat ``pimc_seats[d]`` (-1: every seat) played by
+    PIMC with ``samples`` worlds per choice and roll-outs by ``rcfg``'s policy (``run_batch``)."""
+    given = np.zeros((0, cfg[H_PLAYERS] + 1, 56), np.int8)
+    run_batch(cfg, rcfg, deck, base, seeds, dealers, given, outcomes, rec, pimc_seats, samples)
