@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from comet.diverge.multiplicity import FLAG, Row, multiplicity, multiplicity_lines
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Bound
 from comet.diverge.report import PairReport, field_section
@@ -40,12 +41,33 @@ def contradiction_lines(presets: list[str]) -> list[str]:
     ]
 
 
+def headline_rows(reports: list[PairReport]) -> dict[tuple[str, int], Row]:
+    """The summary's deal-level rows, by (pair, player count): the headline player's paired sums."""
+    from comet.diverge.impact_report import headline_policy, unit_of
+    from comet.variant import variant_of
+
+    rows: dict[tuple[str, int], Row] = {}
+    for r in reports:
+        unit = unit_of(variant_of(r.pair.a).scoring != "chips")
+        for m in r.impact:
+            if m.deals:
+                pol = headline_policy(list(m.deals))
+                label = f"`{r.pair.label_b()}` ({r.pair.preset}), {m.players} players, {pol}"
+                rows[(r.pair.key, m.players)] = Row(label, m.deals[pol], unit)
+    return rows
+
+
 def summary_table(reports: list[PairReport]) -> list[str]:
-    """One row per reading pair and player count: the witness and the headline player's verdict."""
+    """One row per reading pair and player count: the witness and the headline player's verdict; then how
+    many of the verdicts chance explains (``comet.diverge.multiplicity``), those it may explain marked."""
     from comet.diverge.effect import verdict
     from comet.diverge.impact_report import headline_policy, unit_of
     from comet.variant import variant_of
 
+    rows = headline_rows(reports)
+    keys = list(rows)
+    judged = multiplicity(list(rows.values()))
+    doubtful = {keys[i] for i in judged.matters - judged.fdr}
     head = "| ruling | preset | B reading | players | witness | verdict (headline player) |"
     lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]
     for r in reports:
@@ -84,8 +106,14 @@ def summary_table(reports: list[PairReport]) -> list[str]:
             pol = headline_policy(list(m.deals))
             v = verdict(m.deals[pol], unit)
             text = v.text.split(" (simultaneous")[0].split(" over ")[0]
-            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}: {text} |")
-    return [*lines, ""]
+            mark = f" {FLAG}" if (p.key, m.players) in doubtful else ""
+            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}: {text}{mark} |")
+    lines.append("")
+    if len(rows) > 1:
+        lines += multiplicity_lines(
+            list(rows.values()), judged, "deal-level rows of the summary (each the headline player's verdict)"
+        )
+    return lines
 
 
 IMPACT_NOTE = (
