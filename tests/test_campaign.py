@@ -116,3 +116,37 @@ def test_local_workers_are_not_forked_while_other_threads_run() -> None:
     finally:
         stop.set()
         other.join()
+
+
+def test_the_game_folders_are_walked_once_per_search_path(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    """R-REC-STATE (every classified step): the coverage classifiers load the game folders before each step
+    they judge, and the walk of the folders is done once per search path (it was half of the fuzz campaign's
+    time); a folder put on ``comet.games.__path__`` (a new game, as ``test_toy_game`` plants) is walked."""
+    import pkgutil
+    from types import SimpleNamespace
+
+    import comet.games
+    from comet import coverage
+
+    coverage.load_games()
+    coverage.load_model()
+    walks: list[str] = []
+
+    def iter_modules(*args: object, **kwargs: object) -> object:
+        walks.append("iter")
+        return pkgutil.iter_modules(*args, **kwargs)  # type: ignore[arg-type]
+
+    def walk_packages(*args: object, **kwargs: object) -> object:
+        walks.append("walk")
+        return pkgutil.walk_packages(*args, **kwargs)  # type: ignore[arg-type]
+
+    # the module coverage calls (pkgutil's own calls inside a walk are not counted)
+    monkeypatch.setattr(coverage, "pkgutil", SimpleNamespace(iter_modules=iter_modules, walk_packages=walk_packages))
+    for _ in range(3):
+        coverage.option_classifiers()
+        coverage.load_model()
+    assert walks == []
+    monkeypatch.setattr(comet.games, "__path__", [*comet.games.__path__, str(tmp_path)])
+    coverage.option_classifiers()
+    coverage.load_model()
+    assert walks == ["iter", "walk"]

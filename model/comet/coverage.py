@@ -79,13 +79,32 @@ CLASSIFIED: frozenset[str] = frozenset(
 )
 
 
+# The search paths already walked (``load_model``: the package's and the game folders'; ``load_games``: the
+# game folders'): a walk lists directories, and the fuzzer asked for one on every step it classified, half
+# of the campaign's time and all of its system time (2026-12-02).  A test that puts a game folder on
+# ``comet.games.__path__`` changes the key, so its folder is walked too.
+_WALKED: set[tuple[str, tuple[str, ...], tuple[str, ...]]] = set()
+
+
+def _walked(what: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    import comet
+    import comet.games
+
+    return what, tuple(comet.__path__), tuple(comet.games.__path__)
+
+
 def load_model() -> None:
-    """Import every module of the ``comet`` package so that all ``@rule`` marks are registered."""
+    """Import every module of the ``comet`` package so that all ``@rule`` marks are registered (once per
+    search path: ``_WALKED``)."""
     import comet
 
+    key = _walked("model")
+    if key in _WALKED:
+        return
     for info in pkgutil.walk_packages(comet.__path__, "comet."):
         if not info.name.startswith(("comet.cli", "comet.__main__", "comet.commands")):
             importlib.import_module(info.name)
+    _WALKED.add(key)
 
 
 def all_rule_ids() -> frozenset[str]:
@@ -236,12 +255,17 @@ def register_classifier(name: str, classifier: VariantClassifier, *, option: boo
 
 
 def load_games() -> None:
-    """Import every game family's folder, so that all classifiers are registered."""
+    """Import every game family's folder, so that all classifiers are registered (once per search path:
+    ``_WALKED``)."""
     import comet.games
 
+    key = _walked("games")
+    if key in _WALKED:
+        return
     for info in pkgutil.iter_modules(comet.games.__path__, "comet.games."):
         if info.ispkg:
             importlib.import_module(info.name)
+    _WALKED.add(key)
 
 
 def variant_classifiers() -> dict[str, VariantClassifier]:
