@@ -9,14 +9,16 @@ dealt, played or set aside).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import z3
 from comet.cards import card_text
-from comet_proofs.games.commit_common import DECK51, PLAYED, REMOVED, SuitedEncoding
-from comet_proofs.obligation import ProofResult
+from comet_proofs.games.commit_common import DECK51, PLAYED, REMOVED, SuitedEncoding, held_name
+from comet_proofs.obligation import Obligation, ProofResult, Round
 from comet_proofs.obligations import obligations
 from comet_proofs.registry import encoding_for
-from comet_proofs.symbolic import SymState
+from comet_proofs.symbolic import COMET, SymAction, SymState
 from comet_proofs.terms import indicator
 
 CARD_LEVEL = ("commit_hoyle", "commit_cats")
@@ -122,3 +124,70 @@ def test_the_card_level_indicators_are_the_if_terms() -> None:
     s = encoding_for("commit_cats").fresh_state("s", 4)
     loc = z3.Int(f"s.loc.{card_text(DECK51[7])}")
     assert s.hands[2][7].eq(z3.If(loc == 2, 1, 0)) and s.played[7].eq(z3.If(loc == PLAYED, 1, 0))
+
+
+# ---------------------------------------------------------------- the hand counts and the sliced inductive step
+# (``SuitedEncoding.hand_size`` is a field per seat tied to the cards by the part "hand counts"; the joint step is
+# checked in the slices of ``step_slices``): R-COMMIT-H-DEAL, R-COMMIT-C-DEAL (the cards in each hand), R-END-OUT
+# (a hand played out ends the deal).
+
+JOINT = "inductive step (every part of Inv and the ranking, one check per action)"
+
+
+class CometKeepsTheCount(SuitedEncoding):
+    """Bug: a wild play of the 9D (R-COMMIT-C-COMET) leaves the mover's count as it was, so the count and the
+    cards part ways (found in the slice checked card by card: the Comet's cases)."""
+
+    def count_effect(self, s: SymState, a: SymAction, s2: SymState) -> z3.BoolRef:
+        kept = z3.And([s2.x(held_name(p)) == s.x(held_name(p)) for p in range(s.players)])
+        return z3.If(a.kind == COMET, kept, super().count_effect(s, a, s2))
+
+
+def joint_result(enc: SuitedEncoding, players: int, preset: str) -> ProofResult:
+    (ob,) = [o for o in obligations(enc, players, preset) if o.name == JOINT]
+    return ob.run()
+
+
+def test_the_sliced_step_proves_and_has_two_slices() -> None:
+    enc = encoding_for("commit_hoyle")
+    assert isinstance(enc, SuitedEncoding)
+    parts = list(enc.invariant_parts(enc.fresh_state("s", 2)))
+    slices = enc.step_slices(parts)
+    assert [sl.per_action for sl in slices] == [True, False]
+    named = [g for sl in slices for g in sl.goals]
+    assert sorted(named) == sorted([*parts, "termination"])  # every goal in exactly one slice
+    assert joint_result(enc, 2, "commit_hoyle").proved
+
+
+def test_a_count_that_misses_a_play_breaks_hand_counts() -> None:
+    base = type(encoding_for("commit_cats"))
+    enc = type("CometKeepsTheCount_commit_cats", (CometKeepsTheCount, base), {})()
+    result = joint_result(enc, 2, "commit_cats")
+    assert not result.proved
+    broke = dict(result.broken)
+    # the count also feeds the step bound and the ranking, which break with it; the cards' own goals do not
+    assert "hand counts (initial + inductive)" in broke
+    assert "card conservation (initial + inductive)" not in broke and "turn structure (initial + inductive)" not in broke
+    assert "one step breaks hand counts" in broke["hand counts (initial + inductive)"]
+    assert "action: play the Comet as" in broke["hand counts (initial + inductive)"]
+
+
+def test_a_slice_missing_a_hypothesis_falls_back_to_the_whole_one() -> None:
+    """A round whose hypothesis is too weak for its goal is checked again from the whole hypothesis: the goal
+    holds there, so it is not broken; a goal the whole hypothesis breaks is, with its own counterexample."""
+    x = z3.Int("x")
+    goals = [
+        ("positive", x + 1 > 0, lambda m: f"x = {m.eval(x)}"),
+        ("not three", x != 3, lambda m: f"x = {m.eval(x)}"),
+    ]
+
+    def joint() -> tuple[list[z3.BoolRef], list[tuple[str, z3.BoolRef, Callable[[z3.ModelRef], str]]]]:
+        return [x >= 0], goals
+
+    def rounds() -> list[Round]:
+        return [Round(("positive",), (), (x >= 5,)), Round(("not three",), (x >= 0,), (x == 3,))]
+
+    ob = Obligation("joint", "synthetic", 2, lambda: ([z3.BoolVal(False)], str), joint=joint, rounds=rounds)
+    result = ob.run()
+    assert not result.proved
+    assert dict(result.broken) == {"not three": "x = 3"}

@@ -17,7 +17,7 @@ from comet_proofs import ProofResult, encoding_for, prove
 from comet_proofs import obligations as obligations_module
 from comet_proofs import proofs as proofs_module
 from comet_proofs.encoding import Encoding
-from comet_proofs.games.commit_common import DECK51, loc_name
+from comet_proofs.games.commit_common import DECK51, SuitedEncoding, held_name, loc_name
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import NINE, PASS, Readings, SymAction, SymState
 from comet_proofs.terms import at
@@ -95,6 +95,15 @@ class PassLosesFirstCard(StandardEncoding):
         lost = z3.And(a.kind == PASS, s2.x(name) == -9)
         extra = tuple((k, z3.If(lost, s.x(name), t) if k == name else t) for k, t in s2.extra)
         return super().transition(s, a, view(s2, extra=extra), rd)
+
+
+class PassShrinksTheCount(SuitedEncoding):
+    """Bug (card-level, R-TURN-END): a pass takes one from the mover's hand count, though no card leaves the hand."""
+
+    def count_effect(self, s: SymState, a: SymAction, s2: SymState) -> z3.BoolRef:
+        held = [held_name(p) for p in range(s.players)]
+        shrunk = z3.And([s2.x(h) == s.x(h) - z3.If(s.to_move == p, 1, 0) for p, h in enumerate(held)])
+        return z3.If(a.kind == PASS, shrunk, super().count_effect(s, a, s2))
 
 
 class FourNaturalNines(StandardEncoding):
@@ -240,6 +249,12 @@ def test_card_conservation_fails_when_a_pass_drops_a_card(preset: str) -> None:
 def test_card_conservation_fails_when_a_card_goes_nowhere(preset: str) -> None:
     bad = broken(mutant(preset, PassLosesFirstCard), preset, "card conservation")
     readable(bad.counterexample or "", "one step breaks card conservation", "action: pass")
+
+
+@pytest.mark.parametrize("preset", CARD_LEVEL)
+def test_hand_counts_fail_when_a_pass_shrinks_the_count(preset: str) -> None:
+    bad = broken(mutant(preset, PassShrinksTheCount), preset, "hand counts")
+    readable(bad.counterexample or "", "one step breaks hand counts", "action: pass")
 
 
 @pytest.mark.parametrize("preset", ("standard", "opera", "two_player", "old_comet"))
@@ -393,6 +408,7 @@ def test_game_balances_fail_when_a_dropped_payer_keeps_a_debt(preset: str, monke
 COVERED: dict[str, tuple[str, ...]] = {
     "well-formed": ALL,
     "card conservation": ALL,
+    "hand counts": CARD_LEVEL,
     "chip zero-sum": CHIPS,
     "no chips move (points game)": POINTS,
     "turn structure": ALL,

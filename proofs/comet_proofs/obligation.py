@@ -24,6 +24,16 @@ Joint = tuple[list[z3.BoolRef], list[tuple[str, z3.BoolRef, Callable[[z3.ModelRe
 
 
 @dataclass(frozen=True, slots=True)
+class Round:
+    """Some goals of a joint check (by name) checked together from ``hypothesis``, which the joint check's
+    common hypothesis implies (some of its conjuncts), split by ``cases`` (then the negation of them all)."""
+
+    goals: tuple[str, ...]
+    hypothesis: tuple[z3.BoolRef, ...]
+    cases: tuple[z3.BoolRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ProofResult:
     """The outcome of one proof obligation.  ``readings`` maps each ruling the proof covers to the
     reading assumed, ``"*"`` meaning every reading at once (a free Boolean in the formula)."""
@@ -68,6 +78,9 @@ class Obligation:
     # goal and how to render a model breaking it.  One check per case proves every goal at once; a case
     # that fails is checked goal by goal, so each broken goal gets its own counterexample.
     joint: Callable[[], Joint] | None = None
+    # How the joint check is split into rounds (``Round``; an encoding's ``step_slices``): None, one round of
+    # every goal from the whole common hypothesis, split by ``cases``.
+    rounds: Callable[[], list[Round]] | None = None
 
     def run(self, recheck: bool = False) -> ProofResult:
         """Prove the obligation (unsat of every case); with ``recheck``, a proved obligation of at most two
@@ -120,26 +133,35 @@ class Obligation:
         return ProofResult(self.name, self.preset, self.players, readings, False, seconds, text, "", self.assumes)
 
     def run_joint(self, joint: Callable[[], Joint], start: float) -> ProofResult:
-        """Every goal of the joint check, case by case: ``common ∧ ¬(g1 ∧ g2 ∧ ...)`` over the goals not yet
-        broken, and where that is not unsat, each of them alone on that case.  Every case is checked for
-        every goal that has not broken, so a goal not in ``broken`` holds in every case."""
+        """Every goal of the joint check, round by round (``rounds``) and case by case: ``hypothesis ∧
+        ¬(g1 ∧ g2 ∧ ...)`` over the round's goals not yet broken, and where that is not unsat, each of them
+        alone on that case from the whole common hypothesis (a round's hypothesis may leave out what a goal
+        needs; only the whole one can break it).  Every case is checked for every goal that has not broken,
+        so a goal not in ``broken`` holds in every case of its round, and the rounds' cases are exhaustive."""
         common, goals = joint()
-        splits = [*self.cases, z3.Not(z3.Or(*self.cases))] if self.cases else [z3.BoolVal(True)]
+        by_name = {entry[0]: entry for entry in goals}
+        rounds = self.rounds() if self.rounds is not None else []
+        named = {g for r in rounds for g in r.goals}
+        rest = tuple(name for name, _, _ in goals if name not in named)
+        if rest or not rounds:
+            rounds = [*rounds, Round(rest, tuple(common), self.cases)]
         broken: list[tuple[str, str]] = []
-        alive = list(goals)
-        for case in splits:
-            if not alive:
-                break
-            combined = [*common, z3.Not(z3.And([g for _, g, _ in alive]))]
-            if solve_alone(combined, TIMEOUT_MS, case).verdict == z3.unsat:
-                continue
-            for entry in list(alive):
-                goal_name, goal, render = entry
-                one = solve_alone([*common, z3.Not(goal)], TIMEOUT_MS, case)
-                if one.verdict != z3.unsat:
-                    text = render(one.model) if one.model is not None else f"Z3 gave no answer ({one.reason})"
-                    broken.append((goal_name, text))
-                    alive.remove(entry)
+        for rnd in rounds:
+            alive = [by_name[g] for g in rnd.goals]
+            splits = [*rnd.cases, z3.Not(z3.Or(*rnd.cases))] if rnd.cases else [z3.BoolVal(True)]
+            for case in splits:
+                if not alive:
+                    break
+                combined = [*rnd.hypothesis, z3.Not(z3.And([g for _, g, _ in alive]))]
+                if solve_alone(combined, TIMEOUT_MS, case).verdict == z3.unsat:
+                    continue
+                for entry in list(alive):
+                    goal_name, goal, render = entry
+                    one = solve_alone([*common, z3.Not(goal)], TIMEOUT_MS, case)
+                    if one.verdict != z3.unsat:
+                        text = render(one.model) if one.model is not None else f"Z3 gave no answer ({one.reason})"
+                        broken.append((goal_name, text))
+                        alive.remove(entry)
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if not broken:

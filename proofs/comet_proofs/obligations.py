@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 import z3
 
 from comet_proofs.abstraction import describe, describe_action
-from comet_proofs.encoding import Encoding
+from comet_proofs.encoding import TERMINATION_GOAL, Encoding
 from comet_proofs.nextstate import successors
-from comet_proofs.obligation import Joint, Obligation
+from comet_proofs.obligation import Joint, Obligation, Round
 from comet_proofs.symbolic import Readings, SymAction, SymState
 
 STEP_BOUND = "step bound (steps + ranking <= engine.step_bound)"
@@ -136,6 +136,25 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
         goals.append((TERMINATION, decreases, _step_render(rd, s, a, s2, "the ranking function does not decrease:")))
         return [enc.invariant(s), enc.transition(s, a, s2, rd)], goals
 
+    def goal_title(part: str) -> str:
+        if part == TERMINATION_GOAL:
+            return TERMINATION
+        return sb_title if part == STEP_BOUND else f"{part} (initial + inductive)"
+
+    def rounds() -> list[Round]:
+        """The encoding's ``step_slices`` as rounds of the joint check, over the same terms as ``joint_parts``
+        (Z3's terms are hash-consed by name); the goals no slice names form the last round (``run_joint``)."""
+        rd = enc.fresh_readings()
+        s, s2, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+        before = enc.invariant_parts(s)
+        step = enc.transition(s, a, s2, rd)
+        out = []
+        for sl in enc.step_slices(parts):
+            cases = enc.action_cases(a) if sl.per_action else enc.kind_cases(a)
+            assumed = z3.And([before[p] for p in sl.assumed])
+            out.append(Round(tuple(goal_title(g) for g in sl.goals), (assumed, step), tuple(cases)))
+        return out
+
     def joint_build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         common, goals = joint_parts()
         return [*common, z3.Not(z3.And([g for _, g, _ in goals]))], lambda m: "a step breaks one of the goals"
@@ -178,7 +197,10 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
             out.append(Obligation(title, name, players, base_only(part), enc.rulings, two, (JOINT_STEP,)))
     out.append(Obligation(TERMINATION, name, players, nothing_alone, enc.rulings, (), (JOINT_STEP,)))
     per_action = tuple(enc.action_cases(SymAction.fresh()))
-    out.append(Obligation(JOINT_STEP, name, players, joint_build, enc.rulings, per_action, joint=joint_parts))
+    sliced = rounds if enc.step_slices(parts) else None
+    out.append(
+        Obligation(JOINT_STEP, name, players, joint_build, enc.rulings, per_action, joint=joint_parts, rounds=sliced)
+    )
 
     def totality() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         rd = enc.fresh_readings()

@@ -17,6 +17,7 @@ Actions are ``(CARD, card code)``, ``(PASS, 0)`` and, for a wild play, ``(COMET,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import z3
@@ -27,10 +28,10 @@ from comet.state import DealState
 
 from comet_proofs.abstraction import from_deal
 from comet_proofs.concrete import deal_state, extra_of
-from comet_proofs.encoding import OwnChipRules
+from comet_proofs.encoding import TERMINATION_GOAL, OwnChipRules, StepSlice
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import CARD, PASS, AbstractState, Readings, SymAction, SymState
-from comet_proofs.terms import indicator
+from comet_proofs.terms import at, indicator
 
 NINE_D = card(9, DIAMONDS)
 DECK51: tuple[int, ...] = tuple(c for c in range(card(1, 0), card(KING, 3) + 1) if c != card(8, DIAMONDS))
@@ -41,6 +42,14 @@ SUIT, BRANCH, NINE_LAST = "suit", "branch", "nine_last"
 
 def loc_name(c: int) -> str:
     return f"loc.{card_text(c)}"
+
+
+def held_name(seat: int) -> str:
+    """The field counting the cards in ``seat``'s hand (``SuitedEncoding.hand_size``)."""
+    return f"held{seat}"
+
+
+HAND_COUNTS = "hand counts"
 
 
 class NewRunPassOn(StandardEncoding):
@@ -85,8 +94,13 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
 
     # ------------------------------------------------------------ states
 
+    def seat_fields(self, players: int) -> tuple[str, ...]:
+        """Extra fields per seat, after ``extra_fields``: the number of cards in each hand (``held_name``)."""
+        return tuple(held_name(p) for p in range(players))
+
     def fresh_state(self, prefix: str, players: int) -> SymState:
-        extra = tuple((name, z3.Int(f"{prefix}.{name}")) for name in self.extra_fields)
+        names = self.extra_fields + self.seat_fields(players)
+        extra = tuple((name, z3.Int(f"{prefix}.{name}")) for name in names)
         locs = [term for name, term in extra[: len(DECK51)]]
 
         def where(place: int) -> tuple[z3.ArithRef, ...]:
@@ -116,6 +130,10 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
     def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
         return ()
 
+    def variant_seat_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
+        """The values of a game's own ``seat_fields`` in ``state``."""
+        return ()
+
     def abstract(self, state: DealState) -> AbstractState:
         if state.rules.variant != self.name or state.rules.opera or state.drawn:
             raise ValueError(f"the {self.name} encoding covers variant {self.name} without Opera")
@@ -133,6 +151,9 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
         nine_last = int(bool(state.played) and state.played[-1] == NINE_D)
         extra = tuple((loc_name(c), x) for c, x in zip(DECK51, locs, strict=True))
         extra += ((SUIT, state.run_suit), (BRANCH, state.branch), (NINE_LAST, nine_last))
+        extra += self.variant_abstract_extra(state)
+        extra += tuple((held_name(p), len(h)) for p, h in enumerate(state.hands))
+        extra += self.variant_seat_extra(state)
         return from_deal(
             state,
             hands=tuple(row(p) for p in range(state.players)),
@@ -140,7 +161,7 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
             played=row(PLAYED),
             dead=row(DEAD),
             ranks=self.ranks,
-            extra=extra + self.variant_abstract_extra(state),
+            extra=extra,
             labels=self.labels,
         )
 
@@ -157,7 +178,41 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
         return z3.Or([z3.And(c == k, self.loc(s, k) == place) for k in DECK51])
 
     def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
+        """The number of cards in ``seat``'s hand: the field ``held_name(seat)``, tied to the cards by the
+        invariant part "hand counts" (``hand_counts``).  Stated over the cards (a sum of 51 0/1 indicators per
+        seat), "no hand is empty" and the ranking's decrease made Z3 search every card's place in every case
+        of the inductive step; over the counts they are arithmetic on a few integers, proved with one case
+        per action kind (``step_slices``), and only the counts' link to the cards is proved card by card."""
+        return s.x(held_name(seat))
+
+    def cards_held(self, s: SymState, seat: int) -> z3.ArithRef:
+        """The cards at ``seat``, counted: the sum of their 0/1 indicators."""
         return z3.Sum(*s.hands[seat])
+
+    def naturals_of_mover(self, s: SymState) -> z3.ArithRef:
+        """The mover's cards (every card of these decks is a row of ``hands``, the 9D too)."""
+        return at([self.hand_size(s, p) for p in range(s.players)], s.to_move)
+
+    def hand_counts(self, s: SymState) -> z3.BoolRef:
+        """Each seat's count (``hand_size``) is the number of cards at the seat (``cards_held``)."""
+        return z3.And([self.hand_size(s, p) == self.cards_held(s, p) for p in range(s.players)])
+
+    def invariant_parts(self, s: SymState) -> dict[str, z3.BoolRef]:
+        return {**super().invariant_parts(s), HAND_COUNTS: self.hand_counts(s)}
+
+    def step_slices(self, parts: Sequence[str]) -> tuple[StepSlice, ...]:
+        """The joint inductive step in two slices: card by card (``action_cases``) the goals that count cards
+        (the hand counts, the step bound's cards), from the hand counts and the well-formed state; and one case
+        per action kind for every other goal, from every part of ``Inv(s)`` but those two (the step bound's
+        sums and the counts' link are what made each card's case cost a search).  Measured 2026-12-02 (Z3's
+        work, summed over the cases): commit_cats at 5 players 21.0M -> 8.1M, commit_hoyle at 6 players
+        26.1M -> 5.4M."""
+        by_card = (HAND_COUNTS, *[p for p in parts if p.startswith("step bound")])
+        rest = tuple(p for p in parts if p not in by_card)
+        return (
+            StepSlice(by_card, (HAND_COUNTS, "well-formed state"), per_action=True),
+            StepSlice((*rest, TERMINATION_GOAL), rest, per_action=False),
+        )
 
     def run_next(self, s: SymState) -> z3.ArithRef:
         """The card of the run's suit after its last card (meaningful while a run is in progress)."""
@@ -270,7 +325,18 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
 
     def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         effect = z3.If(a.kind == PASS, self.pass_effect_rd(s, s2, rd), self.play_effect(s, a, s2, rd))
-        return z3.And(self.legal(s, a, rd), effect)
+        return z3.And(self.legal(s, a, rd), effect, self.count_effect(s, a, s2))
+
+    def count_effect(self, s: SymState, a: SymAction, s2: SymState) -> z3.BoolRef:
+        """The hand counts after an action: a play takes one card from the mover's hand (the Comet's wild
+        play too: the 9D), a pass none."""
+        played = a.kind != PASS
+        return z3.And(
+            [
+                self.hand_size(s2, p) == self.hand_size(s, p) - z3.If(z3.And(played, s.to_move == p), 1, 0)
+                for p in range(s.players)
+            ]
+        )
 
     # ------------------------------------------------------------ back to a model state
 

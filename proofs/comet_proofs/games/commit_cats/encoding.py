@@ -16,8 +16,6 @@ No chips move.
 
 from __future__ import annotations
 
-import dataclasses
-
 import z3
 from comet.cards import DIAMONDS, KING, card
 from comet.games.commit_cats.rules import ALL_SEVENS, CATS_TABLE, FIXED_EIGHT, FIXED_SEVENS, OTHER_EIGHTS
@@ -38,7 +36,7 @@ from comet_proofs.games.commit_common import (
     loc_name,
 )
 from comet_proofs.symbolic import CARD, COMET, PASS, Readings, SymAction, SymState
-from comet_proofs.terms import scaled
+from comet_proofs.terms import at, scaled
 
 NATURALS: tuple[int, ...] = tuple(c for c in DECK51 if c != NINE_D)
 EIGHT_D = card(8, DIAMONDS)
@@ -77,21 +75,13 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
 
     # ------------------------------------------------------------ states
 
-    def fresh_state(self, prefix: str, players: int) -> SymState:
+    def seat_fields(self, players: int) -> tuple[str, ...]:
         """The shared card-level state plus one score field per seat (``DealState.scores``)."""
-        s = super().fresh_state(prefix, players)
-        scores = tuple((score_name(p), z3.Int(f"{prefix}.{score_name(p)}")) for p in range(players))
-        return dataclasses.replace(s, extra=s.extra + scores)
+        return super().seat_fields(players) + tuple(score_name(p) for p in range(players))
 
-    def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
+    def variant_seat_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:
         scores = state.scores or (0,) * state.players
         return tuple((score_name(p), x) for p, x in enumerate(scores))
-
-    def cards_in_hands(self, s: SymState) -> z3.ArithRef:
-        """The cards held by anyone: one term per card (a seat is a location >= 0; the other places are
-        negative), rather than one per card and seat; the step bound and ranking read it, and the
-        cross-check compares the step bound with ``engine.step_bound`` (this halves their proof time)."""
-        return z3.Sum(*[z3.If(self.loc(s, c) >= 0, 1, 0) for c in DECK51])
 
     def score(self, s: SymState, seat: int) -> z3.ArithRef:
         return s.x(score_name(seat))
@@ -164,6 +154,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         fixed = FIXED_SEVENS[:sevens] + ((FIXED_EIGHT,) if eights else ())
         parts = [z3.Or([self.loc(s, c) == place for place in (REMOVED, *range(n))]) for c in DECK51]
         parts += [self.hand_size(s, p) == size for p in range(n)]
+        parts += [self.hand_counts(s)]
         parts += [self.deck_shape(s)]
         # RUL-COMMIT-C-REMOVED = fixed: the black sevens first, then the 8C
         parts += [z3.Implies(z3.Not(rd["commit_removed"]), z3.And([self.loc(s, c) == REMOVED for c in fixed]))]
@@ -240,7 +231,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         parts = [self.loc(s2, k) == z3.If(c == k, PLAYED, self.loc(s, k)) for k in DECK51]
         parts += [self.score(s2, p) == self.score(s, p) + z3.If(s.to_move == p, gain, 0) for p in range(n)]
         parts += [x == y for x, y in zip(s.chips, s2.chips, strict=True)]
-        out = z3.And([self.loc(s2, k) != s.to_move for k in DECK51])  # the mover's hand is empty
+        out = at([self.hand_size(s2, p) for p in range(n)], s.to_move) == 0  # the mover's hand is empty
         parts += [
             s2.need == need,
             s2.x(SUIT) == suit,

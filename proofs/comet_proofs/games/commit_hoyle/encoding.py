@@ -82,6 +82,7 @@ class CommitHoyleEncoding(SuitedEncoding):
         size, dead = self.deal_size(n, rd)
         parts = [self.valid_place(self.loc(s, c), n) for c in DECK51]
         parts += [self.hand_size(s, p) == size for p in range(n)]
+        parts += [self.hand_counts(s)]
         parts += [z3.Sum(*s.dead) == dead] + [x == 0 for x in s.played] + [x == 0 for x in s.chips]
         parts += [
             s.need == 0,
