@@ -269,3 +269,37 @@ def test_the_second_solvers_verdicts_do_not_depend_on_the_clock(monkeypatch: pyt
     formulas, _ = ob.build()
     assert ob.second_opinion(formulas, [z3.BoolVal(True)], 1_000)[0] == "no answer"
     assert ob.second_opinion(formulas, [z3.BoolVal(True)], solving_module.second_budget(10**9)) == ("agrees", "")
+
+
+def test_the_directed_deals_are_replayed_in_the_pool_and_their_failures_fail_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """R-COMMIT-C-CAUGHT, which random play misses, is met by the directed deals (the proofs' witness deals),
+    replayed by a worker of the pool while the rest runs (not after the fuzz campaign, in this process); a
+    directed deal that fails a check fails the run, from the pool as it did in this process."""
+    import os
+
+    import comet.fuzz
+
+    real = comet.fuzz.directed_hits
+    where = tmp_path / "pid"
+
+    def replay(deals: object) -> tuple[object, tuple[str, ...]]:
+        where.write_text(str(os.getpid()), encoding="utf-8")
+        return real(deals)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(comet.fuzz, "directed_hits", replay)
+    monkeypatch.setenv("COLUMNS", "1000")
+    argv = ["verify", "--preset", "commit_cats", "--no-proofs", "--no-refine", "--no-bounds", "--fuzz-deals", "20"]
+    assert main([*argv, "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "met by the directed deals (witness deals): R-COMMIT-C-CAUGHT" in out
+    assert int(where.read_text(encoding="utf-8")) != os.getpid()
+
+    def broken(deals: object) -> tuple[object, tuple[str, ...]]:
+        hits, _ = real(deals)  # type: ignore[arg-type]
+        return hits, ("[directed deal] planted failure",)
+
+    monkeypatch.setattr(comet.fuzz, "directed_hits", broken)
+    assert main([*argv, "--jobs", "2"]) == 1
+    assert "[directed deal] planted failure" in capsys.readouterr().out

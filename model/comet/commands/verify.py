@@ -155,12 +155,29 @@ def summarize(name: str, rs: list[Any]) -> ProofSummary:
     )
 
 
+Directed = tuple[Any, tuple[str, ...]]
+
+
+def directed_deals(names: list[str]) -> Directed:
+    """The directed deals' hits and failures (``comet.fuzz.directed_hits`` over the proofs' shipped witness
+    deals of ``names``): what ``directed`` reports for the rule ids random play missed."""
+    from comet_proofs.traces import shipped_deals
+
+    from comet.fuzz import directed_hits
+
+    return directed_hits(shipped_deals(names))
+
+
 def run_pooled(
     names: list[str], console: Any, args: argparse.Namespace
-) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any], dict[str, DealtResult]]:
-    """The proofs, the refinement check and the bounds together in one pool of ``args.jobs`` processes, so
-    that neither core waits for the other between phases: the refinement checks (a few seconds each) go out
-    first, then the obligations slowest first, then the bounds (short) fill the end."""
+) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any], dict[str, DealtResult], Directed | None]:
+    """The proofs, the refinement check, the bounds, the starting points and the directed deals together in
+    one pool of ``args.jobs`` processes, so that neither core waits for the other between phases.  The
+    tasks go out longest first, as idle workers take them: the refinement checks and the bounds (seconds
+    each), the starting points, the directed deals (replayed here while the proofs run, not after the fuzz
+    campaign: ``directed``), then the obligations slowest first, hundreds of them under a tenth of a second,
+    which fill the end so that no worker waits long for the other (the bounds went out last before, and
+    commit_hoyle's, several seconds, could end the run on one core)."""
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     from comet_proofs.bounds import bounds, typical_players
@@ -178,16 +195,19 @@ def run_pooled(
     refined: dict[str, RefineResult] = {}
     bound_rows: dict[str, list[Any]] = {}
     dealt: dict[str, DealtResult] = {}
+    directed_result: Directed | None = None
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, Progress(console=console, transient=True) as bar:
         what: dict[Future[Any], tuple[str, Any]] = {}
         if not args.no_refine:
             what.update({pool.submit(refine, name): ("refine", name) for name in names})
-        what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
-        what.update({pool.submit(check_dealt, name): ("dealt", name) for name in runnable})
         if not args.no_bounds:
             for name in names:
                 fut = pool.submit(bounds, name, players=(typical_players(name),), deals=100)
                 what[fut] = ("bounds", name)
+        what.update({pool.submit(check_dealt, name): ("dealt", name) for name in runnable})
+        if not args.no_fuzz:
+            what[pool.submit(directed_deals, names)] = ("directed", None)
+        what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
         task = bar.add_task("proofs, refinement check, bounds", total=len(what))
         for fut in as_completed(what):
             kind, key = what[fut]
@@ -201,6 +221,9 @@ def run_pooled(
             elif kind == "dealt":
                 dealt[key] = result
                 text = f"starting points of {key} checked"
+            elif kind == "directed":
+                directed_result = result
+                text = "directed deals replayed"
             else:
                 bound_rows[key] = result
                 text = f"bounds of {key} done"
@@ -215,6 +238,7 @@ def run_pooled(
         {n: refined[n] for n in names if n in refined},
         bounds_out,
         {n: dealt[n] for n in names if n in dealt},
+        directed_result,
     )
 
 
@@ -304,8 +328,9 @@ def run(args: argparse.Namespace) -> int:
     proofs: dict[str, ProofSummary] = {}
     bound_rows: list[Any] | None = None
     dealt: dict[str, DealtResult] = {}
+    replayed: Directed | None = None
     if args.jobs > 1:
-        proofs, refined, bound_rows, dealt = run_pooled(names, console, args)
+        proofs, refined, bound_rows, dealt, replayed = run_pooled(names, console, args)
     else:
         if not args.no_proofs:
             proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
@@ -368,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
         for f in report.failures:
             console.print(f"[red]fuzz failure[/red] {f}", highlight=False, markup=False)
         if report.never_hit:
-            failed = directed(console, names, report.never_hit) or failed
+            failed = directed(console, names, report.never_hit, replayed) or failed
     wall = time.monotonic() - started
     if args.json:
         import json
@@ -381,15 +406,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def directed(console: Any, names: list[str], missed: tuple[str, ...]) -> bool:
+def directed(console: Any, names: list[str], missed: tuple[str, ...], replayed: Directed | None = None) -> bool:
     """The rule ids random play missed, met by directed deals instead (the proofs' shipped witness deals,
-    played under every check of the fuzzer); the ids still missed are printed.  True if a directed deal
-    failed a check."""
-    from comet_proofs.traces import shipped_deals
-
-    from comet.fuzz import directed_hits
-
-    hits, failures = directed_hits(shipped_deals(names))
+    played under every check of the fuzzer; ``replayed``: already replayed in the pool, ``directed_deals``);
+    the ids still missed are printed.  True if a directed deal failed a check."""
+    hits, failures = replayed if replayed is not None else directed_deals(names)
     met = [rid for rid in missed if hits[rid]]
     still = [rid for rid in missed if not hits[rid]]
     if met:
