@@ -197,6 +197,7 @@ def test_the_report_wide_reading_of_a_hand_checked_sample() -> None:
     text = "\n".join(multiplicity_lines(sample_rows(), got, "rows"))
     assert "Of the 4 rows, 3 are tested" in text and "2 read 'matters'" in text
     assert f"- {mult.FLAG} marginal" in text and "- † strong" not in text
+    assert "The one that does not survive is marked" in text
 
 
 def test_a_family_that_ignores_the_other_rows_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

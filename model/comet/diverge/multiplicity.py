@@ -112,6 +112,17 @@ def multiplicity(rows: Sequence[Row]) -> Multiplicity:
 FLAG = "†"
 
 
+def _doubtful_text(n: int) -> str:
+    if n == 0:
+        return "Every 'matters' survives."
+    if n == 1:
+        return f"The one that does not survive is marked {FLAG} in the summary and listed here; it may be a false 'matters' of chance:"
+    return (
+        f"The {n:,} that do not survive are marked {FLAG} in the summary and listed here; each may be a false "
+        "'matters' of chance:"
+    )
+
+
 def multiplicity_lines(rows: Sequence[Row], result: Multiplicity, where: str) -> list[str]:
     """The report's statement (``where`` names the rows: which table, which player)."""
     k = len(result.matters)
@@ -125,13 +136,7 @@ def multiplicity_lines(rows: Sequence[Row], result: Multiplicity, where: str) ->
         f"{len(result.family_wise):,} of the {k:,} still read 'matters' with every figure of every tested "
         "verdict held at 95 % at once (Bonferroni, `comet.diverge.effect.verdict(..., together=...)`), and "
         f"{len(result.fdr):,} survive Benjamini-Hochberg at a 5 % false discovery rate "
-        "(`comet.diverge.multiplicity`). "
-        + (
-            f"The {k - len(result.fdr):,} that do not survive are marked {FLAG} in the summary and listed here; "
-            "each may be one of chance's false 'matters':"
-            if k > len(result.fdr)
-            else "Every 'matters' survives."
-        ),
+        "(`comet.diverge.multiplicity`). " + _doubtful_text(k - len(result.fdr)),
         "",
     ]
     lines += [f"- {FLAG} {rows[i].label}" for i in sorted(result.matters - result.fdr)]
