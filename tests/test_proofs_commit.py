@@ -191,3 +191,37 @@ def test_a_slice_missing_a_hypothesis_falls_back_to_the_whole_one() -> None:
     result = ob.run()
     assert not result.proved
     assert dict(result.broken) == {"not three": "x = 3"}
+
+
+# ---------------------------------------------------------------- "deal scores non-negative" from part of Inv
+# (``Encoding.scores_hypothesis``): R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT (a finished deal's points).
+
+SCORES = "deal scores non-negative, no chips move"
+
+
+class ScoresFromMoreThanInv(SuitedEncoding):
+    """Bug: the scores are proved from a hypothesis that ``Inv`` does not imply (seat 0 never scores in play)."""
+
+    def scores_hypothesis(self, s: SymState) -> z3.BoolRef:
+        return z3.And(super().scores_hypothesis(s), s.x("score0") == 0)
+
+
+def scores_result(enc: SuitedEncoding) -> ProofResult:
+    (ob,) = [o for o in obligations(enc, 3, "commit_cats") if o.name == SCORES]
+    return ob.run()
+
+
+def test_commit_cats_scores_are_proved_from_part_of_inv() -> None:
+    enc = encoding_for("commit_cats")
+    assert isinstance(enc, SuitedEncoding)
+    (ob,) = [o for o in obligations(enc, 3, "commit_cats") if o.name == SCORES]
+    assert len(ob.cases) == 2  # Inv implies the part, the part implies the scores
+    assert ob.run().proved
+
+
+def test_a_scores_hypothesis_beyond_inv_is_reported() -> None:
+    base = type(encoding_for("commit_cats"))
+    enc = type("ScoresFromMoreThanInv_commit_cats", (ScoresFromMoreThanInv, base), {})()
+    result = scores_result(enc)
+    assert not result.proved
+    assert result.counterexample is not None and "outside the hypothesis the scores are proved from" in result.counterexample

@@ -782,6 +782,12 @@ class Encoding:
         this game); ``bounds.in_play_bound`` bounds them."""
         return None
 
+    def scores_hypothesis(self, s: SymState) -> z3.BoolRef:
+        """What the obligation "deal scores non-negative" assumes of a finished deal's state: ``Inv``, or in an
+        encoding that says so some of its parts (a weaker hypothesis: the same fact proved, where Z3 need not
+        search the other parts)."""
+        return self.invariant(s)
+
     def deal_points(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """Points per seat for a finished deal (``engine.deal_points``); none in a chips game."""
         return tuple(z3.IntVal(0) for _ in range(s.players))

@@ -19,6 +19,7 @@ Booleans, so one proof covers every combination of readings (``"*"`` in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 import z3
@@ -37,6 +38,9 @@ TERMINATION = "termination (ranking decreases on every action)"
 # the case of an initial obligation proved through ``Encoding.initial_forms``: 0 Init against the form,
 # 1 the form against the part
 STEPPING = z3.Int("initial_form_case")
+# the case of "deal scores non-negative" where the encoding proves it from part of Inv (``scores_hypothesis``):
+# 0 Inv against that part, 1 the part against the scores
+SCORES_CASE = z3.Int("scores_hypothesis_case")
 
 
 def conjunct_pairs(form: z3.BoolRef, goal: z3.BoolRef) -> list[tuple[z3.BoolRef, z3.BoolRef]]:
@@ -403,8 +407,18 @@ def points_obligations(enc: Encoding, players: int, ob: Callable[[str, Build], O
             *[p >= 0 for p in enc.deal_points(s, rd)],
             *[r == 0 for r in enc.deal_returns(s, rd)],
         )
-        f = z3.And(enc.invariant(s), enc.terminal(s), z3.Not(ok))
-        return [f], _state_render(rd, s, "a finished deal with a negative score, or chips changing hands:")
+        hyp, inv = enc.scores_hypothesis(s), enc.invariant(s)
+        f = z3.And(hyp, enc.terminal(s), z3.Not(ok))
+        broke = _state_render(rd, s, "a finished deal with a negative score, or chips changing hands:")
+        if hyp.eq(inv):
+            return [f], broke
+        # proved from a part of Inv (``scores_hypothesis``): case 0, Inv implies that part; case 1, the part does it
+        weaker = _state_render(rd, s, "a state of Inv outside the hypothesis the scores are proved from:")
+
+        def render(m: z3.ModelRef) -> str:
+            return (weaker if m.eval(SCORES_CASE, model_completion=True).as_long() == 0 else broke)(m)
+
+        return [z3.If(SCORES_CASE == 0, z3.And(inv, z3.Not(hyp)), f)], render
 
     def game_total() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
         rd = enc.fresh_readings()
@@ -424,7 +438,10 @@ def points_obligations(enc: Encoding, players: int, ob: Callable[[str, Build], O
 
         return [f], render
 
+    probe = enc.fresh_state("probe", players)
+    two = () if enc.scores_hypothesis(probe).eq(enc.invariant(probe)) else (SCORES_CASE == 0, SCORES_CASE == 1)
+    title = "deal scores non-negative, no chips move"
     return [
-        ob("deal scores non-negative, no chips move", non_negative),
+        dataclasses.replace(ob(title, non_negative), cases=two),
         ob("game total is the sum of deal scores", game_total),
     ]

@@ -245,6 +245,9 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
             z3.Or(s.x(NINE_LAST) == 0, s.x(NINE_LAST) == 1),
             s.steps >= 0,
             s.comet_value >= 0,
+            # no hand count is negative: a fact about the counts alone, which "deal scores non-negative" reads
+            # (``CommitCatsEncoding.scores_hypothesis``) without the counts' link to the cards
+            *[self.hand_size(s, p) >= 0 for p in range(n)],
         ]
         return z3.And(parts)
 

@@ -83,6 +83,12 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         scores = state.scores or (0,) * state.players
         return tuple((score_name(p), x) for p, x in enumerate(scores))
 
+    def scores_hypothesis(self, s: SymState) -> z3.BoolRef:
+        """"Deal scores non-negative" from the well-formed state (scores and hand counts >= 0) and no chips:
+        parts of ``Inv``, so the same fact; from the whole ``Inv`` Z3 searched the counts' link to the cards
+        first (commit_cats at 6 players: 2.9 million units of work against 0.24 million, 2026-12-02)."""
+        return z3.And(self.well_formed(s), self.no_chips(s))
+
     def score(self, s: SymState, seat: int) -> z3.ArithRef:
         return s.x(score_name(seat))
 
