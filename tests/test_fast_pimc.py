@@ -339,3 +339,21 @@ def test_the_transition_function_under_random_readings(data: st.DataObject) -> N
     except ValueError:  # a reading this player count refuses (a deal that cannot be dealt)
         return
     assert ok
+
+
+def test_the_strength_is_measured_in_the_presets_of_the_run() -> None:
+    """``--strength`` measures PIMC against each policy in every preset of the run it measures, at the game's
+    usual player count (Commit Cats: 4), and not in the standard game when the run has none of its pairs."""
+    import io
+    from contextlib import redirect_stdout
+
+    from comet.cli import main
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        argv = ["diverge", "commit_comet", "--preset", "commit_cats", "--deals", "4", "--games", "0"]
+        assert main([*argv, "--policies", "random", "--pimc-deals", "2", "--strength", "8"]) == 0
+    section = buf.getvalue().split("## The competent player", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| commit_cats")]
+    assert [[c.strip() for c in r] for r in rows] == [["commit_cats", p, "4"] for p in ("random", "greedy", "hoarder")]
+    assert "| standard |" not in section

@@ -164,8 +164,8 @@ def register(sub: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also measure the PIMC player's strength over N deals against each other policy (standard game, "
-        "3 players) and report it",
+        help="also measure the PIMC player's strength over N deals against each other policy, in each preset of "
+        "the run it measures (the standard game if none) at the game's usual player count, and report it",
     )
     p.add_argument(
         "--out",
