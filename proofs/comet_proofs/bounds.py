@@ -166,8 +166,8 @@ def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | Non
 
 def maximise_all(constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef]) -> list[int | None]:
     """``[maximise(constraints, o) for o in objectives]`` in one ``Optimize`` (Z3's "box" priority: each
-    objective's own maximum, the formula preprocessed once; the time limit is the sum of theirs): commit_hoyle's
-    bounds at 3 players ask four pairs of maxima over the same constraints (the most lost and won).  Where
+    objective's own maximum, the formula preprocessed once; the time limit is the sum of theirs): a card-level
+    encoding's bounds ask several pairs of maxima over the same constraints (the most lost and won).  Where
     Z3 gives no answer for them together, each is asked alone (``maximise``), so the answers are never
     fewer than one by one."""
     if len(objectives) == 1:
@@ -234,8 +234,8 @@ def in_play_bounds(
     an Optimize over ``Inv`` and one step (with ``fixed``: e.g. the Comet at its starting value); the potential
     is then checked by Z3 (no step from an ``Inv`` state makes it grow, and the quantity is 0 in every
     initial deal), so a weight Z3 got wrong cannot make the bound unsound.  The quantities share the step's
-    formula and each Z3 call (``maximise_all``, ``none_holds``: the most lost and the most won in
-    commit_hoyle, 7.5 s -> 5 s of CPU, 2026-12-02); each answer is the one it would get alone."""
+    formula and each Z3 call (``maximise_all``, ``none_holds``: the most lost and the most won of
+    a card-level encoding, 7.5 s -> 5 s of CPU, 2026-12-02); each answer is the one it would get alone."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     step = [enc.invariant(s), enc.transition(s, a, t, rd), *fixed(s)]
     gained = [quantity(t) - quantity(s) for quantity in quantities]

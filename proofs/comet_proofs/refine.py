@@ -366,7 +366,7 @@ def compare(ctx: Context, state: DealState, head: str, invariant: bool = False) 
     problems: list[str] = []
     before = enc.abstract(state)
     legal = engine.legal_actions(state)
-    # each successor computed once (the model's step may search: the Opera's R-OPERA-DRAW)
+    # each successor computed once (the model's step may search a whole deal's rest)
     afters = [(act, engine.apply(state, act, legal=legal)) for act in legal]
     abstracts = [enc.abstract(after) for _, after in afters]
     same = ctx.same_successors(before, state.rules, set(abstracts))
