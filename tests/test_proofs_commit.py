@@ -153,7 +153,7 @@ def test_the_sliced_step_proves_and_has_two_slices() -> None:
     assert isinstance(enc, SuitedEncoding)
     parts = list(enc.invariant_parts(enc.fresh_state("s", 2)))
     slices = enc.step_slices(parts)
-    assert [sl.per_action for sl in slices] == [True, False]
+    assert [sl.by_card for sl in slices] == [True, False]
     named = [g for sl in slices for g in sl.goals]
     assert sorted(named) == sorted([*parts, "termination"])  # every goal in exactly one slice
     assert joint_result(enc, 2, "commit_hoyle").proved

@@ -75,13 +75,13 @@ def pack_count(rank: int) -> int:
 class StepSlice:
     """Goals of the joint inductive step (``obligations.JOINT_STEP``) proved from part of its hypothesis:
     ``goals`` (invariant part names, ``TERMINATION_GOAL`` for the ranking's decrease) from ``assumed`` (the
-    parts of ``Inv(s)`` kept) and all of ``T``, split by ``action_cases`` (``per_action``) or by
+    parts of ``Inv(s)`` kept) and all of ``T``, split by the card played (``card_cases``, ``by_card``) or by
     ``kind_cases``.  Fewer hypotheses only make a goal harder to prove, so the slice is sound; where it
     fails, the case is checked again with the whole ``Inv(s)`` before a goal counts as broken."""
 
     goals: tuple[str, ...]
     assumed: tuple[str, ...]
-    per_action: bool
+    by_card: bool
 
 
 TERMINATION_GOAL = "termination"
@@ -683,6 +683,11 @@ class Encoding:
         """The joint inductive step's goals proved from fewer hypotheses (``StepSlice``; ``parts``: the names of
         the invariant's parts); the goals no slice names are proved from the whole ``Inv(s) ∧ T``, split by ``action_cases`` (all of them, here)."""
         return ()
+
+    def card_cases(self, a: SymAction) -> list[z3.BoolRef]:
+        """A split by the card an action moves, for the goals that count cards (``StepSlice.by_card``):
+        ``action_cases`` unless an encoding has several actions that move the same card."""
+        return self.action_cases(a)
 
     def kind_cases(self, a: SymAction) -> list[z3.BoolRef]:
         """One case per action kind of ``all_actions``."""

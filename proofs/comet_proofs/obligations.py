@@ -154,7 +154,7 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
         step = enc.transition(s, a, s2, rd)
         out = []
         for sl in enc.step_slices(parts):
-            cases = enc.action_cases(a) if sl.per_action else enc.kind_cases(a)
+            cases = enc.card_cases(a) if sl.by_card else enc.kind_cases(a)
             assumed = z3.And([before[p] for p in sl.assumed])
             out.append(Round(tuple(goal_title(g) for g in sl.goals), (assumed, step), tuple(cases)))
         return out

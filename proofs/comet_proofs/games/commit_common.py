@@ -207,11 +207,11 @@ class SuitedEncoding(OwnChipRules, StandardEncoding):
         sums and the counts' link are what made each card's case cost a search).  Measured 2026-12-02 (Z3's
         work, summed over the cases): commit_cats at 5 players 21.0M -> 8.1M, commit_hoyle at 6 players
         26.1M -> 5.4M."""
-        by_card = (HAND_COUNTS, *[p for p in parts if p.startswith("step bound")])
-        rest = tuple(p for p in parts if p not in by_card)
+        counted = (HAND_COUNTS, *[p for p in parts if p.startswith("step bound")])
+        rest = tuple(p for p in parts if p not in counted)
         return (
-            StepSlice(by_card, (HAND_COUNTS, "well-formed state"), per_action=True),
-            StepSlice((*rest, TERMINATION_GOAL), rest, per_action=False),
+            StepSlice(counted, (HAND_COUNTS, "well-formed state"), by_card=True),
+            StepSlice((*rest, TERMINATION_GOAL), rest, by_card=False),
         )
 
     def run_next(self, s: SymState) -> z3.ArithRef:

@@ -279,6 +279,12 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
             + [z3.And(a.kind == COMET, a.rank == r) for r in COMET_RANKS]
         )
 
+    def card_cases(self, a: SymAction) -> list[z3.BoolRef]:
+        """The pass, one case per natural card, and the Comet once whatever it stands for (every such play
+        moves the 9D): the split of the goals that count cards (``StepSlice.by_card``), 53 cases instead of
+        64 (commit_cats at 5 players: 5.8 -> 4.8 million units of Z3's work, 2026-12-02)."""
+        return [a.kind == PASS] + [z3.And(a.kind == CARD, a.rank == c) for c in NATURALS] + [a.kind == COMET]
+
     def all_actions(self) -> list[tuple[int, int]]:
         return [(PASS, 0)] + [(CARD, c) for c in NATURALS] + [(COMET, r) for r in COMET_RANKS]
 
