@@ -115,17 +115,18 @@ def test_planted_dearer_kings_break_the_bound(monkeypatch: pytest.MonkeyPatch) -
     assert overpaid(rules, 2, range(60), bound) != []
 
 
-def test_insolvency_floor_is_stated_and_the_stored_witness_is_above_it() -> None:
+def test_insolvency_floor_is_stated_and_the_stored_witness_is_at_it() -> None:
     """RUL-INSOLVENCY in Commit (000): no game of fewer than 4 deals can differ (4 players: 19 chips a deal at
-    most, 51 needed); the stored witness (5 deals, 5 players) is not claimed smallest, and says the bound."""
+    most, 51 needed); the stored witness is a game built at that floor (``diverge.game_build``, tested in
+    tests/test_diverge_game_build.py) and is claimed smallest in deals, then players."""
     pair = _pair("insolvency", "commit_hoyle", "pay_what_you_have")
     floor = game_floor(pair)
     assert floor is not None and floor[0] == (4, 4)
     e = ENTRIES[pair.key]
     w = witness_of(e)
     proof = proof_of(e)
-    assert w is not None and (w.game_deals, w.players) == (5, 5)
-    assert proof is not None and not proof.proved and "a game of 4 deal(s) and 4 players may also differ" in proof.text
+    assert w is not None and (w.game_deals, w.players) == (4, 4) and w.game_record
+    assert proof is not None and proof.proved and proof.over == ("deals", "players")
 
 
 # --------------------------------------------------------------------- the starting chips under debt
@@ -181,8 +182,10 @@ def test_the_game_search_keeps_its_best_when_time_runs_out(monkeypatch: pytest.M
     clock = {"now": 0.0}
     real = game_search.game_difference
 
-    def spy(p: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
-        diff = real(p, players, deals, seed, policy)
+    def spy(
+        p: Pair, players: int, deals: int | None, seed: int, policy: str, record: str = ""
+    ) -> tuple[int, str] | None:
+        diff = real(p, players, deals, seed, policy, record)
         if diff is not None:
             clock["now"] = 100.0
         return diff
@@ -196,8 +199,9 @@ def test_the_game_search_keeps_its_best_when_time_runs_out(monkeypatch: pytest.M
 
 def test_a_stored_game_witness_is_kept_unless_a_smaller_game_differs() -> None:
     pair = _pair("insolvency", "commit_hoyle", "pay_what_you_have")
-    known = wmod.stored_game(pair)
-    assert known is not None and (known.game_deals, known.players) == (5, 5)
+    # the seeded game stored before the built one (seed 43, random policy, 5 deals, 5 players)
+    known = Witness("game", "game", "", 5, game_seed=43, game_deals=5, game_policy="random")
+    assert claimed_difference(pair, known)[1] == "game"
     w, tried = game_witness(pair, Bound(game_seeds=1, max_game_deals=4), known=known)
     assert w == known and tried > 1  # the replay of known, and the smaller games
     # at the smallest game the pair allows nothing is smaller: kept without a game played

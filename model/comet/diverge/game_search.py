@@ -10,9 +10,20 @@ from dataclasses import replace
 from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Proof, Witness
-from comet.engine import player_counts
-from comet.errors import RecordError
-from comet.game import GameState, default_deals, play_game, winners
+from comet.engine import apply, explicit_deal, player_counts
+from comet.errors import IllegalAction, RecordError
+from comet.game import (
+    GameState,
+    deal_over,
+    default_deals,
+    finish_deal,
+    game_over,
+    new_game,
+    play_game,
+    seats_in_play,
+    winners,
+)
+from comet.gamerecord import loads_game_record
 from comet.ruleset import Ruleset
 from comet.state import DealState
 from comet.variant import variant_of
@@ -20,24 +31,66 @@ from comet.variant import variant_of
 # --------------------------------------------------------------------- whole games
 
 
-def game_points(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> list[tuple[str, object]]:
-    """What an observer sees of a whole seeded game, in the order it happens: the first dealer, each deal's
-    net chips, then the winners, the net chips and the deals played (or that the game is refused)."""
+def game_points(
+    rules: Ruleset, players: int, deals: int | None, seed: int, policy: str, record: str = ""
+) -> list[tuple[str, object]]:
+    """What an observer sees of a whole seeded game (or of the game ``record`` built deal by deal,
+    ``recorded_game``), in the order it happens: the first dealer, each deal's net chips, then the winners,
+    the net chips and the deals played (or that the game is refused, or where its deals stop fitting)."""
     starts: list[DealState] = []
+    stopped = ""
     try:
-        g = play_game(rules, players, deals, seed, make_policy(policy, seed), lambda s, a, g: starts.append(s))
+        if record:
+            g, starts, stopped = recorded_game(rules, record)
+        else:
+            g = play_game(rules, players, deals, seed, make_policy(policy, seed), lambda s, a, g: starts.append(s))
     except RecordError as e:
         return [("refused", f"{e.kind}: {e}")]
     out: list[tuple[str, object]] = [("first dealer", starts[0].dealer if starts else -1)]
     out += [(f"deal {i + 1} net chips", list(h)) for i, h in enumerate(g.history)]
+    if stopped:
+        return [*out, (f"deal {g.deal_index + 1}", stopped)]
     return [*out, ("winners", list(winners(g))), ("net chips", list(_net(g))), ("deals played", g.deal_index)]
 
 
-def game_difference(pair: Pair, players: int, deals: int | None, seed: int, policy: str) -> tuple[int, str] | None:
-    """The first point where the seeded game differs under A and B (its index in ``game_points``) and what
-    differs there, told in words; None if the games are the same."""
-    pa = game_points(pair.a, players, deals, seed, policy)
-    pb = game_points(pair.b, players, deals, seed, policy)
+def recorded_game(rules: Ruleset, record: str) -> tuple[GameState, list[DealState], str]:
+    """The game ``record`` (a game record's JSON text) played under ``rules``: its first dealer and length,
+    each deal dealt as its record says and its actions applied (the game ends early where a deal is won in a
+    race, ``deal_over``).  Returns the game, each deal's start, and why it stopped early ("" if every deal
+    was played): a deal that does not fit these rules (a seat dropped out, an action not legal here)."""
+    rec = loads_game_record(record)
+    game = new_game(rules, rec.players, rec.length, rec.first_dealer)
+    starts: list[DealState] = []
+    for i, entry in enumerate(rec.deals):
+        if game_over(game):
+            break
+        d = entry.record
+        if d is None:
+            return game, starts, f"deal {i + 1} has no record"
+        try:
+            s = explicit_deal(rules, d.players, d.dealer, d.hands, d.dead, d.comet_value)
+            if s.players != len(seats_in_play(game)):
+                raise RecordError(
+                    "players", f"{len(seats_in_play(game))} seats are in play, the record has {s.players}"
+                )
+            starts.append(s)
+            for a in d.actions:
+                if deal_over(game, s):
+                    break
+                s = apply(s, a)
+            game = finish_deal(game, s)
+        except (RecordError, IllegalAction, ValueError) as e:
+            return game, starts, f"not playable under these rules: {e}"
+    return game, starts, ""
+
+
+def game_difference(
+    pair: Pair, players: int, deals: int | None, seed: int, policy: str, record: str = ""
+) -> tuple[int, str] | None:
+    """The first point where the seeded game (or the game ``record``) differs under A and B (its index in
+    ``game_points``) and what differs there, told in words; None if the games are the same."""
+    pa = game_points(pair.a, players, deals, seed, policy, record)
+    pb = game_points(pair.b, players, deals, seed, policy, record)
     for i, (x, y) in enumerate(zip(pa, pb, strict=False)):
         if x != y:
             if x[0] != y[0]:
@@ -54,11 +107,17 @@ def _value(v: object) -> str:
     return str(v)
 
 
-def game_outcome(rules: Ruleset, players: int, deals: int | None, seed: int, policy: str) -> tuple[object, ...]:
-    """What an observer sees of a whole seeded game: refused (and why), or winners, net chips per seat,
-    deals played and each deal's net chips."""
+def game_outcome(
+    rules: Ruleset, players: int, deals: int | None, seed: int, policy: str, record: str = ""
+) -> tuple[object, ...]:
+    """What an observer sees of a whole seeded game (or of the game ``record``): refused (and why), or
+    winners, net chips per seat, deals played and each deal's net chips."""
     try:
-        g = play_game(rules, players, deals, seed, make_policy(policy, seed))
+        g = (
+            recorded_game(rules, record)[0]
+            if record
+            else play_game(rules, players, deals, seed, make_policy(policy, seed))
+        )
     except RecordError as e:
         return ("refused", e.kind, str(e))
     return ("played", winners(g), _net(g), g.deal_index, g.history)
@@ -117,6 +176,8 @@ def fewest_deals_asked(pair: Pair, w: Witness) -> Witness:
     """The same seeded game asked for the fewest deals at which it still differs.  In a game to a target
     the deals asked only bound its length, and a game cut at ``d`` deals is the longer game's first ``d``
     deals, so below the deals either game plays the two are alike; from there up each bound is tried."""
+    if w.game_record:
+        return w  # a game built deal by deal asks for the length its record states
     played = [game_outcome(rules, w.players, None, w.game_seed, w.game_policy) for rules in (pair.a, pair.b)]
     counts = [o[3] for o in played if o[0] == "played" and isinstance(o[3], int)]
     if len(counts) != 2:
@@ -228,7 +289,9 @@ def game_proof(pair: Pair, w: Witness) -> Proof:
             f"not proved: the game has {deals} deal(s) and {players} players, a game of {least[0]} deal(s) and "
             f"{least[1]} players may also differ{why} (games are sampled by seed)",
         )
-    first = game_difference(pair, players, None if w.game_deals < 0 else w.game_deals, w.game_seed, w.game_policy)
+    first = game_difference(
+        pair, players, None if w.game_deals < 0 else w.game_deals, w.game_seed, w.game_policy, w.game_record
+    )
     before_play = first is not None and first[0] == 0
     if floor is not None:
         rule = floor[1]

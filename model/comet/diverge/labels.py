@@ -20,7 +20,7 @@ def claimed_difference(pair: Pair, w: Witness) -> tuple[int, str, str]:
     (``tests/test_diverge_labels.py``); ValueError when the witness shows no difference at all."""
     if w.level == "game":
         deals = None if w.game_deals < 0 else w.game_deals
-        diff = game_difference(pair, w.players, deals, w.game_seed, w.game_policy)
+        diff = game_difference(pair, w.players, deals, w.game_seed, w.game_policy, w.game_record)
         if diff is None:
             raise ValueError("the two games are the same")
         return -1, "game", diff[1]

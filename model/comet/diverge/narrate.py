@@ -80,14 +80,15 @@ def narrate_witness(pair: Pair, w: Witness) -> list[str]:
 def narrate_game(pair: Pair, w: Witness) -> list[str]:
     """A game witness: each deal's net chips under A and B, and the end of the game."""
     deals = None if w.game_deals < 0 else w.game_deals
-    oa = game_outcome(pair.a, w.players, deals, w.game_seed, w.game_policy)
-    ob = game_outcome(pair.b, w.players, deals, w.game_seed, w.game_policy)
+    oa = game_outcome(pair.a, w.players, deals, w.game_seed, w.game_policy, w.game_record)
+    ob = game_outcome(pair.b, w.players, deals, w.game_seed, w.game_policy, w.game_record)
     length = "its default length" if deals is None else f"{deals} deal(s)"
-    lines = [
-        f"A: `{pair.label_a()}`, B: `{pair.label_b()}`. A game of {length}, {w.players} players, "
-        f"seed {w.game_seed}, {w.game_policy} policy (`comet.game.play_game`).",
-        "",
-    ]
+    how = (
+        "built deal by deal (its game record's deals replayed under each, `comet.diverge.game_search.recorded_game`)"
+        if w.game_record
+        else f"seed {w.game_seed}, {w.game_policy} policy (`comet.game.play_game`)"
+    )
+    lines = [f"A: `{pair.label_a()}`, B: `{pair.label_b()}`. A game of {length}, {w.players} players, {how}.", ""]
     rows_a = _game_rows(oa)
     rows_b = _game_rows(ob)
     first = next(

@@ -45,7 +45,8 @@ class Bound:
 class Witness:
     """Where two rule sets part ways.  ``actions`` is the deal record's action list under rule set A;
     the last one (``step``) is the first point of difference (``step`` -1: the deal itself).  A game
-    witness (``level`` "game") names the seeded game instead."""
+    witness (``level`` "game") names the seeded game instead, or holds a game built deal by deal
+    (``game_record``: its first dealer, length and every deal's record, replayed under each rule set)."""
 
     level: str  # "deal" | "game"
     kind: str
@@ -62,6 +63,7 @@ class Witness:
     game_seed: int = 0
     game_deals: int = 0
     game_policy: str = ""
+    game_record: str = ""  # a game built deal by deal: its game record (spec/record.md), JSON text
 
     @property
     def size(self) -> tuple[int, int, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from comet.diverge.deal_search import before_play_witness, deal_witness, differs_before_play
+from comet.diverge.going_out import applies, going_out_proof, going_out_witness
 from comet.diverge.labels import label_of
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Proof, Witness, cards_played
@@ -65,7 +66,8 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     Z3's answer ``z`` (``z3_smallest``).
 
     A witness of 0 actions (the deal refused or dealt differently) with the fewest players both rule sets
-    allow cannot be beaten.  Otherwise Z3 (``comet_proofs.smallest``) searches every deal of every player
+    allow cannot be beaten.  A pair whose readings part only where a hand is emptied (``going_out``) gets
+    the witness built at the floor every witness needs, smallest by construction.  Otherwise Z3 (``comet_proofs.smallest``) searches every deal of every player
     count, fewest actions first, when the pair is one its encodings tell apart; its witness (replayed and
     checked by the engine) replaces the one found by sampling.  Without either, nothing is proved."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
@@ -90,6 +92,12 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
         return found, Proof("none", False, "not proved: a deal of fewer players may differ before play")
     if before:
         return found, Proof("none", False, f"not proved: a deal of {before[0]} players differs before play")
+    if applies(pair):
+        # readings that part only where a hand is emptied: a witness built at the floor every witness needs
+        built = going_out_witness(pair)
+        made = going_out_proof(pair, built) if built is not None else None
+        if built is not None and made is not None:
+            return built, made
     if z == "missing":
         return found, _or_first_action(pair, found, "not proved (the comet_proofs package is not installed)")
     if z is None:

@@ -58,6 +58,10 @@ def entry(search: Search) -> JsonObject:
         out["record"] = record_from_state(start, p.preset, w.actions).to_json()
     else:
         game: JsonObject = {"players": w.players, "deals": w.game_deals, "seed": w.game_seed, "policy": w.game_policy}
+        if w.game_record:
+            built = json.loads(w.game_record)
+            assert isinstance(built, dict)
+            game["record"] = built
         out["game"] = game
     return out
 
@@ -103,6 +107,7 @@ def witness_of(e: JsonObject) -> Witness | None:
         game_seed=seed,
         game_deals=deals,
         game_policy=str(g["policy"]),
+        game_record=json.dumps(g["record"], sort_keys=True) if "record" in g else "",
     )
 
 

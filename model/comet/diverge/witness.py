@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from comet.diverge import going_out
 from comet.diverge.deal_search import (
     breadth_first,
     deal_candidates,
@@ -39,6 +40,7 @@ from comet.diverge.deal_search import (
     playout,
     shrink,
 )
+from comet.diverge.game_build import built_game
 from comet.diverge.game_search import game_deals_asked, game_proof, game_witness
 from comet.diverge.labels import claimed_difference, label_of
 from comet.diverge.pairs import Pair, all_pairs, value_text
@@ -92,13 +94,19 @@ def search(
     between_deals = pair.field in GAME_LEVEL_FIELDS
     deals = deals and not between_deals
     z: object = None
+    built = False
     if prove_size and deals:
         counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
-        if not any(differs_before_play(pair, n) for n in counts):
+        built = going_out.applies(pair) and going_out.going_out_witness(pair) is not None
+        if not any(differs_before_play(pair, n) for n in counts) and not built:
+            # a pair with a witness ``going_out`` builds is proved by construction (``prove``): no Z3 spent
             z = z3_smallest(pair, on_question, prove_rlimit)
     if z is not None and getattr(z, "start", None) is not None:
         w, z_proof = prove(pair, None, z)
         return Search(pair, w, "every deal (Z3)", 0, 0, time.monotonic() - t0, (), z_proof)
+    if prove_size and deals and built:
+        w, made = prove(pair, None, None)
+        return Search(pair, w, "every deal (construction)", 0, 0, time.monotonic() - t0, (), made)
     deadline = time.monotonic() + bound.seconds
     best: Witness | None = None
     tried = 0
@@ -143,7 +151,10 @@ def search(
         best, proof = prove(pair, best, z)
     if best is None and games:
         deadline = time.monotonic() + bound.seconds
-        best, games_tried = game_witness(pair, bound, deadline, stored_game(pair))
+        # the stored game witness or one built at the floor (``game_build``), whichever is smaller
+        known = [w for w in (built_game(pair), stored_game(pair)) if w is not None]
+        smaller = min(known, key=lambda w: (game_deals_asked(pair, w), w.players)) if known else None
+        best, games_tried = game_witness(pair, bound, deadline, smaller)
         if best is None:
             notes.append(
                 "no game within the bound differs" if between_deals else "no deal and no game within the bound differs"

@@ -1,0 +1,91 @@
+"""Issue 17, item 4: a game witness built deal by deal at the floor ``game_floor`` proves (RUL-INSOLVENCY in
+Commit (000): R-GAME-CHIPS, R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD), replayed from its
+game record under each rule set (``game_search.recorded_game``).  A planted lower floor is refused."""
+
+from __future__ import annotations
+
+import pytest
+from comet.diverge import game_build, game_search
+from comet.diverge.game_search import game_floor, game_points, game_proof, recorded_game
+from comet.diverge.labels import claimed_difference
+from comet.diverge.pairs import Pair, pairs_for
+from comet.diverge.records import Bound
+from comet.diverge.store import entry, load, proof_of, witness_of
+from comet.diverge.witness import search
+from comet.games.commit_hoyle.rules import most_paid_in_a_deal
+
+ENTRIES = load()
+READINGS = ("pay_what_you_have", "drop_out")
+
+
+def _pair(value: str) -> Pair:
+    return next(p for p in pairs_for("insolvency", ["commit_hoyle"]) if p.value_b == value)
+
+
+@pytest.mark.parametrize("value", READINGS)
+def test_the_built_game_is_at_the_floor_and_differs(value: str) -> None:
+    pair = _pair(value)
+    w = game_build.built_game(pair)
+    floor = game_floor(pair)
+    assert w is not None and floor is not None
+    assert (w.game_deals, w.players) == floor[0] == (4, 4)
+    assert claimed_difference(pair, w) == (-1, "game", w.detail)
+    assert w.detail.startswith("deal 3 net chips")  # the third deal: 3 x 19 = 57 > 50
+    proof = game_proof(pair, w)
+    assert proof.proved and proof.method == "construction" and proof.over == ("deals", "players")
+
+
+def test_the_loser_pays_the_most_in_every_deal() -> None:
+    """The floor's bound is attained: seat 0 pays ``most_paid_in_a_deal`` in each of the first three deals
+    under debt (the stake, the 9♦ caught, four Kings held), and receives nothing."""
+    pair = _pair("pay_what_you_have")
+    w = game_build.built_game(pair)
+    assert w is not None
+    game, starts, stopped = recorded_game(pair.a, w.game_record)
+    assert stopped == "" and len(starts) == 4
+    assert [h[game_build.LOSER] for h in game.history[:3]] == [-most_paid_in_a_deal(pair.a, 4)] * 3
+
+
+def test_a_recorded_game_stops_where_its_deals_no_longer_fit() -> None:
+    """Under drop_out seat 0 is out after the third deal, so the record's four-seat fourth deal does not
+    fit: the points say so instead of raising."""
+    pair = _pair("drop_out")
+    w = game_build.built_game(pair)
+    assert w is not None
+    points = game_points(pair.b, 4, 4, 0, "", w.game_record)
+    assert points[-1][0] == "deal 4" and "not playable" in str(points[-1][1])
+
+
+def test_planted_lower_floor_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: a floor of 2 deals and 2 players (as if a seat could pay 51 chips in two deals); the game
+    built there does not differ, so none is offered, and the witness at the true floor is not claimed
+    smallest under the planted one."""
+    pair = _pair("pay_what_you_have")
+    real = game_build.built_game(pair)
+    assert real is not None
+    planted = ((2, 2), "planted")
+    monkeypatch.setattr(game_build, "game_floor", lambda p: planted)
+    monkeypatch.setattr(game_search, "game_floor", lambda p: planted)
+    assert game_build.built_game(pair) is None
+    assert not game_proof(pair, real).proved
+
+
+def test_the_search_keeps_the_built_game_over_a_larger_stored_one() -> None:
+    """``search`` offers the built game and the stored one to the game search, the smaller first: the
+    built game at the floor is kept without a game played."""
+    pair = _pair("pay_what_you_have")
+    res = search(pair, Bound(seconds=5), prove_size=True)
+    assert res.witness is not None and res.witness.game_record and res.games_tried == 1
+    assert res.proof is not None and res.proof.proved
+    stored = entry(res)
+    assert witness_of(stored) == res.witness  # stored and read back whole
+    assert proof_of(stored) == res.proof
+
+
+@pytest.mark.parametrize("value", READINGS)
+def test_stored_insolvency_witness_is_the_built_game(value: str) -> None:
+    pair = _pair(value)
+    e = ENTRIES[pair.key]
+    w, proof = witness_of(e), proof_of(e)
+    assert w is not None and w.game_record and (w.game_deals, w.players) == (4, 4)
+    assert proof is not None and proof.proved and proof.method == "construction"
