@@ -51,6 +51,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("commit_stake", "commit_hoyle"),
     ("commit_king_payer", "commit_hoyle"),
     ("commit_comet_out", "commit_cats"),
+    ("red_nines_out", "red_nines"),
+    ("red_nines_many", "red_nines"),
 )
 
 
@@ -155,13 +157,14 @@ def test_no_action_puts_down_more_than_the_bound() -> None:
 
 def test_planted_one_card_claims_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: the standard game claimed to be played one card at a time (its sets of four, or of the three
-    natural 9s, break the claim), and the same claim made for Red Nines (whose legal actions are its own,
-    R-RED9-*, and put several cards of a rank down): the check sees both."""
+    natural 9s, break the claim), and Red Nines' first play claimed a single card (R-RED9-FIRST-PLAY lets it
+    be a group): the check sees both."""
     monkeypatch.setattr(going_out, "most_in_a_play", lambda pair, players: 1)
     assert overfull_plays([_pair("opera", "standard")], range(30)) != []
-    nines = next(iter(pairs_for("red_nines_king", ["red_nines"])))
-    assert overfull_plays([nines], range(10)) != []
+    monkeypatch.setattr(going_out, "first_play_most", lambda pair, players: 1)
+    assert overfull_plays([_pair("red_nines_many", "red_nines")], range(10)) != []
     monkeypatch.undo()
+    nines = next(iter(pairs_for("red_nines_king", ["red_nines"])))
     assert going_out.most_in_a_play(nines, 4) is None  # nothing claimed where the family's own actions rule
 
 
@@ -194,6 +197,8 @@ def test_floors_stated() -> None:
     assert going_out.floor(_pair("comet_bonus_last", "standard")) == (4, 4)
     assert going_out.floor(_pair("old_manille_last", "old_comet")) == (4, 4)
     assert going_out.floor(_pair("commit_comet_out", "commit_cats")) == (6, 8)
+    # Red Nines: 13 cards at every count, the first play every natural card of a rank (8 at eight players)
+    assert going_out.floor(_pair("red_nines_many", "red_nines")) == (6, 8)
 
 
 def test_the_floor_agrees_with_z3() -> None:

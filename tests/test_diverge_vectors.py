@@ -68,8 +68,8 @@ def test_short_game_witnesses_part_the_readings() -> None:
             assert w is not None
             if 1 <= w.game_deals <= 2 and w.players <= 3:
                 pair = pair_for(e)
-                a = game_outcome(pair.a, w.players, w.game_deals, w.game_seed, w.game_policy)
-                b = game_outcome(pair.b, w.players, w.game_deals, w.game_seed, w.game_policy)
+                a = game_outcome(pair.a, w.players, w.game_deals, w.game_seed, w.game_policy, w.game_record)
+                b = game_outcome(pair.b, w.players, w.game_deals, w.game_seed, w.game_policy, w.game_record)
                 assert a != b, e["key"]
                 checked += 1
     assert checked >= 3

@@ -11,8 +11,9 @@ Some rulings are read only when a player goes out (``WHERE`` says which, and how
   Comet.
 - Rulings read only when a hand is emptied by the wild card alone (``out_wild_as``, or the bonus of the
   wild card played as the last card): RUL-COMET-BONUS-LAST, RUL-OLD-BONUS-LAST, RUL-OLD-MANILLE-LAST,
-  RUL-COMMIT-C-COMET-OUT, and the Opera's raise of that bonus and its stacking (RUL-OPERA-COMET-BONUS,
-  RUL-OPERA-STACK, whose readings agree while the multiplier it stacks on is one).
+  RUL-COMMIT-C-COMET-OUT, RUL-RED9-OUT, and the Opera's raise of that bonus and its stacking
+  (RUL-OPERA-COMET-BONUS, RUL-OPERA-STACK, whose readings agree while the multiplier it stacks on is one).
+- Rulings read only for wild cards caught in a losing hand: Old Comet's manille, RUL-RED9-MANY.
 
 Until a hand is emptied both readings make the same states, so a witness ends with a play that empties
 one.  The turn passes only on a pass (R-TURN-END), so if no pass was made the first player made every
@@ -24,7 +25,8 @@ least ``2 + ceil((h - lead - 1) / k)`` when the last of them is the wild card al
 ``k`` is the most cards one action puts down: the natural cards of one rank in the pack where the family
 keeps the standard legal actions (R-FOUR-OF-A-KIND: several cards go down together only if they are all
 of one rank), or what ``Where.one_card`` states for a family with legal actions of its own (Commit is
-played one card at a time); nothing is claimed for another family.  The floor is the least over the player
+played one card at a time; so is Red Nines, but for its first play, which may be every natural card of a
+rank: ``Where.group_lead``); nothing is claimed for another family.  The floor is the least over the player
 counts, fewest actions first, then fewest players; a witness at it is the smallest in actions, then
 players, and, since it puts down exactly the emptied hand, in cards.
 
@@ -57,37 +59,62 @@ class Where:
     """Where a ruling's readings can part: ``why`` (in words, with the rule ids); ``wild_last``: only when
     the hand is emptied by the wild card alone; ``dealer_out``: only when the dealer could also have played
     out their hand in one turn (R-OPERA-DRAW), so the built deal gives the dealer such a hand too;
-    ``one_card``: why one action puts down one card, in a family with legal actions of its own."""
+    ``one_card``: why one action puts down one card, in a family with legal actions of its own;
+    ``group_lead``: why the deal's first play may yet be every natural card of one rank; ``caught``: only
+    when a player other than the one going out holds the wild cards, so the built deal gives them all to
+    one."""
 
     why: str
     wild_last: bool = False
     dealer_out: bool = False
     one_card: str = ""
+    group_lead: str = ""
+    caught: bool = False
 
 
 _OPERA = "read only in an Opera, when the first player goes out before any pass (R-OPERA-FIRST-TURN)"
 _COMMIT = "Commit (000) is played one card at a time (R-COMMIT-H-SUIT)"
 _WILD = "read only when a hand is emptied by the wild card alone"
+_RED9 = "Red Nines goes on one card at a time (R-RED9-RUN)"
+_RED9_FIRST = "the deal's first play may be several natural cards of one rank (R-RED9-FIRST-PLAY)"
 
 #: the rulings this module argues about, and where their readings can part
 WHERE: dict[str, Where] = {
     "opera": Where(_OPERA),
-    "opera_caught": Where(_OPERA + " with the Comet caught in a hand (R-OPERA-DOUBLE)"),
+    "opera_caught": Where(_OPERA + " with the Comet caught in a hand (R-OPERA-DOUBLE)", caught=True),
     "opera_draw": Where(_OPERA + " when the dealer could also go out (R-OPERA-DRAW)", dealer_out=True),
     "opera_comet_bonus": Where(_OPERA + " on the Comet (R-OPERA-DOUBLE)", wild_last=True),
     "opera_stack": Where(_OPERA + " on the Comet: the x2 it stacks on (R-OPERA-DOUBLE)", wild_last=True),
     "comet_bonus_last": Where(_WILD + ": the Comet's bonus as the last card (R-COMET-BONUS)", wild_last=True),
     "old_bonus_last": Where(_WILD + ": the manille's bonus as the last card (R-OLD-MANILLE-PLAY)", wild_last=True),
     "old_manille_last": Where(_WILD + ": the settlement after going out on the manille (R-OLD-SETTLE)", wild_last=True),
-    "old_caught": Where("read only in the settlement, for a manille caught in a hand (R-OLD-MANILLE-CAUGHT)"),
-    "old_caught_double": Where("read only in the settlement, for a manille caught in a hand (R-OLD-SETTLE)"),
-    "old_caught_nine": Where("read only in the settlement, for a manille caught in a hand (R-OLD-MANILLE-CAUGHT)"),
+    "old_caught": Where(
+        "read only in the settlement, for a manille caught in a hand (R-OLD-MANILLE-CAUGHT)", caught=True
+    ),
+    "old_caught_double": Where(
+        "read only in the settlement, for a manille caught in a hand (R-OLD-SETTLE)", caught=True
+    ),
+    "old_caught_nine": Where(
+        "read only in the settlement, for a manille caught in a hand (R-OLD-MANILLE-CAUGHT)", caught=True
+    ),
     "old_court_points": Where("read only in the settlement, for the points left in hands (R-OLD-POINTS)"),
     "commit_stake": Where(
         "read only in the settlement: the stakes paid to the winner (R-COMMIT-H-POOL)", one_card=_COMMIT
     ),
     "commit_king_payer": Where(
         "read only in the settlement: the chips for a King left in a hand (R-COMMIT-H-KINGS-HELD)", one_card=_COMMIT
+    ),
+    "red_nines_out": Where(
+        _WILD + " standing for a 9: the x4 (R-RED9-DOUBLE)",
+        wild_last=True,
+        one_card=_RED9,
+        group_lead=_RED9_FIRST,
+    ),
+    "red_nines_many": Where(
+        "read only in the settlement, for three red nines or more caught in a hand (R-RED9-DOUBLE)",
+        one_card=_RED9,
+        group_lead=_RED9_FIRST,
+        caught=True,
     ),
     "commit_comet_out": Where(
         _WILD + ": the points of going out on the Comet (R-COMMIT-C-OUT)",
@@ -118,18 +145,26 @@ def most_in_a_play(pair: Pair, players: int) -> int | None:
         return 1
     if variant_of(pair.a).legal_actions is not None:
         return None
-    most = 1
-    for p in packs_in_rotation(pair.a, players):
-        counts = Counter(rank_of(c) for c in p.cards if c not in p.wild)
-        most = max(most, *counts.values())
-    return most
+    return _natural_most(pair.a, players)
 
 
 def first_play_most(pair: Pair, players: int) -> int | None:
     """The most cards the deal's first action (it starts a run) can put down: one unless four of a kind
     may lead (RUL-QUARTET-LEAD)."""
     most = most_in_a_play(pair, players)
+    where = WHERE.get(pair.field)
+    if most is not None and where is not None and where.group_lead:
+        return max(_natural_most(pair.a, players), most)
     return most if most is None or getattr(pair.a, "quartet_on_lead", False) else 1
+
+
+def _natural_most(rules: Ruleset, players: int) -> int:
+    """The most natural cards of one rank in a pack of the rotation."""
+    most = 1
+    for p in packs_in_rotation(rules, players):
+        counts = Counter(rank_of(c) for c in p.cards if c not in p.wild)
+        most = max(most, *counts.values())
+    return most
 
 
 def fewest_actions(pair: Pair, players: int) -> int | None:
@@ -165,8 +200,8 @@ def _by_rank(rules: Ruleset, players: int) -> tuple[dict[int, list[Card]], tuple
     return by_rank, pack.wild
 
 
-def _hand(rules: Ruleset, players: int, low: int, k: int, wild_last: bool) -> tuple[list[Card], int] | None:
-    """A hand of a player's size that can be played out in one turn: one card of rank ``low``, then of each
+def _hand(rules: Ruleset, players: int, low: int, k: int, lead: int, wild_last: bool) -> tuple[list[Card], int] | None:
+    """A hand of a player's size that can be played out in one turn: ``lead`` cards of rank ``low``, then of each
     rank above it as many natural cards as one play takes (the first in the pack's order, so one suit where
     plays are single cards), short of the King (which ends the run), and the wild card last where asked;
     with the first rank it leaves unused."""
@@ -175,7 +210,7 @@ def _hand(rules: Ruleset, players: int, low: int, k: int, wild_last: bool) -> tu
     if low not in by_rank or (wild_last and not wild):
         return None
     size = h - 1 if wild_last else h
-    hand = [by_rank[low][0]]
+    hand = by_rank[low][:lead]
     r = low + 1
     while len(hand) < size and r < KING:
         hand += by_rank.get(r, [])[: min(k, size - len(hand))]
@@ -185,17 +220,30 @@ def _hand(rules: Ruleset, players: int, low: int, k: int, wild_last: bool) -> tu
     return (hand + [wild[0]] if wild_last else hand), r + 1
 
 
-def _deal_with(rules: Ruleset, players: int, hand: list[Card], dealer_hand: list[Card]) -> DealState | None:
+def _deal_with(
+    rules: Ruleset, players: int, hand: list[Card], dealer_hand: list[Card], caught: bool = False
+) -> DealState | None:
     """A deal (dealer seat 0) whose first player (seat 1) holds ``hand`` and the dealer ``dealer_hand``
-    (or the first cards left), the rest of the pack dealt in order."""
+    (or the first cards left), and with ``caught`` every wild card to the next player, the rest of the pack
+    dealt in order."""
     pack = packs_in_rotation(rules, players)[0]
     size, _ = deal_sizes(rules, players, len(pack.cards))
     rest = list((Counter(pack.cards) - Counter(hand) - Counter(dealer_hand)).elements())
+    if caught and players > 2:  # the wild cards first, to the player after the first
+        rest = sorted(rest, key=lambda c: c not in pack.wild)
+        nxt, rest = rest[:size], rest[size:]
+        if not dealer_hand:
+            dealer_hand, rest = rest[:size], rest[size:]
+        others = [nxt, *[rest[i * size : (i + 1) * size] for i in range(players - 3)]]
+        dead = rest[(players - 3) * size :]
+        return _dealt(rules, players, [dealer_hand, hand, *others], dead)
     if not dealer_hand:
         dealer_hand, rest = rest[:size], rest[size:]
     others = [rest[i * size : (i + 1) * size] for i in range(players - 2)]
-    hands = [dealer_hand, hand, *others]
-    dead = rest[(players - 2) * size :]
+    return _dealt(rules, players, [dealer_hand, hand, *others], rest[(players - 2) * size :])
+
+
+def _dealt(rules: Ruleset, players: int, hands: list[list[Card]], dead: list[Card]) -> DealState | None:
     try:
         return explicit_deal(
             rules,
@@ -244,20 +292,20 @@ def going_out_witness(pair: Pair) -> Witness | None:
         return None
     m, n = at
     where = WHERE[pair.field]
-    k = most_in_a_play(pair, n)
-    assert k is not None  # ``floor`` is None where it is
+    k, lead = most_in_a_play(pair, n), first_play_most(pair, n)
+    assert k is not None and lead is not None  # ``floor`` is None where they are
     for low in range(variant_of(pair.a).lowest_rank, KING):
-        made = _hand(pair.a, n, low, k, where.wild_last)
+        made = _hand(pair.a, n, low, k, lead, where.wild_last)
         if made is None:
             continue
         hand, after = made
         dealer: list[Card] = []
         if where.dealer_out:
-            theirs = _hand(pair.a, n, after, k, False)
+            theirs = _hand(pair.a, n, after, k, 1, False)
             if theirs is None:
                 continue
             dealer = theirs[0]
-        sa = _deal_with(pair.a, n, hand, dealer)
+        sa = _deal_with(pair.a, n, hand, dealer, where.caught)
         if sa is None:
             continue
         try:
