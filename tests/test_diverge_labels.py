@@ -102,9 +102,11 @@ def proof_problems(key: str, e: JsonObject) -> list[str]:
 
 def _construction_problems(key: str, e: JsonObject, over: tuple[str, ...]) -> list[str]:
     """A construction proof, re-derived from the witness: a game of the fewest deals and players, a deal
-    differing before play with the fewest players that can, or 1 action where no deal differs before play."""
+    differing before play with the fewest players that can, 1 action where no deal differs before play, or
+    a deal at the floor ``going_out`` proves."""
     from comet.diverge.deal_search import differs_before_play
     from comet.diverge.game_search import game_proof
+    from comet.diverge.going_out import going_out_proof
     from comet.diverge.size_proof import first_action_proof
 
     pair, w = pair_for(e), witness_of(e)
@@ -116,9 +118,14 @@ def _construction_problems(key: str, e: JsonObject, over: tuple[str, ...]) -> li
         fewer = [n for n in range(2, w.players) if n in pair_counts(e) and differs_before_play(pair, n)]
         ok = differs_before_play(pair, w.players) and not fewer and over == MEASURES["deal"]
         return [] if ok else [f"{key}: a 0-action witness is smallest only with the fewest players that differ"]
-    again1 = first_action_proof(pair, w, "")
+    # 1 action where no deal differs before play, or a witness at the floor of a ruling read only where a
+    # hand is emptied (``going_out``)
+    again1 = first_action_proof(pair, w, "") if len(w.actions) == 1 else going_out_proof(pair, w)
     if again1 is None or again1.over != over:
-        return [f"{key}: smallest by construction only for 1 action where no deal differs before play"]
+        return [
+            f"{key}: smallest by construction only for 1 action where no deal differs before play, or at the "
+            "floor of a ruling read only where a hand is emptied"
+        ]
     return []
 
 
