@@ -86,6 +86,9 @@ class Smallest:
     spent: int = 0
     over: tuple[str, ...] = ()
     within: tuple[int, ...] = ()  # the player counts searched, when not every one the game allows
+    #: (actions, players) proved the least any witness has, when a witness of that size exists in the encoding
+    #: but none was made a real deal (``start`` None): a witness found otherwise of that size is the smallest
+    least: tuple[int, int] | None = None
 
 
 class Budget:
@@ -552,7 +555,11 @@ def _settle(
     )
     if best is None:
         why = f"{shorter}; a {m}-action witness exists in the encoding but was not made a real deal ({budget.text()})"
-        return _unproved(why, asked, t0, m, n, budget)
+        if players_text:
+            why = f"{shorter}; none of {_n(m, 'action')} with {players_text}; a {m}-action witness of {n} players " + (
+                f"exists in the encoding but was not made a real deal ({budget.text()})"
+            )
+        return replace(_unproved(why, asked, t0, m, n, budget), least=(m, n))
     start, actions, c = best
     # the cards bound holds over the concretisable models only when the last question was unsat with realism;
     # the proof of fewer cards is over the realistic encoding, restated without realism:

@@ -113,6 +113,17 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     if z.start is None:
         if z.proved:
             return found, Proof("z3", True, z.text, size=z.size, over=z.over, within=z.within)
+        if found is not None and found.level == "deal" and z.least == (len(found.actions), found.players):
+            # Z3 proved no witness smaller than (actions, players) and found one of that size it could not make
+            # a real deal of: the witness found otherwise is of that size, so it is the smallest in both
+            return found, Proof(
+                "z3",
+                True,
+                f"smallest in actions, then players: {z.text}; the witness kept is of that size",
+                size=found.size,
+                over=("actions", "players"),
+                within=z.within,
+            )
         return found, _or_first_action(pair, found, f"not proved ({z.text})")
     step, kind, detail = label_of(pair, z.start, z.actions)
     w = deal_witness(z.start, kind, detail, f"Z3, {z.players} players, every deal", z.actions)
