@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 import z3
 from comet import engine
-from comet.diverge.lockstep import step_both
+from comet.diverge.lockstep import legal_split, step_both
 from comet.presets import preset as preset_named
 from comet.ruleset import RULING_FIELDS, Ruleset, applies
 from comet.state import Action, DealState
@@ -367,7 +367,12 @@ def _replay(
         sa, sb, kind = step_both(sa, sb, step)
         if kind is not None:
             return None
-    # the last action: of those that part the rule sets here, one putting down the fewest cards
+    # the last action: where the legal actions differ, the one the lockstep comparison names (``legal_split``,
+    # so the witness's label replays); else, of those that part the rule sets here, one putting down the
+    # fewest cards
+    split = legal_split(sa, sb)
+    if split is not None:
+        return start, (*actions, split)
     la, lb = engine.legal_actions(sa), engine.legal_actions(sb)
     only = [x for x in la if x not in lb] + [x for x in lb if x not in la]
     both = [x for x in la if x in lb and step_both(sa, sb, x)[2] is not None] if not only else []
