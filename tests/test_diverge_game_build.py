@@ -8,6 +8,7 @@ import pytest
 from comet.diverge import game_build, game_search
 from comet.diverge.game_search import game_floor, game_points, game_proof, recorded_game
 from comet.diverge.labels import claimed_difference
+from comet.diverge.narrate import narrate_witness
 from comet.diverge.pairs import Pair, pairs_for
 from comet.diverge.records import Bound
 from comet.diverge.store import entry, load, proof_of, witness_of
@@ -54,6 +55,8 @@ def test_a_recorded_game_stops_where_its_deals_no_longer_fit() -> None:
     assert w is not None
     points = game_points(pair.b, 4, 4, 0, "", w.game_record)
     assert points[-1][0] == "deal 4" and "not playable" in str(points[-1][1])
+    told = "\n".join(narrate_witness(pair, w))
+    assert "built deal by deal" in told and "deal 4: not playable" in told and told.count("end: winners") == 1
 
 
 def test_planted_lower_floor_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

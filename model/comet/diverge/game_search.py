@@ -111,15 +111,18 @@ def game_outcome(
     rules: Ruleset, players: int, deals: int | None, seed: int, policy: str, record: str = ""
 ) -> tuple[object, ...]:
     """What an observer sees of a whole seeded game (or of the game ``record``): refused (and why), or
-    winners, net chips per seat, deals played and each deal's net chips."""
+    winners, net chips per seat, deals played and each deal's net chips; a recorded game whose deals stop
+    fitting the rules (``recorded_game``) is "stopped", with why in place of the winners."""
+    stopped = ""
     try:
-        g = (
-            recorded_game(rules, record)[0]
-            if record
-            else play_game(rules, players, deals, seed, make_policy(policy, seed))
-        )
+        if record:
+            g, _, stopped = recorded_game(rules, record)
+        else:
+            g = play_game(rules, players, deals, seed, make_policy(policy, seed))
     except RecordError as e:
         return ("refused", e.kind, str(e))
+    if stopped:
+        return ("stopped", stopped, _net(g), g.deal_index, g.history)
     return ("played", winners(g), _net(g), g.deal_index, g.history)
 
 

@@ -101,8 +101,12 @@ def narrate_game(pair: Pair, w: Witness) -> list[str]:
 def _game_rows(o: tuple[object, ...]) -> list[str]:
     if o[0] == "refused":
         return [f"refused: {o[2]}"]
-    _, win, net, _, history = o
-    assert isinstance(history, tuple) and isinstance(win, tuple) and isinstance(net, tuple)
+    kind, win, net, _, history = o
+    assert isinstance(history, tuple) and isinstance(net, tuple)
     rows = [f"deal {i + 1}: net {list(h)}" for i, h in enumerate(history)]
+    if kind == "stopped":  # a game built deal by deal whose next deal does not fit these rules
+        rows.append(f"deal {len(history) + 1}: {win}")
+        return rows
+    assert isinstance(win, tuple)
     rows.append(f"end: winners {', '.join(seat_name(s) for s in win)}; net {list(net)}")
     return rows
