@@ -303,3 +303,29 @@ def test_the_directed_deals_are_replayed_in_the_pool_and_their_failures_fail_the
     monkeypatch.setattr(comet.fuzz, "directed_hits", broken)
     assert main([*argv, "--jobs", "2"]) == 1
     assert "[directed deal] planted failure" in capsys.readouterr().out
+
+
+def test_the_fuzz_campaigns_rule_universe_is_loaded_while_the_pool_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-REC-STATE: with workers, this process loads every module of the model (the rule ids the fuzz campaign
+    counts) while the pool runs, not after it in the campaign; the campaign then finds it loaded."""
+    import comet.coverage
+    import comet.fuzz
+
+    events: list[str] = []
+    real_load, real_campaign = comet.coverage.load_model, comet.fuzz.run_campaign
+
+    def load_model() -> None:
+        events.append("load")
+        real_load()
+
+    def run_campaign(*args: object, **kwargs: object) -> object:
+        events.append("campaign")
+        return real_campaign(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(comet.coverage, "load_model", load_model)
+    monkeypatch.setattr(comet.fuzz, "run_campaign", run_campaign)
+    argv = ["verify", "--preset", "two_player", "--no-proofs", "--no-refine", "--no-bounds", "--fuzz-deals", "5"]
+    assert main([*argv, "--jobs", "2"]) == 0, capsys.readouterr().out
+    assert events[:2] == ["load", "campaign"]

@@ -176,8 +176,9 @@ def run_pooled(
     tasks go out longest first, as idle workers take them: the refinement checks and the bounds (seconds
     each), the starting points, the directed deals (replayed here while the proofs run, not after the fuzz
     campaign: ``directed``), then the obligations slowest first, hundreds of them under a tenth of a second,
-    which fill the end so that no worker waits long for the other (the bounds went out last before, and
-    commit_hoyle's, several seconds, could end the run on one core)."""
+    which fill the end so that no worker waits long for the other (the bounds went out last before, and a
+    card-level encoding's, several seconds, could end the run on one core).  Meanwhile this process loads
+    what the fuzz campaign needs first (``coverage.load_model``)."""
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     from comet_proofs.bounds import bounds, typical_players
@@ -208,6 +209,12 @@ def run_pooled(
         if not args.no_fuzz:
             what[pool.submit(directed_deals, names)] = ("directed", None)
         what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
+        if not args.no_fuzz:
+            # while the workers run: the fuzz campaign's rule universe (every module of the model imported,
+            # the fast engine's among them, about 1.4 s), which it would otherwise load after the pool
+            from comet.coverage import load_model
+
+            load_model()
         task = bar.add_task("proofs, refinement check, bounds", total=len(what))
         for fut in as_completed(what):
             kind, key = what[fut]
