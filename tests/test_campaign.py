@@ -22,6 +22,7 @@ from comet.cli import main
 from comet.fast import play_deals
 from comet.fuzz import run_campaign
 from comet.perft import reference_table
+from comet.trace import IMPLEMENTATIONS
 from comet.presets import PRESETS
 
 
@@ -150,3 +151,36 @@ def test_the_game_folders_are_walked_once_per_search_path(monkeypatch: pytest.Mo
     coverage.option_classifiers()
     coverage.load_model()
     assert walks == ["iter", "walk"]
+
+
+def test_the_walk_skips_an_adapter_whose_library_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main job (README: a plain ``.[dev]`` install, no framework extras) imports every module of the
+    package for the fuzz campaign's rule universe (R-PLAY-MUST and every other id); an adapter whose library
+    is absent is skipped, and no rule id is lost with it."""
+    import sys
+
+    from comet import coverage
+
+    coverage.load_model()
+    before = frozenset(IMPLEMENTATIONS)
+    for name in ("pyspiel", "pettingzoo", "comet.openspiel", "comet.pettingzoo"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel: ModuleNotFoundError
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    monkeypatch.setattr(coverage, "_WALKED", set())
+    coverage.load_model()
+    assert "comet.openspiel" not in sys.modules and "comet.pettingzoo" not in sys.modules
+    assert frozenset(IMPLEMENTATIONS) == before
+    assert coverage.import_if_installed("comet.openspiel") is False
+
+
+def test_a_missing_module_of_the_package_is_not_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a third-party library may be absent: a module of the package that cannot be found (a planted
+    import of a module that does not exist) still fails the walk."""
+    import sys
+
+    from comet import coverage
+
+    assert "comet.no_such_module" not in sys.modules
+    with pytest.raises(ModuleNotFoundError):
+        coverage.import_if_installed("comet.no_such_module")

@@ -103,8 +103,22 @@ def load_model() -> None:
         return
     for info in pkgutil.walk_packages(comet.__path__, "comet."):
         if not info.name.startswith(("comet.cli", "comet.__main__", "comet.commands")):
-            importlib.import_module(info.name)
+            import_if_installed(info.name)
     _WALKED.add(key)
+
+
+def import_if_installed(name: str) -> bool:
+    """Import the module ``name`` of the package; False, and nothing imported, where it needs a library that
+    is not installed (the adapters of the optional extras, ``comet.openspiel`` without ``open_spiel``: the
+    main job runs from the plain ``.[dev]`` install).  A module of the package that is missing, or any other
+    error, is raised: only a third-party library may be absent."""
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name is None or missing.name.split(".")[0] == "comet":
+            raise
+        return False
+    return True
 
 
 def all_rule_ids() -> frozenset[str]:
@@ -264,7 +278,7 @@ def load_games() -> None:
         return
     for info in pkgutil.iter_modules(comet.games.__path__, "comet.games."):
         if info.ispkg:
-            importlib.import_module(info.name)
+            import_if_installed(info.name)
     _WALKED.add(key)
 
 

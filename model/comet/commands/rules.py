@@ -10,13 +10,13 @@ each preset it applies to.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import pkgutil
 import re
 from pathlib import Path
 from typing import Any
 
+from comet.coverage import import_if_installed
 from comet.presets import PRESETS
 from comet.record import JsonObject, JsonValue
 from comet.ruleset import RULING_FIELDS, RULING_OF, applies, families_reading, field_readings
@@ -52,7 +52,7 @@ def load_implementations() -> dict[str, list[str]]:
     skip = ("comet.commands", "comet.diverge", "comet.cli", "comet.fast")
     for mod in pkgutil.walk_packages(comet.__path__, "comet."):
         if not mod.name.startswith(skip):
-            importlib.import_module(mod.name)
+            import_if_installed(mod.name)
     from comet.trace import IMPLEMENTATIONS
 
     return IMPLEMENTATIONS
