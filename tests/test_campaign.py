@@ -22,8 +22,8 @@ from comet.cli import main
 from comet.fast import play_deals
 from comet.fuzz import run_campaign
 from comet.perft import reference_table
-from comet.trace import IMPLEMENTATIONS
 from comet.presets import PRESETS
+from comet.trace import IMPLEMENTATIONS
 
 
 @contextmanager
