@@ -11,7 +11,10 @@ the deal is not a legal deal under that reading); the case is ``{"record", "expe
 ``{"input", "expected": {"kind"}, "exit": 2}``) with what ``comet replay`` answers.  An implementation
 that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``); that holds for
 readings that differ only in a points game's scores too, since the replay output carries ``points``
-(``points_only`` would flag a pair whose verdicts agree, and the tests require there be none).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
+(``points_only`` would flag a pair whose verdicts agree, and the tests require there be none).  Those are
+a deal's points once it is finished (``deal_points``, 0 before): a witness that differs only in points
+scored during an unfinished deal could not be told apart, so such a pair keeps a whole-deal witness (as
+``commit_comet_king`` does).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
 written as a deal record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their
 ``index.json`` entries.
 """
