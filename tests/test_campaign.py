@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from comet.campaign import (
@@ -20,7 +21,7 @@ from comet.campaign import (
 )
 from comet.cli import main
 from comet.fast import play_deals
-from comet.fuzz import run_campaign
+from comet.fuzz import MAX_FAILURES_PER_PRESET, ChunkReport, campaign_report, fuzz_chunk, fuzz_units, run_campaign
 from comet.perft import reference_table
 from comet.presets import PRESETS
 from comet.trace import IMPLEMENTATIONS
@@ -57,6 +58,62 @@ def test_fuzz_is_the_same_on_one_core_two_workers_and_dask() -> None:
     assert one.ok and all(p.deals >= 15 for p in one.presets)
 
 
+def test_units_run_elsewhere_report_as_the_campaign() -> None:
+    """``comet verify`` hands the campaign's units to its own pool and counts them with ``campaign_report``:
+    in whatever order they come back, the report is ``run_campaign``'s for the same draws (R-END-OUT and the
+    other invariants each draw checks)."""
+    names = ["two_player", "old_comet"]
+    units = fuzz_units(names, 5, 25)
+    assert [(u.preset, u.start, u.stop) for u in units] == [
+        ("two_player", 0, 20),
+        ("two_player", 20, 25),
+        ("old_comet", 0, 20),
+        ("old_comet", 20, 25),
+    ]
+    chunks = [fuzz_chunk(u) for u in reversed(units)]
+    pooled = campaign_report(names, chunks, 0.0)
+    direct = run_campaign(names, seconds=None, deals=25, seed=5)
+    assert pooled.presets == direct.presets and pooled.rule_hits == direct.rule_hits
+    assert pooled.never_hit == direct.never_hit and all(p.deals >= 25 for p in pooled.presets)
+    with pytest.raises(ValueError):
+        fuzz_units(names, 5, 0)
+
+
+def test_a_preset_stops_counting_at_its_fill_of_failures() -> None:
+    """As one core stops a preset at ``MAX_FAILURES_PER_PRESET`` failures, the units after the one that
+    filled it are not counted, whatever order they arrive in."""
+
+    def unit(start: int, failures: int) -> ChunkReport:
+        fails = tuple(f"[standard] failure {start}.{i}" for i in range(failures))
+        return ChunkReport("standard", start, start + 20, 20, 0, 100, frozenset({start}), fails, 0, (("R-END-OUT", 3),))
+
+    chunks = [unit(40, 0), unit(20, MAX_FAILURES_PER_PRESET), unit(0, 1)]
+    (report,) = campaign_report(["standard"], chunks, 0.0).presets
+    assert report.deals == 40 and report.steps == 200 and report.distinct_states == 2
+    assert len(report.failures) == MAX_FAILURES_PER_PRESET and report.failures[0] == "[standard] failure 0.0"
+
+
+def test_verify_runs_its_default_campaign_beside_the_proofs(tmp_path: Path) -> None:
+    """The main job's default campaign (``FUZZ_DRAWS`` draws per preset) runs in the proofs' worker pool and
+    reports what the campaign of as many draws reports on its own."""
+    import json
+
+    from comet.commands.verify import FUZZ_DRAWS
+
+    out = tmp_path / "v.json"
+    argv = ["verify", "--preset", "two_player", "--no-proofs", "--no-refine", "--no-bounds", "--jobs", "2"]
+    assert main([*argv, "--json", str(out)]) == 0
+    (entry,) = json.loads(out.read_text(encoding="utf-8"))["presets"]
+    (alone,) = run_campaign(["two_player"], seconds=None, deals=FUZZ_DRAWS, seed=0).presets
+    assert entry["fuzz"] == {
+        "deals": alone.deals,
+        "games": alone.games,
+        "steps": alone.steps,
+        "distinct_states": alone.distinct_states,
+        "failures": [],
+    }
+
+
 def test_perft_table_is_the_same_in_parallel() -> None:
     one = reference_table(depth=2)
     assert reference_table(depth=2, jobs=2) == one
@@ -87,7 +144,9 @@ def impure_unit(unit: StudyUnit) -> int:
 def test_an_impure_unit_is_caught() -> None:
     units = study_units("standard", (), 4, "random", 4, chunk=2)
     message = first_difference(impure_unit, units, jobs=2)
-    assert message.startswith("work unit 0 (") and "on one core but" in message and "2 local worker processes" in message
+    assert (
+        message.startswith("work unit 0 (") and "on one core but" in message and "2 local worker processes" in message
+    )
 
 
 def test_cli_jobs_and_scheduler(capsys: pytest.CaptureFixture[str]) -> None:

@@ -309,23 +309,29 @@ def test_the_fuzz_campaigns_rule_universe_is_loaded_while_the_pool_runs(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """R-REC-STATE: with workers, this process loads every module of the model (the rule ids the fuzz campaign
-    counts) while the pool runs, not after it in the campaign; the campaign then finds it loaded."""
+    counts) while the pool runs; the campaign's units run in that pool too, and their report is made after the
+    load, with no second campaign after the pool."""
     import comet.coverage
     import comet.fuzz
 
     events: list[str] = []
-    real_load, real_campaign = comet.coverage.load_model, comet.fuzz.run_campaign
+    real_load, real_report = comet.coverage.load_model, comet.fuzz.campaign_report
 
     def load_model() -> None:
         events.append("load")
         real_load()
 
+    def campaign_report(*args: object, **kwargs: object) -> object:
+        events.append("report")
+        return real_report(*args, **kwargs)  # type: ignore[arg-type]
+
     def run_campaign(*args: object, **kwargs: object) -> object:
-        events.append("campaign")
-        return real_campaign(*args, **kwargs)  # type: ignore[arg-type]
+        events.append("campaign after the pool")
+        raise AssertionError("the default campaign runs in the pool")
 
     monkeypatch.setattr(comet.coverage, "load_model", load_model)
+    monkeypatch.setattr(comet.fuzz, "campaign_report", campaign_report)
     monkeypatch.setattr(comet.fuzz, "run_campaign", run_campaign)
     argv = ["verify", "--preset", "two_player", "--no-proofs", "--no-refine", "--no-bounds", "--fuzz-deals", "5"]
     assert main([*argv, "--jobs", "2"]) == 0, capsys.readouterr().out
-    assert events[:2] == ["load", "campaign"]
+    assert events[:2] == ["load", "report"] and "campaign after the pool" not in events

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from comet_proofs.dealt import DealtResult
     from comet_proofs.refine import RefineResult
 
+    from comet.fuzz import CampaignReport, ChunkReport
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -39,15 +41,17 @@ def register(sub: Any) -> None:
         type=float,
         default=None,
         metavar="S",
-        help=f"fuzz budget in seconds, wall clock (default {FUZZ_SECONDS:g}: a short campaign; give more for longer)",
+        help=f"fuzz for S seconds (wall clock) after the proofs, instead of the default campaign of {FUZZ_DRAWS} "
+        "draws per preset run beside the proofs; give it for a longer campaign",
     )
     p.add_argument(
         "--fuzz-deals",
         type=int,
         default=None,
         metavar="D",
-        help="fuzz D draws per preset instead of a time budget (a draw is one deal, or one time in five a short "
-        "game): the same campaign however loaded the machine is, for any --jobs; not with --seconds",
+        help=f"fuzz D draws per preset (default {FUZZ_DRAWS}; a draw is one deal, or one time in five a short "
+        "game), in the proofs' worker pool: the same campaign however loaded the machine is, for any --jobs; "
+        "not with --seconds",
     )
     p.add_argument(
         "--jobs",
@@ -83,7 +87,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-FUZZ_SECONDS = 5.0
+#: The default campaign: draws per preset (two work units of ``comet.fuzz.CHUNK``), handed to the proofs'
+#: worker pool beside the obligations, so its CPU fills the cores instead of following them.  A fixed number,
+#: not a time budget: the same campaign on any machine (``--seconds`` still runs a timed one after the pool).
+FUZZ_DRAWS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,16 +176,25 @@ def directed_deals(names: list[str]) -> Directed:
 
 
 def run_pooled(
-    names: list[str], console: Any, args: argparse.Namespace
-) -> tuple[dict[str, ProofSummary], dict[str, RefineResult], list[Any], dict[str, DealtResult], Directed | None]:
+    names: list[str], console: Any, args: argparse.Namespace, fuzz_draws: int = 0
+) -> tuple[
+    dict[str, ProofSummary],
+    dict[str, RefineResult],
+    list[Any],
+    dict[str, DealtResult],
+    Directed | None,
+    CampaignReport | None,
+]:
     """The proofs, the refinement check, the bounds, the starting points and the directed deals together in
     one pool of ``args.jobs`` processes, so that neither core waits for the other between phases.  The
     tasks go out longest first, as idle workers take them: the refinement checks and the bounds (seconds
     each), the starting points, the directed deals (replayed here while the proofs run, not after the fuzz
-    campaign: ``directed``), then the obligations slowest first, hundreds of them under a tenth of a second,
-    which fill the end so that no worker waits long for the other (the bounds went out last before, and a
-    card-level encoding's, several seconds, could end the run on one core).  Meanwhile this process loads
-    what the fuzz campaign needs first (``coverage.load_model``)."""
+    campaign: ``directed``), the fuzz campaign's ``fuzz_draws`` draws per preset as work units (``comet.fuzz``:
+    the report is the one-core campaign's for the same draws), then the obligations slowest first, hundreds of
+    them under a tenth of a second, which fill the end so that no worker waits long for the other (the bounds
+    went out last before, and a card-level encoding's, several seconds, could end the run on one core).
+    Meanwhile this process loads what the campaign's report needs (``coverage.load_model``, every module of
+    the model, for the rule universe)."""
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     from comet_proofs.bounds import bounds, typical_players
@@ -186,6 +202,8 @@ def run_pooled(
     from comet_proofs.parallel import collect, submit
     from comet_proofs.refine import refine
     from rich.progress import Progress
+
+    from comet.fuzz import campaign_report, fuzz_chunk, fuzz_units
 
     proofs: dict[str, ProofSummary] = {}
     runnable: list[str] = []
@@ -197,6 +215,8 @@ def run_pooled(
     bound_rows: dict[str, list[Any]] = {}
     dealt: dict[str, DealtResult] = {}
     directed_result: Directed | None = None
+    chunks: list[ChunkReport] = []
+    pool_started = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, Progress(console=console, transient=True) as bar:
         what: dict[Future[Any], tuple[str, Any]] = {}
         if not args.no_refine:
@@ -208,6 +228,8 @@ def run_pooled(
         what.update({pool.submit(check_dealt, name): ("dealt", name) for name in runnable})
         if not args.no_fuzz:
             what[pool.submit(directed_deals, names)] = ("directed", None)
+        if fuzz_draws:
+            what.update({pool.submit(fuzz_chunk, u): ("fuzz", u) for u in fuzz_units(names, args.seed, fuzz_draws)})
         what.update({f: ("proof", t) for f, t in submit(pool, work, not args.no_recheck).items()})
         if not args.no_fuzz:
             # while the workers run: the fuzz campaign's rule universe (every module of the model imported,
@@ -231,6 +253,9 @@ def run_pooled(
             elif kind == "directed":
                 directed_result = result
                 text = "directed deals replayed"
+            elif kind == "fuzz":
+                chunks.append(result)
+                text = f"fuzzed {key.preset}, draws {key.start}-{key.stop - 1}"
             else:
                 bound_rows[key] = result
                 text = f"bounds of {key} done"
@@ -240,12 +265,14 @@ def run_pooled(
         proofs[name] = summarize(name, rs)
     ordered = {name: proofs[name] for name in names if name in proofs}
     bounds_out = [b for n in names for b in bound_rows.get(n, [])]
+    report = campaign_report(names, chunks, time.monotonic() - pool_started) if fuzz_draws else None
     return (
         ordered,
         {n: refined[n] for n in names if n in refined},
         bounds_out,
         {n: dealt[n] for n in names if n in dealt},
         directed_result,
+        report,
     )
 
 
@@ -326,7 +353,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--seconds must be positive")
     if args.fuzz_deals is not None and args.fuzz_deals <= 0:
         raise ValueError("--fuzz-deals must be positive")
-    seconds = None if args.fuzz_deals is not None else FUZZ_SECONDS if args.seconds is None else args.seconds
+    seconds: float | None = args.seconds
+    draws = 0 if args.no_fuzz or seconds is not None else args.fuzz_deals or FUZZ_DRAWS
     if args.jobs < 1:
         raise ValueError(f"--jobs takes a number of processes >= 1, not {args.jobs}")
     started = time.monotonic()
@@ -336,17 +364,18 @@ def run(args: argparse.Namespace) -> int:
     bound_rows: list[Any] | None = None
     dealt: dict[str, DealtResult] = {}
     replayed: Directed | None = None
+    report = None
     if args.jobs > 1:
-        proofs, refined, bound_rows, dealt, replayed = run_pooled(names, console, args)
+        proofs, refined, bound_rows, dealt, replayed, report = run_pooled(names, console, args, draws)
     else:
         if not args.no_proofs:
             proofs = prove_presets(names, console, args.jobs, not args.no_recheck)
             dealt = dealt_presets([n for n in names if proofs[n].total], console)
         refined = {} if args.no_refine else refine_presets(names, console)
-    report = None
-    if not args.no_fuzz:
+    if not args.no_fuzz and report is None:
+        # a timed campaign (--seconds) after the proofs, or the counted one in this process (--jobs 1)
         report = run_campaign(
-            names, seconds=seconds, deals=args.fuzz_deals, seed=args.seed, progress=True, jobs=args.jobs
+            names, seconds=seconds, deals=draws or None, seed=args.seed, progress=True, jobs=args.jobs
         )
     table = Table(title="comet verify")
     for col in (

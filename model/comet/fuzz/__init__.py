@@ -22,7 +22,9 @@ from comet.fuzz.run import (
     ChunkReport,
     FuzzUnit,
     PresetReport,
+    campaign_report,
     fuzz_chunk,
+    fuzz_units,
     run_campaign,
 )
 from comet.fuzz.space import (
@@ -59,6 +61,7 @@ __all__ = [
     "GameOutcome",
     "PresetReport",
     "arbitrary_action",
+    "campaign_report",
     "check_deal",
     "check_game",
     "coverage_sweep",
@@ -66,6 +69,7 @@ __all__ = [
     "field_choices",
     "following",
     "fuzz_chunk",
+    "fuzz_units",
     "game_length",
     "game_text",
     "make_deal",

@@ -262,28 +262,72 @@ def _run_in_units(
                     for i in wave
                 ]
                 for chunk in runner.map(fuzz_chunk, units):
-                    if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
+                    if not _absorb(tally, chunk, hits):
                         break  # as one core would have stopped here: later units are not counted
-                    tally.deals += chunk.deals
-                    tally.games += chunk.games
-                    tally.steps += chunk.steps
-                    tally.skipped += chunk.skipped
-                    if len(tally.states) < MAX_STATES_TRACKED:
-                        tally.states.update(chunk.states)
-                    tally.failures.extend(chunk.failures[: MAX_FAILURES_PER_PRESET - len(tally.failures)])
-                    hits.update(dict(chunk.hits))
                 done = time.monotonic() - t0 if seconds is not None else float(p * (deals or 0) + tally.deals)
                 advance(min(done, total))
                 if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
                     break
                 if seconds is not None and time.monotonic() >= stop_at:
                     break
-            reports.append(
-                PresetReport(
-                    name, tally.deals, tally.games, tally.steps, len(tally.states), tuple(tally.failures), tally.skipped
-                )
-            )
+            reports.append(_preset_report(name, tally))
         advance(total)
+    return _report(reports, hits, known, time.monotonic() - t0)
+
+
+def fuzz_units(names: Sequence[str], seed: int, deals: int) -> list[FuzzUnit]:
+    """The work units of a campaign of ``deals`` draws per preset (``CHUNK`` draws a unit), preset by
+    preset: what ``run_campaign(names, deals=deals, seed=seed)`` plays, for a caller that hands the units
+    to its own pool (``comet verify`` runs them beside the proofs) and then calls ``campaign_report``."""
+    if deals <= 0:
+        raise ValueError("the number of deals must be positive")
+    return [
+        FuzzUnit(name, seed, i * CHUNK, min(deals, (i + 1) * CHUNK))
+        for name in names
+        for i in range(-(-deals // CHUNK))
+    ]
+
+
+def campaign_report(names: Sequence[str], chunks: Sequence[ChunkReport], seconds: float) -> CampaignReport:
+    """The campaign's report from its units' reports, in any order: each preset's units are taken in draw
+    order and counted as one core would count them (a preset stops at ``MAX_FAILURES_PER_PRESET``
+    failures, and its later units are not counted), so the report equals ``run_campaign``'s for the same
+    draws."""
+    known = all_rule_ids()
+    hits: Counter[str] = Counter()
+    reports: list[PresetReport] = []
+    for name in names:
+        tally = _Tally()
+        for chunk in sorted((c for c in chunks if c.preset == name), key=lambda c: c.start):
+            if not _absorb(tally, chunk, hits):
+                break
+        reports.append(_preset_report(name, tally))
+    return _report(reports, hits, known, seconds)
+
+
+def _absorb(tally: _Tally, chunk: ChunkReport, hits: Counter[str]) -> bool:
+    """Count a unit into its preset's tally; False (nothing counted) once the preset has its fill of
+    failures."""
+    if len(tally.failures) >= MAX_FAILURES_PER_PRESET:
+        return False
+    tally.deals += chunk.deals
+    tally.games += chunk.games
+    tally.steps += chunk.steps
+    tally.skipped += chunk.skipped
+    if len(tally.states) < MAX_STATES_TRACKED:
+        tally.states.update(chunk.states)
+    tally.failures.extend(chunk.failures[: MAX_FAILURES_PER_PRESET - len(tally.failures)])
+    hits.update(dict(chunk.hits))
+    return True
+
+
+def _preset_report(name: str, tally: _Tally) -> PresetReport:
+    return PresetReport(
+        name, tally.deals, tally.games, tally.steps, len(tally.states), tuple(tally.failures), tally.skipped
+    )
+
+
+def _report(reports: list[PresetReport], hits: Counter[str], known: frozenset[str], seconds: float) -> CampaignReport:
     by_call = tuple(sorted(r for r in known if r not in classified_ids()))
     rule_hits = tuple((rid, hits[rid]) for rid in sorted(known | set(hits)))
     return CampaignReport(
@@ -291,7 +335,7 @@ def _run_in_units(
         rule_hits,
         tuple(rid for rid, k in rule_hits if k == 0 and rid in known),
         by_call,
-        time.monotonic() - t0,
+        seconds,
     )
 
 
