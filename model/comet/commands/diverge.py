@@ -96,7 +96,16 @@ def register(sub: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also measure the PIMC player (the headline) over N paired deals, at the game's usual player count",
+        help="also measure the PIMC player (the headline) over N paired deals at the game's usual player count "
+        "(or, for a ruling not measured there, at its first player count)",
+    )
+    p.add_argument(
+        "--pimc-deals-other",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --pimc-deals: the PIMC player's paired deals at every other player count the ruling is measured "
+        "at (default: a quarter of --pimc-deals; 0: only at the usual count)",
     )
     p.add_argument(
         "--pimc-preset",
@@ -165,7 +174,8 @@ def register(sub: Any) -> None:
         default=0,
         metavar="N",
         help="also measure the PIMC player's strength over N deals against each other policy, in each preset of "
-        "the run it measures (the standard game if none) at the game's usual player count, and report it",
+        "the run it measures (the standard game if none), at the game's usual player count and at every other count "
+        "where it measures a ruling, and report it",
     )
     p.add_argument(
         "--out",
@@ -236,6 +246,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--game-seeds must be at least 1")
     if args.deals < 0 or args.games < 0 or args.workers < 1 or args.strength < 0 or args.pimc_deals < 0:
         raise ValueError("--deals and --games must not be negative, --workers at least 1")
+    if args.pimc_deals_other is not None and args.pimc_deals_other < 0:
+        raise ValueError("--pimc-deals-other must not be negative")
     policies = [x.strip() for x in args.policies.split(",") if x.strip()]
     for pol in policies:
         if pol not in (*POLICY_NAMES, "simple", "pimc"):
@@ -278,14 +290,9 @@ def run(args: argparse.Namespace) -> int:
     def pimc_extra(pair: Pair, n: int, counts: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         # the reference player (about a hundred times slower) only where its preset was asked for by name
         affordable = fast_pimc_plays(pair) if args.backend != "reference" else False
-        if (
-            args.pimc_deals
-            and pair.preset in pimc_presets
-            and (affordable or pair.preset in args.pimc_preset)
-            and n == games_at(pair, counts)
-            and not game_level(pair)
-        ):
-            return (("pimc", int(args.pimc_deals)),)
+        k = pimc_deals_at(int(args.pimc_deals), args.pimc_deals_other, n == games_at(pair, counts))
+        if k and pair.preset in pimc_presets and (affordable or pair.preset in args.pimc_preset) and not game_level(pair):
+            return (("pimc", k),)
         return ()
 
     groups: dict[tuple[str, int], list[int]] = {}
@@ -431,13 +438,15 @@ def run(args: argparse.Namespace) -> int:
             for name in PRESETS
             if name in chosen and name in pimc_presets and (name in fast_ones or name in args.pimc_preset)
         ] or ["standard"]
+        # at the game's usual player count, and at every other count where PIMC measured a ruling in this run
+        tables = [(name, n) for name in where for n in strength_counts(name, jobs)]
         with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("PIMC strength", total=len(where) * len(POLICY_NAMES))
+            task = progress.add_task("PIMC strength", total=len(tables) * len(POLICY_NAMES))
             strengths = []
-            for name in where:
+            for name, n in tables:
                 for opponent in POLICY_NAMES:
                     strengths.append(
-                        saved_strength(args.out if not args.fresh else None, name, args.strength, opponent)
+                        saved_strength(args.out if not args.fresh else None, name, args.strength, opponent, n)
                     )
                     progress.advance(task)
         contradictions = [*strength_lines(strengths), *contradictions]
@@ -451,6 +460,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def pimc_deals_at(usual: int, other: int | None, at_usual: bool) -> int:
+    """The PIMC player's paired deals for a unit: ``usual`` (``--pimc-deals``) at the player count whole games
+    are played at (``games_at``: the game's usual count where the ruling is measured there), ``other``
+    (``--pimc-deals-other``; None: a quarter of ``usual``) at every other count; none without ``usual``."""
+    if not usual:
+        return 0
+    if at_usual:
+        return usual
+    return usual // 4 if other is None else other
+
+
 def fast_pimc_presets() -> list[str]:
     """The presets whose game the PIMC player plays on the fast engine (``comet.fast.pimc``)."""
     from comet.fast.pimc import pimc_unsupported
@@ -458,9 +478,25 @@ def fast_pimc_presets() -> list[str]:
     return [name for name, p in PRESETS.items() if pimc_unsupported(p.rules) is None]
 
 
-def saved_strength(out_dir: Path | None, name: str, deals: int, opponent: str) -> Strength:
-    """The PIMC player's strength against ``opponent`` in preset ``name`` at its game's usual player count,
-    read from ``DIR/results`` if it was measured with the same parameters, else measured (and saved)."""
+def strength_counts(name: str, jobs: list[Job]) -> list[int]:
+    """The player counts the PIMC player's strength is measured at in preset ``name``: its game's usual count
+    and every count where a job of the run measures ``pimc`` (so every headline figure has its strength)."""
+    from comet.variant import variant_of
+
+    counts = {variant_of(preset(name).rules).default_players}
+    for job in jobs:
+        for (_, pair), extra in zip(job.pairs, job.extra, strict=True):
+            if pair.preset == name and any(p == "pimc" and k > 0 for p, k in extra):
+                counts.add(job.players)
+    return sorted(counts)
+
+
+def saved_strength(
+    out_dir: Path | None, name: str, deals: int, opponent: str, players: int | None = None
+) -> Strength:
+    """The PIMC player's strength against ``opponent`` in preset ``name`` at ``players`` (default: its game's
+    usual player count), read from ``DIR/results`` if it was measured with the same parameters, else measured
+    (and saved)."""
     import dataclasses
 
     from comet.diverge.pimc import SAMPLES
@@ -469,7 +505,8 @@ def saved_strength(out_dir: Path | None, name: str, deals: int, opponent: str) -
     from comet.record import JsonObject
     from comet.variant import variant_of
 
-    players = variant_of(preset(name).rules).default_players
+    if players is None:
+        players = variant_of(preset(name).rules).default_players
     key: JsonObject = {
         "format": FORMAT,
         "engine": strength_engine(name),

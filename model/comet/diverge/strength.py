@@ -121,7 +121,7 @@ def strength_lines(results: Sequence[Strength], samples: int = SAMPLES, engines:
         + (" (`comet.fast.pimc`, the same choices as the reference player)" if engine == "fast" else "")
         + "; it sees only its own hand, the cards played and the hand sizes. Its strength in "
         + ", ".join(f"`{p}`" for p in presets)
-        + " (at each game's usual player count): PIMC in one seat (moving round the table deal by deal), the "
+        + " (at each game's usual player count and at every other count where it is measured): PIMC in one seat (moving round the table deal by deal), the "
         "opponent's policy in the others; the baseline is the same seat on the same deals played by the "
         "opponent's policy. Parity is a win rate of 1 / players (a deal is won by going out first). The mean "
         "result is in chips, or points in a points game (penalty points negated where the lowest total wins: "
