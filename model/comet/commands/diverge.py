@@ -450,6 +450,7 @@ def run(args: argparse.Namespace) -> int:
                     )
                     progress.advance(task)
         contradictions = [*strength_lines(strengths), *contradictions]
+        reports = with_strength(reports, strengths)
     text = render(pairs, reports, args, contradictions, SAMPLE)
     if args.out is None:
         sys.stdout.write(text)
@@ -476,6 +477,24 @@ def fast_pimc_presets() -> list[str]:
     from comet.fast.pimc import pimc_unsupported
 
     return [name for name, p in PRESETS.items() if pimc_unsupported(p.rules) is None]
+
+
+def with_strength(reports: list[PairReport], strengths: list[Strength]) -> list[PairReport]:
+    """The reports with each player count's PIMC figures given the PIMC player's strength against greedy at
+    that preset and count (which decides whether it is the headline there, ``impact_report.headline``)."""
+    import dataclasses
+
+    greedy = {(s.preset, s.players): s for s in strengths if s.opponent == "greedy"}
+    return [
+        dataclasses.replace(
+            r,
+            impact=[
+                dataclasses.replace(m, strength=greedy.get((r.pair.preset, m.players))) if "pimc" in m.deals else m
+                for m in r.impact
+            ],
+        )
+        for r in reports
+    ]
 
 
 def strength_counts(name: str, jobs: list[Job]) -> list[int]:

@@ -43,7 +43,7 @@ def contradiction_lines(presets: list[str]) -> list[str]:
 
 def headline_rows(reports: list[PairReport]) -> dict[tuple[str, int], Row]:
     """The summary's deal-level rows, by (pair, player count): the headline player's paired sums."""
-    from comet.diverge.impact_report import headline_policy, unit_of
+    from comet.diverge.impact_report import headline, unit_of
     from comet.variant import variant_of
 
     rows: dict[tuple[str, int], Row] = {}
@@ -51,7 +51,7 @@ def headline_rows(reports: list[PairReport]) -> dict[tuple[str, int], Row]:
         unit = unit_of(variant_of(r.pair.a).scoring != "chips")
         for m in r.impact:
             if m.deals:
-                pol = headline_policy(list(m.deals))
+                pol = headline(m)[0]
                 label = f"`{r.pair.label_b()}` ({r.pair.preset}), {m.players} players, {pol}"
                 rows[(r.pair.key, m.players)] = Row(label, m.deals[pol], unit)
     return rows
@@ -61,14 +61,14 @@ def summary_table(reports: list[PairReport]) -> list[str]:
     """One row per reading pair and player count: the witness and the headline player's verdict; then how
     many of the verdicts chance explains (``comet.diverge.multiplicity``), those it may explain marked."""
     from comet.diverge.effect import verdict
-    from comet.diverge.impact_report import headline_policy, unit_of
+    from comet.diverge.impact_report import competent, headline, unit_of
     from comet.variant import variant_of
 
     rows = headline_rows(reports)
     keys = list(rows)
     judged = multiplicity(list(rows.values()))
     doubtful = {keys[i] for i in judged.matters - judged.fdr}
-    head = "| ruling | preset | B reading | players | witness | verdict (headline player) |"
+    head = "| ruling | preset | B reading | players | witness | verdict (headline player, paired deals) |"
     lines = ["## Summary", "", head, "|---|---|---|---|---|---|"]
     for r in reports:
         p = r.pair
@@ -103,11 +103,16 @@ def summary_table(reports: list[PairReport]) -> list[str]:
                         f"{game_verdict(g)} |"
                     )
                 continue
-            pol = headline_policy(list(m.deals))
+            pol = headline(m)[0]
             v = verdict(m.deals[pol], unit)
             text = v.text.split(" (simultaneous")[0].split(" over ")[0]
             mark = f" {FLAG}" if (p.key, m.players) in doubtful else ""
-            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}: {text}{mark} |")
+            who = f"{pol}, {m.deals[pol].deals:,} deals"
+            if pol != "pimc" and "pimc" in m.deals and competent(m) is False:
+                who += " (pimc not measurably stronger than greedy here)"
+            elif pol == "pimc" and competent(m) is None:
+                who += " (strength not measured here)"
+            lines.append(f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {who}: {text}{mark} |")
     lines.append("")
     if len(rows) > 1:
         lines += multiplicity_lines(
@@ -123,7 +128,11 @@ IMPACT_NOTE = (
     "wherever they face the same options and a reading changes play only where its option is taken "
     "(`comet.diverge.policies`). `random` takes any option; `greedy` and `hoarder` are fixed strategies "
     "(ties by priority) that never stop early or pass a new run; `pimc`, where measured, searches "
-    "(determinized Monte Carlo) and is the headline player. A ruling is measured at every player count "
+    "(determinized Monte Carlo) and is the headline player wherever it is measurably stronger than `greedy` at "
+    "that preset and player count (its seat's paired win-rate gain over a greedy seat, 95 % interval above "
+    "zero: 'The competent player'); where it is not, `random` heads and the row says so. Each headline "
+    "verdict in the summary gives its player and number of paired deals (fewer for `pimc` at the player "
+    "counts other than the game's usual one, so wider intervals there). A ruling is measured at every player count "
     "where its readings can differ (derived from the deal set-up of each reading, `comet.diverge.study`). "
     "Every figure is a paired difference B − A with its 95 % interval (normal approximation on the "
     "deal-by-deal differences); a share is given with its Wilson interval, a zero as '0 of N (at most x %)'. "

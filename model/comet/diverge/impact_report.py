@@ -1,7 +1,8 @@
 """The impact sections of the divergence report: per player count, a table with one column per player
 (policy), every figure with its paired 95 % interval, one verdict line per player, and a plot with one
-panel per player (``plot_measured``).  The headline is the most competent player measured (``pimc``
-if present, else ``random``, the only other player that takes every kind of option)."""
+panel per player (``plot_measured``).  The headline is the most competent player measured: ``pimc`` where
+it is measurably stronger than ``greedy`` at that player count (``headline``), else ``random``, the only
+other player that takes every kind of option, with the reason stated."""
 
 from __future__ import annotations
 
@@ -18,6 +19,40 @@ HEADLINE_ORDER = ("pimc", "random", "greedy", "hoarder", "simple")
 
 def headline_policy(policies: list[str]) -> str:
     return next((p for p in HEADLINE_ORDER if p in policies), policies[0])
+
+
+def competent(m: Measured) -> bool | None:
+    """Whether the PIMC player is measurably stronger than ``greedy`` at ``m``'s preset and player count: its
+    seat's paired win-rate gain over the greedy seat on the same deals (``comet.diverge.strength``) has a 95 %
+    interval above zero.  None: its strength was not measured at this count."""
+    s = m.strength
+    if s is None:
+        return None
+    return mean_estimate(s.deals, s.diff, s.diff2).low > 0
+
+
+def strength_text(m: Measured) -> str:
+    """The PIMC player's paired win-rate gain over greedy at ``m``'s player count, with its interval and deals."""
+    s = m.strength
+    if s is None:
+        return "its strength against greedy was not measured at this player count"
+    gain = mean_estimate(s.deals, s.diff, s.diff2).text(2, scale=100)
+    return f"its seat's win rate against greedy {gain} points over {s.deals:,} deals at {s.players} players"
+
+
+def headline(m: Measured) -> tuple[str, str]:
+    """The headline player of ``m`` and, where it is not ``pimc`` although ``pimc`` was measured, why: the
+    competent player heads only where it is measurably stronger than greedy (``competent``; not measured:
+    it heads, and the note says its strength is unknown here)."""
+    pols = list(m.deals)
+    if "pimc" in pols and competent(m) is False:
+        rest = [p for p in pols if p != "pimc"]
+        if rest:
+            return headline_policy(rest), f"pimc is not measurably stronger than greedy here: {strength_text(m)}"
+    head = headline_policy(pols)
+    if head == "pimc" and m.strength is None:
+        return head, strength_text(m)
+    return head, ""
 
 
 def unit_of(points: bool) -> str:
@@ -126,7 +161,7 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
                     "",
                 ]
             continue
-        head = headline_policy(pols)
+        head, why = headline(m)
         sizes = sorted({t.deals for t in m.deals.values()})
         n = " or ".join(f"{x:,}" for x in sizes)
         engine = f"`{m.engine}` engine" + (
@@ -136,6 +171,10 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
         )
         lines += [f"**Impact at {m.players} players** ({n} paired deals per player, {engine}):", ""]
         lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit).text}.**")
+        if why:
+            lines.append(f"- Headline: {why}.")
+        elif head == "pimc":
+            lines.append(f"- Headline: pimc is measurably stronger than greedy here: {strength_text(m)}.")
         lines += [f"- {p}: {verdict(t, unit).text}." for p, t in m.deals.items() if p != head]
         for p, g in m.games.items():
             lines.append(f"- whole games ({p}): {game_verdict(g)}.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from comet.diverge.measure import GamePaired, Paired, reference_games, reference_paired
 from comet.diverge.pairs import Pair
@@ -20,6 +21,9 @@ from comet.engine import deal_sizes, packs_in_rotation
 from comet.errors import RecordError
 from comet.ruleset import GAME_LEVEL_FIELDS, Ruleset
 from comet.variant import variant_of
+
+if TYPE_CHECKING:
+    from comet.diverge.strength import Strength
 
 
 def setup_of(rules: Ruleset, players: int) -> object:
@@ -69,6 +73,9 @@ class Measured:
     games: dict[str, GamePaired] = field(default_factory=dict)
     engine: str = "reference"
     pimc_engine: str = ""  # the engine that played ``pimc``, if measured
+    #: the PIMC player's strength against ``greedy`` at this preset and player count, if measured (``--strength``):
+    #: whether ``pimc`` is the headline here (``comet.diverge.impact_report.headline``)
+    strength: Strength | None = None
 
 
 def measure_pair(
