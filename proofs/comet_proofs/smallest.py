@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import z3
 from comet import engine
+from comet.cards import KING
 from comet.diverge.lockstep import legal_split, step_both
 from comet.presets import preset as preset_named
 from comet.ruleset import RULING_FIELDS, Ruleset, applies
@@ -37,6 +38,7 @@ from comet.variant import variant_of
 
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
+from comet_proofs.games.red_nines.encoding import STANDING_KING
 from comet_proofs.refine import realism
 from comet_proofs.registry import encoding_for, encodings
 from comet_proofs.symbolic import (
@@ -198,6 +200,48 @@ def _own(preset: str) -> Encoding | None:
         return None
 
 
+#: Symbolic actions that are one engine action (the same cards put down) taken two ways, by which the encodings
+#: tell apart what the engine decides from the suits they do not see: Red Nines' natural King and its King
+#: left standing (``RedNinesEncoding``: under RUL-RED9-KING = suit_king a King of another suit than the
+#: run's leaves the run standing).  A witness compares engine actions, so where one rule set takes such an
+#: action one way and the other the other way, it is the same action taken under both (``_same_play``), and
+#: it is legal under a rule set when either way is (``_engine_legal``).
+ALIASES: dict[str, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = {
+    "red_nines": (((NATURAL, KING), (STANDING_KING, KING)),),
+}
+
+
+def _aliases(ea: Encoding, eb: Encoding) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    return ALIASES.get(ea.name, ()) + (ALIASES.get(eb.name, ()) if eb.name != ea.name else ())
+
+
+def _is(x: SymAction, ka: tuple[int, int]) -> z3.BoolRef:
+    return z3.And(x.kind == ka[0], x.rank == ka[1])
+
+
+def _same_play(xa: SymAction, xb: SymAction, aliases: Sequence[tuple[tuple[int, int], tuple[int, int]]]) -> z3.BoolRef:
+    """``xa`` (rule set A's way) and ``xb`` (B's) are the same engine action."""
+    same = [z3.And(xa.kind == xb.kind, xa.rank == xb.rank)]
+    for p, q in aliases:
+        same += [z3.And(_is(xa, p), _is(xb, q)), z3.And(_is(xa, q), _is(xb, p))]
+    return z3.Or(same)
+
+
+def _engine_legal(
+    enc: Encoding,
+    s: SymState,
+    x: SymAction,
+    rd: Readings,
+    aliases: Sequence[tuple[tuple[int, int], tuple[int, int]]],
+) -> z3.BoolRef:
+    """The engine action ``x`` stands for is legal in ``s``: ``x`` is, or (for an alias) its other way is."""
+    ways = [enc.legal(s, x, rd)]
+    for p, q in aliases:
+        for mine, other in ((p, q), (q, p)):
+            ways.append(z3.And(_is(x, mine), enc.legal(s, SymAction(z3.IntVal(other[0]), z3.IntVal(other[1])), rd)))
+    return z3.Or(ways)
+
+
 def _deal_fields(s: SymState) -> list[z3.ExprRef]:
     out: list[z3.ExprRef] = [x for h in s.hands for x in h]
     return out + [s.comet, *s.dead, s.to_move, s.comet_value]
@@ -261,6 +305,7 @@ class _Unrolling:
         sa0, sb0 = ea.fresh_state("A0", players), eb.fresh_state("B0", players)
         self.sa, self.sb = [sa0], [sb0]
         self.acts: list[SymAction] = []
+        self.aliases = _aliases(ea, eb)
         solver = z3.Solver()
         start = variant_of(a).comet_value
         solver.add(ea.initial(sa0, self.rda), eb.initial(sb0, self.rdb), sa0.comet_value == start)
@@ -276,32 +321,50 @@ class _Unrolling:
         """Unroll both encodings to ``steps`` actions legal under both."""
         while len(self.acts) < steps:
             i = len(self.acts)
-            x = SymAction.fresh(f"x{i}")
+            x, xb = self._actions(f"x{i}")
             ta, tb = self.ea.fresh_state(f"A{i + 1}", self.players), self.eb.fresh_state(f"B{i + 1}", self.players)
             self.solver.add(
-                self.ea.transition(self.sa[i], x, ta, self.rda), self.eb.transition(self.sb[i], x, tb, self.rdb)
+                self.ea.transition(self.sa[i], x, ta, self.rda), self.eb.transition(self.sb[i], xb, tb, self.rdb)
             )
             self.sa.append(ta)
             self.sb.append(tb)
             self.acts.append(x)
 
+    def _actions(self, prefix: str) -> tuple[SymAction, SymAction]:
+        """One step's action under A and under B: the same symbolic action, or, where an encoding takes one
+        engine action two ways (``ALIASES``), two that are the same engine action (``_same_play``)."""
+        x = SymAction.fresh(prefix)
+        if not self.aliases:
+            return x, x
+        xb = SymAction.fresh(prefix + "b")
+        self.solver.add(_same_play(x, xb, self.aliases))
+        return x, xb
+
     def difference(self, m: int) -> tuple[z3.BoolRef, SymAction, z3.ArithRef]:
-        """(the ``m``-th action parts the rule sets, that action, the cards the ``m`` actions put down)."""
+        """(the ``m``-th action parts the rule sets, that action (A's way), the cards the ``m`` actions put
+        down).  Legal under one rule set only means the engine action (``_engine_legal``)."""
         self.extend_to(m - 1)
         ea, eb, sa, sb = self.ea, self.eb, self.sa[m - 1], self.sb[m - 1]
-        x = SymAction.fresh(f"y{m}")
+        x, xb = SymAction.fresh(f"y{m}"), SymAction.fresh(f"y{m}b") if self.aliases else None
         ta, tb = ea.fresh_state(f"TA{m}", self.players), eb.fresh_state(f"TB{m}", self.players)
-        la, lb = ea.legal(sa, x, self.rda), eb.legal(sb, x, self.rdb)
+        if xb is None:
+            la, lb = ea.legal(sa, x, self.rda), eb.legal(sb, x, self.rdb)
+            same: z3.BoolRef = z3.BoolVal(True)
+            xb = x
+        else:
+            la = _engine_legal(ea, sa, x, self.rda, self.aliases)
+            lb = _engine_legal(eb, sb, xb, self.rdb, self.aliases)
+            same = _same_play(x, xb, self.aliases)
         both = z3.And(
-            la,
-            lb,
+            ea.legal(sa, x, self.rda),
+            eb.legal(sb, xb, self.rdb),
             ea.transition(sa, x, ta, self.rda),
-            eb.transition(sb, x, tb, self.rdb),
+            eb.transition(sb, xb, tb, self.rdb),
             _observed_differ(ea, eb, ta, tb, self.rda, self.rdb),
         )
         # cards put on the table by the m actions: those played before the last, and the last action's
         cards = z3.Sum(*sa.played) + z3.If(sa.comet == -2, 1, 0) + _action_cards(ea, sa, x)
-        return z3.Or(la != lb, both), x, cards
+        return z3.And(same, z3.Or(la != lb, both)), x, cards
 
 
 def _problem(
@@ -343,9 +406,14 @@ def _replay(
     first: AbstractState,
     nexts: Sequence[AbstractState],
     m: int,
+    enc_b: Encoding | None = None,
+    nexts_b: Sequence[AbstractState] = (),
 ) -> tuple[DealState, tuple[Action, ...]] | None:
     """The engine's deal for a model: the first state dealt for real, then the legal action whose successor
-    abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions)."""
+    abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions).
+    With ``enc_b``, B's successor must abstract to B's next state too (where the encodings take one engine
+    action two ways, ``ALIASES``, this picks the card that makes the way the model took: a King of another
+    suit than the run's)."""
     try:
         rough = concretise(enc, first, pair_a)
         pack = next(p for p in engine.packs_in_rotation(pair_a, rough.players) if p.name == rough.pack)
@@ -355,10 +423,16 @@ def _replay(
         return None
     start = sa
     actions: list[Action] = []
-    for target in nexts[: m - 1]:
+    for i, target in enumerate(nexts[: m - 1]):
         legal_b = set(engine.legal_actions(sb))
         step = next(
-            (x for x in engine.legal_actions(sa) if x in legal_b and enc.abstract(engine.apply(sa, x)) == target),
+            (
+                x
+                for x in engine.legal_actions(sa)
+                if x in legal_b
+                and enc.abstract(engine.apply(sa, x)) == target
+                and (enc_b is None or enc_b.abstract(engine.apply(sb, x)) == nexts_b[i])
+            ),
             None,
         )
         if step is None:
@@ -545,7 +619,12 @@ def _settle(
             break
         model = prob.solver.model()
         c = int(model.eval(prob.cards, model_completion=True).as_long())
-        found = _replay(a, b, ea, prob.sa[0].evaluate(model), [s.evaluate(model) for s in prob.sa[1:]], m)
+        nexts = [s.evaluate(model) for s in prob.sa[1:]]
+        if _aliases(ea, eb):
+            nexts_b = [s.evaluate(model) for s in prob.sb[1:]]
+            found = _replay(a, b, ea, prob.sa[0].evaluate(model), nexts, m, eb, nexts_b)
+        else:
+            found = _replay(a, b, ea, prob.sa[0].evaluate(model), nexts, m)
         if found is None:
             prob.solver.add(z3.Not(prob.sa[0].equals(SymState.const(prob.sa[0].evaluate(model)))))
             continue

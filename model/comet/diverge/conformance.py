@@ -12,10 +12,11 @@ the deal is not a legal deal under that reading); the case is ``{"record", "expe
 that ignores the reading gets the pair's vectors wrong (``tests/test_diverge_vectors.py``); that holds for
 readings that differ only in a points game's scores too, since the replay output carries ``points``
 (``points_only`` would flag a pair whose verdicts agree, and the tests require there be none).  Those are
-a deal's points once it is finished (``deal_points``, 0 before): a witness that differs only in points
-scored during an unfinished deal could not be told apart, so such a pair keeps a whole-deal witness (as
-``commit_comet_king`` does).  A witness that is a whole game, or a shuffle dealt differently (``dealt``), cannot be
-written as a deal record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their
+a deal's points once it is finished (``deal_points``, 0 before, spec/record.md): a witness that differs
+only in points scored during an unfinished deal (``commit_comet_king``'s single action) is written as its
+vector played on to the deal's end (``played_on``: the same actions under both readings, chosen by
+``simple_policy`` among those both allow), where its points show.  A witness that is a whole game, or a
+shuffle dealt differently (``dealt``), cannot be written as a deal record.  ``write_divergence_vectors(out_dir)`` writes the files and returns their
 ``index.json`` entries.
 """
 
@@ -27,12 +28,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from comet.diverge.pairs import value_text
+from comet.diverge.pairs import Pair, value_text
 from comet.diverge.store import load, pair_for
-from comet.engine import deal_points, explicit_deal
+from comet.engine import apply, deal_points, explicit_deal, legal_actions
 from comet.errors import RecordError
+from comet.policy import simple_policy
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, Verdict, parse_record, replay_from
+from comet.record import JsonObject, JsonValue, Verdict, parse_record, replay_from, state_summary
 from comet.ruleset import Ruleset
 from comet.vectors.format import case_text
 
@@ -79,6 +81,41 @@ def points(record: JsonObject, rules: Ruleset | None = None) -> tuple[int, ...]:
     return deal_points(v.final) if v.final.terminal else v.final.scores
 
 
+#: the most actions ``played_on`` adds (a deal of eight players holds fewer than 500 cards)
+PLAY_ON_LIMIT = 2_000
+
+
+def played_on(pair: Pair, record: JsonObject) -> tuple[JsonObject, int]:
+    """``record`` (a deal record under reading A) as the pair's vector, and the actions added to it.
+
+    Unchanged where the two readings' replay outputs differ.  Where they agree although the witness parts
+    the readings (only the points scored during play differ, which the output shows once the deal is
+    finished: spec/record.md, ``points``), the deal is played on: at each step ``simple_policy`` chooses
+    among the actions both readings allow, until a replay output differs (at the latest when the deal
+    ends and its points are settled) or the readings allow nothing in common.  The record returned may
+    still replay alike under both (then ``divergence_cases`` flags it ``points_only``)."""
+    base = preset(pair.preset).rules
+    ra, rb = with_rulings(record, pair.a, base), with_rulings(record, pair.b, base)
+    va, vb = _replay(ra, None), _replay(rb, None)
+    if not isinstance(va, Verdict) or not isinstance(vb, Verdict) or not (va.legal and vb.legal):
+        return record, 0
+    sa, sb = va.final, vb.final
+    added: list[str] = []
+    while state_summary(sa) == state_summary(sb) and not sa.terminal and len(added) < PLAY_ON_LIMIT:
+        allowed_b = set(legal_actions(sb))
+        both = [a for a in legal_actions(sa) if a in allowed_b]
+        if not both:
+            break
+        a = simple_policy(sa, both)
+        sa, sb = apply(sa, a), apply(sb, a)
+        added.append(str(a))
+    if not added:
+        return record, 0
+    actions = record["actions"]
+    assert isinstance(actions, list)
+    return {**record, "actions": [*actions, *added]}, len(added)
+
+
 @dataclass(frozen=True, slots=True)
 class Case:
     """One divergence vector."""
@@ -92,6 +129,7 @@ class Case:
     expected: JsonObject
     exit: int
     points_only: bool  # the two readings differ only in points the replay output does not show
+    played_on: int = 0  # actions added after the witness's own (``played_on``)
 
     @property
     def kind(self) -> str:
@@ -116,8 +154,8 @@ def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[Case]:
             continue
         pair = pair_for(e)
         base = preset(pair.preset).rules
-        rec = e["record"]
-        assert isinstance(rec, dict)
+        assert isinstance(e["record"], dict)
+        rec, added = played_on(pair, e["record"])
         name = f"divergence-{pair.field}={value_text(pair.value_b)}"
         verdicts = {}
         for side, rules in (("a", pair.a), ("b", pair.b)):
@@ -126,7 +164,7 @@ def divergence_cases(presets: Sequence[str] | None = None) -> Iterator[Case]:
         points_only = verdicts["a"][1:] == verdicts["b"][1:]
         for side, reading in (("a", "default"), ("b", f"{pair.field}={value_text(pair.value_b)}")):
             r, expected, code = verdicts[side]
-            yield Case(pair.preset, pair.field, reading, key, name, r, expected, code, points_only)
+            yield Case(pair.preset, pair.field, reading, key, name, r, expected, code, points_only, added)
 
 
 def write_divergence_vectors(out_dir: Path, presets: Sequence[str] | None = None) -> list[JsonObject]:
@@ -140,6 +178,12 @@ def write_divergence_vectors(out_dir: Path, presets: Sequence[str] | None = None
         error = case.expected.get("error")
         rules: list[JsonValue] = [error["rule"]] if isinstance(error, dict) and "rule" in error else []
         other = "the default" if case.reading != "default" else case.name.removeprefix("divergence-")
+        played = (
+            f", played on by {case.played_on} action(s) to where the replay outputs differ (the witness alone "
+            "differs only in points scored during play)"
+            if case.played_on
+            else ""
+        )
         entries.append(
             {
                 "path": case.path,
@@ -149,7 +193,7 @@ def write_divergence_vectors(out_dir: Path, presets: Sequence[str] | None = None
                 "reading": case.reading,
                 "rules": rules,
                 "description": f"divergence witness ({case.witness_of}): a deal where this reading and {other} "
-                "part ways, replayed under this reading",
+                f"part ways, replayed under this reading{played}",
             }
         )
     return entries
