@@ -1,7 +1,7 @@
 """Issue 17, item 4: Z3's smallest witnesses compare engine actions, and a witness must be one a replay's
 output tells apart.
 
-- ``comet_proofs.smallest.ALIASES``: the Red Nines encoding takes a King played on a run two ways (it ends
+- ``Encoding.engine_aliases``: the Red Nines encoding takes a King played on a run two ways (it ends
   the run, or under RUL-RED9-KING = suit_king leaves it standing, by a suit the encoding does not see); a
   witness compares the one engine action ``play K``, so with the two ways tied together the encoding has no
   2-action witness of ``red_nines_king`` (R-RED9-RUN), and without them (planted) it has one no deal realises.
@@ -24,6 +24,7 @@ from comet.engine import legal_actions
 from comet.presets import preset
 from comet.state import Action
 from comet_proofs import smallest as sm
+from comet_proofs.games.red_nines.encoding import RedNinesEncoding
 from comet_proofs.smallest import Smallest
 
 KING_KEY = "commit_cats/commit_comet_king=comet_and_king"
@@ -52,7 +53,7 @@ def test_a_king_is_one_engine_action_so_red_nines_king_has_no_two_action_witness
 def test_planted_untied_king_ways_give_a_witness_no_deal_realises(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the alias the encoding says a King left standing is legal under suit_king only: a 2-action
     witness that is no engine witness (the stored one, proved smallest, has 3)."""
-    monkeypatch.setattr(sm, "ALIASES", {})
+    monkeypatch.setattr(RedNinesEncoding, "engine_aliases", ())
     assert _two_action_witness(_red_nines_king()) == z3.sat
     e = load()["red_nines/red_nines_king=suit_king"]
     w = witness_of(e)

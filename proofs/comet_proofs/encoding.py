@@ -112,6 +112,10 @@ class Encoding:
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.
     card_level: bool = False
+    # Pairs of symbolic actions (kind, rank) that are one engine action taken two ways, where the encoding
+    # tells apart what the engine decides from something it does not see (a suit); the smallest-witness
+    # search (``comet_proofs.smallest``) compares engine actions, so it ties the two ways together.
+    engine_aliases: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
     # Partial sets (a family's ruling that widens the set rule, RUL-2P-SETS): the reading, a Boolean among
     # ``rulings``, that allows them, and the sizes k of the sets of one rank that kind GROUP_BASE + k puts
     # down, short of all of the rank (which is QUARTET); empty: no such kind, and the formulas are exactly

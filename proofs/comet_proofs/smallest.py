@@ -29,7 +29,6 @@ from dataclasses import dataclass, replace
 
 import z3
 from comet import engine
-from comet.cards import KING
 from comet.diverge.lockstep import legal_split, step_both
 from comet.presets import preset as preset_named
 from comet.ruleset import RULING_FIELDS, Ruleset, applies
@@ -38,7 +37,6 @@ from comet.variant import variant_of
 
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
-from comet_proofs.games.red_nines.encoding import STANDING_KING
 from comet_proofs.refine import realism
 from comet_proofs.registry import encoding_for, encodings
 from comet_proofs.symbolic import (
@@ -200,19 +198,14 @@ def _own(preset: str) -> Encoding | None:
         return None
 
 
-#: Symbolic actions that are one engine action (the same cards put down) taken two ways, by which the encodings
-#: tell apart what the engine decides from the suits they do not see: Red Nines' natural King and its King
-#: left standing (``RedNinesEncoding``: under RUL-RED9-KING = suit_king a King of another suit than the
-#: run's leaves the run standing).  A witness compares engine actions, so where one rule set takes such an
-#: action one way and the other the other way, it is the same action taken under both (``_same_play``), and
-#: it is legal under a rule set when either way is (``_engine_legal``).
-ALIASES: dict[str, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = {
-    "red_nines": (((NATURAL, KING), (STANDING_KING, KING)),),
-}
-
-
 def _aliases(ea: Encoding, eb: Encoding) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
-    return ALIASES.get(ea.name, ()) + (ALIASES.get(eb.name, ()) if eb.name != ea.name else ())
+    """Symbolic actions that are one engine action (the same cards put down) taken two ways
+    (``Encoding.engine_aliases``), by which an encoding tells apart what the engine decides from the suits it
+    does not see (a King on a run that ends it, or leaves it standing under one reading of the Kings).  A
+    witness compares engine actions: where one rule set takes such an action one way and the other the other
+    way, it is the same action taken under both (``_same_play``), and it is legal under a rule set when either
+    way is (``_engine_legal``)."""
+    return ea.engine_aliases + (eb.engine_aliases if eb.name != ea.name else ())
 
 
 def _is(x: SymAction, ka: tuple[int, int]) -> z3.BoolRef:
@@ -332,7 +325,7 @@ class _Unrolling:
 
     def _actions(self, prefix: str) -> tuple[SymAction, SymAction]:
         """One step's action under A and under B: the same symbolic action, or, where an encoding takes one
-        engine action two ways (``ALIASES``), two that are the same engine action (``_same_play``)."""
+        engine action two ways (``_aliases``), two that are the same engine action (``_same_play``)."""
         x = SymAction.fresh(prefix)
         if not self.aliases:
             return x, x
@@ -412,8 +405,7 @@ def _replay(
     """The engine's deal for a model: the first state dealt for real, then the legal action whose successor
     abstracts to the model's next state, and at the end the engine's own first difference (``m`` actions).
     With ``enc_b``, B's successor must abstract to B's next state too (where the encodings take one engine
-    action two ways, ``ALIASES``, this picks the card that makes the way the model took: a King of another
-    suit than the run's)."""
+    action two ways, ``_aliases``, this picks the card that makes the way the model took)."""
     try:
         rough = concretise(enc, first, pair_a)
         pack = next(p for p in engine.packs_in_rotation(pair_a, rough.players) if p.name == rough.pack)

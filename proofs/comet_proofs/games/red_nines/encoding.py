@@ -92,6 +92,8 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
     )
     scoring = "points"
     max_group = 8
+    # a King played on a run, ending it or left standing: one engine action (``Encoding.engine_aliases``)
+    engine_aliases = (((NATURAL, KING), (STANDING_KING, KING)),)
     # RUL-RED9-SUITS (red_nines_suits) changes which suits are added past four players, but not how many
     # cards of each rank nor how many red nines (one red and one black suit per two players either way),
     # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
