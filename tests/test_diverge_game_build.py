@@ -1,19 +1,36 @@
 """Issue 17, item 4: a game witness built deal by deal at the floor ``game_floor`` proves (RUL-INSOLVENCY in
-Commit (000): R-GAME-CHIPS, R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD), replayed from its
-game record under each rule set (``game_search.recorded_game``).  A planted lower floor is refused."""
+Commit (000): R-GAME-CHIPS, R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD; RUL-COMMIT-C-RACE in
+002's Commit: R-COMMIT-C-GAME, R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT), replayed from its game record under each
+rule set (``game_search.recorded_game``).  A planted lower floor is refused; the points bound behind the
+race's floor is checked on played deals and fails on a planted bug."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 from comet.diverge import game_build, game_search
-from comet.diverge.game_search import game_floor, game_points, game_proof, recorded_game
+from comet.diverge.game_search import (
+    game_difference,
+    game_floor,
+    game_points,
+    game_proof,
+    most_points_in_a_deal,
+    recorded_game,
+)
 from comet.diverge.labels import claimed_difference
 from comet.diverge.narrate import narrate_witness
 from comet.diverge.pairs import Pair, pairs_for
+from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound
 from comet.diverge.store import entry, load, proof_of, witness_of
 from comet.diverge.witness import search
+from comet.engine import deal_points
+from comet.game import new_game, next_deal, play_deal
+from comet.games.commit_cats import rules as cats
 from comet.games.commit_hoyle.rules import most_paid_in_a_deal
+from comet.ruleset import Ruleset
 
 ENTRIES = load()
 READINGS = ("pay_what_you_have", "drop_out")
@@ -91,4 +108,93 @@ def test_stored_insolvency_witness_is_the_built_game(value: str) -> None:
     e = ENTRIES[pair.key]
     w, proof = witness_of(e), proof_of(e)
     assert w is not None and w.game_record and (w.game_deals, w.players) == (4, 4)
+    assert proof is not None and proof.proved and proof.method == "construction"
+
+
+# --------------------------------------------------------------------- RUL-COMMIT-C-RACE in 002's Commit
+
+
+def _race() -> Pair:
+    return next(iter(pairs_for("commit_race", ["commit_cats"])))
+
+
+def overscored(rules: Ruleset, players: int, seeds: range, bound: int) -> list[tuple[int, int, str]]:
+    """(points, seed, policy) of seeded deals of 002's Commit in which a seat scores more than ``bound``."""
+    out = []
+    for seed, policy in itertools.product(seeds, ("hoarder", "random", "simple")):
+        rng = random.Random(seed)
+        game = new_game(rules, players, 1, seed % players)
+        final, _ = play_deal(next_deal(game, rng.getrandbits(64)), make_policy(policy, seed), game)
+        best = max(deal_points(final))
+        if best > bound:
+            out.append((best, seed, policy))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_no_seat_scores_more_than_the_bound_in_a_cats_deal(players: int) -> None:
+    """R-COMMIT-C-OUT, R-COMMIT-C-KING, R-COMMIT-C-COMET, R-COMMIT-C-CAUGHT: the premise of the race's floor."""
+    rules = _race().a
+    bound = most_points_in_a_deal(rules, players)
+    assert bound == {2: 32, 3: 41, 8: 49}[players]
+    assert overscored(rules, players, range(40), bound) == []
+
+
+def test_planted_tripled_winner_breaks_the_points_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the winner's points tripled (the bound computed for once) are caught by the same check."""
+    rules = _race().a
+    bound = most_points_in_a_deal(rules, 2)
+    assert bound is not None
+    monkeypatch.setattr(cats, "out_on_comet_multiplier", lambda state: 3)
+    assert overscored(rules, 2, range(40), bound) != []
+
+
+def test_no_race_game_of_two_deals_differs() -> None:
+    """Below the floor (3 deals) no total reaches 100, so the seeded games asked for two deals are alike."""
+    pair = _race()
+    assert [
+        (n, seed, pol)
+        for n in (3, 8)
+        for seed in range(6)
+        for pol in ("simple", "hoarder")
+        if game_difference(pair, n, 2, seed, pol) is not None
+    ] == []
+
+
+def test_the_race_game_is_built_at_its_floor_and_differs() -> None:
+    """3 deals and 3 players (41 points a deal at most, 2 players 32: 4 deals); seat 1 scores 40, 39, 39,
+    passing 100 at its going out in the third deal, before the Comet caught gives it one more."""
+    pair = _race()
+    floor = game_floor(pair)
+    w = game_build.built_game(pair)
+    assert floor is not None and floor[0] == (3, 3) and w is not None
+    assert (w.game_deals, w.players) == (3, 3)
+    assert claimed_difference(pair, w) == (-1, "game", w.detail)
+    assert w.detail == "deal 3 net chips: A [1, 39, 0], B [0, 38, 0]"
+    game, _, stopped = recorded_game(pair.a, w.game_record)
+    assert stopped == "" and [h[game_build.SCORER] for h in game.history] == [40, 39, 39]
+    proof = game_proof(pair, w)
+    assert proof.proved and proof.method == "construction" and proof.over == ("deals", "players")
+
+
+def test_planted_lower_race_floor_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: a points bound 20 too high gives a floor of 2 deals; the game built there does not differ,
+    so none is offered."""
+    pair = _race()
+    real = most_points_in_a_deal
+
+    def planted(rules: Ruleset, players: int) -> int | None:
+        b = real(rules, players)
+        return None if b is None else b + 20
+
+    monkeypatch.setattr(game_search, "most_points_in_a_deal", planted)
+    floor = game_floor(pair)
+    assert floor is not None and floor[0][0] == 2
+    assert game_build.built_game(pair) is None
+
+
+def test_stored_race_witness_is_the_built_game() -> None:
+    e = ENTRIES[_race().key]
+    w, proof = witness_of(e), proof_of(e)
+    assert w is not None and w.game_record and (w.game_deals, w.players) == (3, 3)
     assert proof is not None and proof.proved and proof.method == "construction"

@@ -243,7 +243,11 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
       payer's balance, so only after a seat has paid more than its starting chips; a seat pays at most
       ``most_paid_in_a_deal`` chips in a deal (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD,
       R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID), so a game of n players needs that many deals, rounded
-      up to a multiple of n (RUL-GAME-LENGTH)."""
+      up to a multiple of n (RUL-GAME-LENGTH).
+    - RUL-COMMIT-C-RACE in 002's Commit: the readings part only once a total reaches the target of 100
+      (R-COMMIT-C-GAME: before that neither reading ends a game, and every deal is played out alike), and a
+      seat scores at most ``most_points_in_a_deal`` points in a deal, so a game of n players needs
+      ``ceil(100 / most)`` deals."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     v = variant_of(pair.a)
     if pair.field in ("two_player_end", "commit_tie") and v.game_end == "target":
@@ -252,6 +256,24 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
             "under both readings"
         )
         return (2, counts[0]), why
+    if pair.field == "commit_race" and v.name == "commit_cats":
+        from comet.games.commit_cats.rules import TARGET
+
+        bounds = {n: most_points_in_a_deal(pair.a, n) for n in counts}
+        if any(b is None for b in bounds.values()) or any(
+            most_points_in_a_deal(pair.b, n) != b for n, b in bounds.items()
+        ):
+            return None
+        need = {n: -(-TARGET // b) for n, b in bounds.items() if b is not None}
+        deals, players = min((k, n) for n, k in need.items())
+        fewer = ", ".join(f"{n} players: {bounds[n]} a deal, {need[n]} deals" for n in counts if n < players)
+        why = (
+            f"the readings part only once a total reaches {TARGET} inside a deal (R-COMMIT-C-GAME: before that no "
+            f"game ends under either); a seat scores at most {bounds[players]} points in a deal of {players} players "
+            f"(most_points_in_a_deal: 1, a point per card left in the other hands, 1 more per King and 2 for the "
+            f"Comet), so at least {deals} deals, and no player count needs fewer" + (f" ({fewer})" if fewer else "")
+        )
+        return (deals, players), why
     if pair.field == "insolvency" and pair.a.insolvency == "debt" and v.name == "commit_hoyle":
         from comet.games.commit_hoyle.rules import most_paid_in_a_deal
 
@@ -270,6 +292,28 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
         )
         return (deals, players), why
     return None
+
+
+def most_points_in_a_deal(rules: Ruleset, players: int) -> int | None:
+    """The most points one seat can score in a deal of 002's Commit with ``players`` (an upper bound, for
+    ``game_floor``), or None where it is not argued (another game, or RUL-COMMIT-C-COMET-OUT = doubled).
+
+    The winner scores 1, and 1 per card left in the other hands, 2 per natural King (R-COMMIT-C-OUT); a
+    King played scores 1 to its player (R-COMMIT-C-KING); the Comet played scores 2 to its player, 3 as a
+    King under RUL-COMMIT-C-COMET-KING = comet_and_king (R-COMMIT-C-COMET); a Comet left in a hand scores 1
+    to every other seat (R-COMMIT-C-CAUGHT).  At the end the other hands hold at most ``players - 1``
+    hands' cards; each of the four natural Kings is worth at most one point more to the seat than a card
+    (left in another hand, 2; played by it, 1 and not in a hand); the one Comet at most 2 more (played by
+    it, 2 or 3 and not in a hand; left in another hand, its card and 1 caught).  So a winner scores at most
+    ``1 + (players - 1) * hand + 4 + 2`` (3 under comet_and_king), and a seat that does not go out at most
+    ``4 + 3 + 1``, less.  ``tests/test_diverge_game_build.py`` checks it on played deals."""
+    if rules.variant != "commit_cats" or rules.commit_comet_out != "plain":
+        return None
+    from comet.games.commit_cats.rules import CATS_TABLE
+
+    hand = CATS_TABLE[players][0]
+    comet = 3 if rules.commit_comet_king == "comet_and_king" else 2
+    return 1 + (players - 1) * hand + 4 + comet
 
 
 def game_proof(pair: Pair, w: Witness) -> Proof:
