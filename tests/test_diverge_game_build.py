@@ -119,13 +119,15 @@ def _race() -> Pair:
 
 
 def overscored(rules: Ruleset, players: int, seeds: range, bound: int) -> list[tuple[int, int, str]]:
-    """(points, seed, policy) of seeded deals of 002's Commit in which a seat scores more than ``bound``."""
+    """(points, seed, policy) of seeded deals of 002's Commit in which a seat, or two seats together, score
+    more than ``bound``."""
     out = []
     for seed, policy in itertools.product(seeds, ("hoarder", "random", "simple")):
         rng = random.Random(seed)
         game = new_game(rules, players, 1, seed % players)
         final, _ = play_deal(next_deal(game, rng.getrandbits(64)), make_policy(policy, seed), game)
-        best = max(deal_points(final))
+        pts = deal_points(final)
+        best = max(pts[i] + pts[j] for i, j in itertools.combinations(range(players), 2))
         if best > bound:
             out.append((best, seed, policy))
     return out
@@ -198,3 +200,17 @@ def test_stored_race_witness_is_the_built_game() -> None:
     w, proof = witness_of(e), proof_of(e)
     assert w is not None and w.game_record and (w.game_deals, w.players) == (3, 3)
     assert proof is not None and proof.proved and proof.method == "construction"
+
+
+def test_the_tie_floor_needs_two_seats_at_100() -> None:
+    """RUL-COMMIT-C-TARGET (commit_tie): two seats at 100 need 200 points, at most 41 together a deal at three
+    players (32 at two): a tie after 5 deals at the earliest, so 6 deals asked; the stored witness (22
+    deals, 2 players, a sampled game) is above it and not claimed smallest."""
+    pair = next(p for p in pairs_for("commit_tie", ["commit_cats"]) if p.value_b == "play_on")
+    floor = game_floor(pair)
+    assert floor is not None and floor[0] == (6, 3)
+    e = ENTRIES[pair.key]
+    w, proof = witness_of(e), proof_of(e)
+    assert w is not None and proof is not None and not proof.proved
+    assert "a game of 6 deal(s) and 3 players may also differ" in proof.text
+    assert proof == game_proof(pair, w)

@@ -247,9 +247,30 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
     - RUL-COMMIT-C-RACE in 002's Commit: the readings part only once a total reaches the target of 100
       (R-COMMIT-C-GAME: before that neither reading ends a game, and every deal is played out alike), and a
       seat scores at most ``most_points_in_a_deal`` points in a deal, so a game of n players needs
-      ``ceil(100 / most)`` deals."""
+      ``ceil(100 / most)`` deals.
+    - RUL-COMMIT-C-TARGET (``commit_tie``) in 002's Commit: the readings part only after a deal that leaves
+      two seats tied for the lead at 100 or more, and the game must ask for a deal after it (the first
+      point); two seats score at most ``most_points_in_a_deal`` points together in a deal, so the tie comes
+      after at least ``ceil(200 / most)`` deals."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     v = variant_of(pair.a)
+    if pair.field == "commit_tie" and v.name == "commit_cats":
+        from comet.games.commit_cats.rules import TARGET
+
+        bounds = {n: most_points_in_a_deal(pair.a, n) for n in counts}
+        known = {n: b for n, b in bounds.items() if b is not None and most_points_in_a_deal(pair.b, n) == b}
+        if len(known) == len(counts):
+            tie = {n: -(-2 * TARGET // b) for n, b in known.items()}
+            deals, players = min((k + 1, n) for n, k in tie.items())
+            fewer = ", ".join(f"{n} players: {known[n]} a deal, {tie[n]} deals" for n in counts if n < players)
+            why = (
+                f"the readings part only after a deal that leaves two seats tied for the lead at {TARGET} or more "
+                f"(R-COMMIT-C-GAME), and the game must ask for a deal after it (the deals asked bound its length); "
+                f"two seats score at most {known[players]} points together in a deal of {players} players "
+                f"(most_points_in_a_deal), so the tie comes after at least {deals - 1} deals, and no player count "
+                "needs fewer" + (f" ({fewer})" if fewer else "")
+            )
+            return (deals, players), why
     if pair.field in ("two_player_end", "commit_tie") and v.game_end == "target":
         why = (
             "in a game to a target the deals asked bound its length, so a game asked for one deal ends after it "
@@ -295,8 +316,9 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
 
 
 def most_points_in_a_deal(rules: Ruleset, players: int) -> int | None:
-    """The most points one seat can score in a deal of 002's Commit with ``players`` (an upper bound, for
-    ``game_floor``), or None where it is not argued (another game, or RUL-COMMIT-C-COMET-OUT = doubled).
+    """The most points one seat, or two seats together, can score in a deal of 002's Commit with ``players``
+    (an upper bound, for ``game_floor``), or None where it is not argued (another game, or
+    RUL-COMMIT-C-COMET-OUT = doubled).
 
     The winner scores 1, and 1 per card left in the other hands, 2 per natural King (R-COMMIT-C-OUT); a
     King played scores 1 to its player (R-COMMIT-C-KING); the Comet played scores 2 to its player, 3 as a
@@ -306,7 +328,11 @@ def most_points_in_a_deal(rules: Ruleset, players: int) -> int | None:
     (left in another hand, 2; played by it, 1 and not in a hand); the one Comet at most 2 more (played by
     it, 2 or 3 and not in a hand; left in another hand, its card and 1 caught).  So a winner scores at most
     ``1 + (players - 1) * hand + 4 + 2`` (3 under comet_and_king), and a seat that does not go out at most
-    ``4 + 3 + 1``, less.  ``tests/test_diverge_game_build.py`` checks it on played deals."""
+    ``4 + 3 + 1``, less.  Two seats together, one of them the winner: the other scores only for Kings and
+    the Comet it plays, which are then in no hand (a King 1 instead of 2), and for the Comet caught in a
+    third hand (its card and two catches: 2 more than a card); so the same bound.  Neither the winner: at
+    most 4 Kings and the Comet's 2 (or two catches).  ``tests/test_diverge_game_build.py`` checks it on
+    played deals, for every seat and every two seats."""
     if rules.variant != "commit_cats" or rules.commit_comet_out != "plain":
         return None
     from comet.games.commit_cats.rules import CATS_TABLE
