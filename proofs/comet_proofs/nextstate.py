@@ -113,13 +113,22 @@ def successor(enc: Encoding, s: SymState, kind: int, rank: int, rd: Readings, pr
 
 
 def successors(
-    enc: Encoding, s: SymState, rd: Readings, actions: list[tuple[int, int]], prefix: str = "nx"
+    enc: Encoding,
+    s: SymState,
+    rd: Readings,
+    actions: list[tuple[int, int]],
+    prefix: str = "nx",
+    built: tuple[SymState, SymAction, z3.BoolRef] | None = None,
 ) -> list[Successor]:
     """``successor`` for each action of ``actions``; the transition formula is built once, with a symbolic
-    action, and the concrete actions are put in for it."""
-    s2 = enc.fresh_state(prefix, s.players)
-    a = SymAction.fresh(f"{prefix}.a")
-    relation = enc.transition(s, a, s2, rd)
+    action, and the concrete actions are put in for it.  ``built``: ``(s2, a, T(s, a, s2))`` already built
+    under ``rd`` (the obligations' shared terms), used instead of a state and action named by ``prefix``."""
+    if built is None:
+        s2 = enc.fresh_state(prefix, s.players)
+        a = SymAction.fresh(f"{prefix}.a")
+        relation = enc.transition(s, a, s2, rd)
+    else:
+        s2, a, relation = built
     variables = _variables(s2.terms())
     zero = _Subst([(v, _zero(v)) for v in variables.values()])
     # The formula's shape (pass or play, which effect) depends on the action's kind only: split it once
