@@ -320,7 +320,7 @@ def test_totality_fails_when_nobody_can_go_out(preset: str) -> None:
 def test_totality_fails_when_the_successor_is_not_determined() -> None:
     """A pass that may drop a card leaves the successor's hand free: T is not a function."""
     bad = broken(mutant("standard", PassDropsACard), "standard", "totality")
-    readable(bad.counterexample or "", "T does not determine the successor of 'pass'", "t.hand")
+    readable(bad.counterexample or "", "T does not determine the successor of 'pass'", "t.hand")  # the successor state t of the shared T
 
 
 @pytest.mark.parametrize("preset", CHIPS)
