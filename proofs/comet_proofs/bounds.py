@@ -34,6 +34,7 @@ from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
+from comet_proofs.certificates import Certificates, StoredOptimum, fits, model_of, value_on, values_of
 from comet_proofs.encoding import Encoding
 from comet_proofs.registry import encoding_for
 from comet_proofs.solving import solve_alone
@@ -69,6 +70,9 @@ class Bound:
     per_value: tuple[int, int] | None = None
     witness: int | None = None
     witness_file: str = ""
+    # one line per stored certificate of this preset and player count's optima that was stale or missing
+    # (those optima were searched afresh: ``maxima``)
+    certificate_notes: tuple[str, ...] = ()
 
     @property
     def best(self) -> int:
@@ -91,10 +95,10 @@ class Bound:
         return None if self.upper is None or self.witness is None else self.upper - self.witness
 
 
-def dealt_size(enc: Encoding, players: int, rd: Readings) -> int:
-    """The largest hand an initial deal gives (Optimize over ``Init``)."""
+def dealt_size(enc: Encoding, players: int, rd: Readings, certs: Certificates | None = None) -> int:
+    """The largest hand an initial deal gives (Optimize over ``Init``; ``certs``: ``maxima``)."""
     init = enc.fresh_state("d", players)
-    size = maximise([enc.initial(init, rd)], enc.hand_size(init, 0))
+    size = maxima(certs, f"{players}p largest hand dealt", [enc.initial(init, rd)], [enc.hand_size(init, 0)])[0]
     if size is None:
         raise AssertionError(f"{enc.name}: no largest initial hand")
     return size
@@ -184,6 +188,87 @@ def maximise_all(constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef
     return [int(v.as_long()) if z3.is_int_value(v) else None for v in values]
 
 
+def maxima(
+    certs: Certificates | None, key: str, constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef]
+) -> list[int | None]:
+    """``maximise_all(constraints, objectives)``, from the stored certificate ``key`` of ``certs`` where it is
+    current (``optimum_problem``: each value attained by its stored model, and Z3 proves none exceeded, so
+    they are the exact optima, the same numbers ``Optimize`` gives), else searched as without certificates
+    (with a note); at ``--update`` (``certs.recording``) a model attaining each optimum is found and kept."""
+    if certs is None:
+        return maximise_all(constraints, objectives)
+    certs.asked.add(key)
+    stored = certs.optima.get(key)
+    if stored is not None and not stored.search:
+        problem = optimum_problem(stored, constraints, objectives)
+        if problem is None:
+            certs.used += 1
+            certs.found_optima[key] = stored
+            return list(stored.values)
+        certs.stale(f"bound '{key}'", problem)
+    elif stored is None and certs.notify_missing:
+        certs.stale(f"bound '{key}'", "missing")
+    started = time.process_time()
+    values = maximise_all(constraints, objectives)
+    spent = time.process_time() - started
+    if certs.recording:
+        certs.found_optima[key] = attained(constraints, objectives, values, spent)
+    elif stored is not None and stored.search and list(stored.values) == values:
+        certs.found_optima[key] = stored
+    return values
+
+
+UNPROVED = "not proved in time"
+
+
+def optimum_problem(
+    stored: StoredOptimum, constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef]
+) -> str | None:
+    """Why a stored optimum is not the optimum now (None: it is): each stored model must satisfy the
+    constraints and give its objective the stored value (the optimum is at least that), and
+    ``constraints ∧ Or(objective > value)`` must be unsat (at most that)."""
+    if len(stored.values) != len(objectives) or len(stored.models) != len(objectives):
+        return "stale (another number of objectives)"
+    for objective, value, values in zip(objectives, stored.values, stored.models, strict=True):
+        model = model_of(values)
+        if not fits(model, constraints) or value_on(model, objective) != value:
+            return "stale (its model no longer attains the optimum)"
+    above = z3.Or(*[o > v for o, v in zip(objectives, stored.values, strict=True)])
+    verdict = solve_alone([*constraints, above], TIMEOUT_MS).verdict
+    if verdict == z3.unsat:
+        return None
+    return "stale (the optimum is larger now)" if verdict == z3.sat else UNPROVED
+
+
+def attained(
+    constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef], values: Sequence[int | None], spent: float
+) -> StoredOptimum:
+    """The certificate of optima ``values`` found by ``Optimize`` in ``spent`` CPU seconds: a model attaining
+    each.  Marked ``search`` where a value is missing, no model is found, or checking the certificate
+    (``optimum_problem``) is not proved in time or takes clearly longer than the search did: ``comet verify``
+    then searches it."""
+    if any(v is None for v in values):
+        return StoredOptimum((), (), True)
+    found = [int(v) for v in values if v is not None]
+    models: list[dict[str, int | bool]] = []
+    for objective, value in zip(objectives, found, strict=True):
+        solved = solve_alone([*constraints, objective == value], 6 * TIMEOUT_MS)
+        got = values_of(solved.model) if solved.model is not None else None
+        if got is None:
+            return StoredOptimum(tuple(found), (), True)
+        models.append(got)
+    certificate = StoredOptimum(tuple(found), tuple(models))
+    started = time.process_time()
+    problem = optimum_problem(certificate, constraints, objectives)
+    if problem is not None and problem != UNPROVED:  # Optimize and the models found contradict the proof
+        raise AssertionError(f"a certificate of the optima {found} fails as it is written: {problem}")
+    # searched where the check is clearly the dearer (a small Optimize and its check cost about the same, and
+    # timing noise should not flip the choice from one --update to the next)
+    checking = time.process_time() - started
+    slower = problem == UNPROVED or (checking > 2 * spent and checking > 0.05)
+    return StoredOptimum(tuple(found), tuple(models), slower)
+
+
 def none_holds(
     hypothesis: list[z3.BoolRef], breaks: Sequence[z3.BoolRef], ms: int, case: z3.BoolRef | None, whole: bool
 ) -> list[bool]:
@@ -215,11 +300,17 @@ class InPlay:
 
 
 def in_play_bound(
-    enc: Encoding, players: int, rd: Readings, fixed: Callable[[SymState], list[z3.BoolRef]], quantity: Quantity
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    quantity: Quantity,
+    certs: Certificates | None = None,
+    key: str = "in play",
 ) -> InPlay | None:
     """The most ``quantity`` (of a state; 0 when a deal starts) can reach in a deal (``InPlay``), or None
     where a weight is not found or the potential is not proved to fall: ``in_play_bounds`` of one."""
-    return in_play_bounds(enc, players, rd, fixed, [quantity])[0]
+    return in_play_bounds(enc, players, rd, fixed, [quantity], certs, key)[0]
 
 
 def in_play_bounds(
@@ -228,6 +319,8 @@ def in_play_bounds(
     rd: Readings,
     fixed: Callable[[SymState], list[z3.BoolRef]],
     quantities: Sequence[Quantity],
+    certs: Certificates | None = None,
+    key: str = "in play",
 ) -> list[InPlay | None]:
     """For each of ``quantities`` (of a state; 0 when a deal starts) the most it can reach in a deal
     (``InPlay``), or None where a weight is not found or the potential is not proved to fall.  Each weight is
@@ -235,16 +328,19 @@ def in_play_bounds(
     is then checked by Z3 (no step from an ``Inv`` state makes it grow, and the quantity is 0 in every
     initial deal), so a weight Z3 got wrong cannot make the bound unsound.  The quantities share the step's
     formula and each Z3 call (``maximise_all``, ``none_holds``: the most lost and the most won of
-    a card-level encoding, 7.5 s -> 5 s of CPU, 2026-12-02); each answer is the one it would get alone."""
+    a card-level encoding, 7.5 s -> 5 s of CPU, 2026-12-02); each answer is the one it would get alone.
+    ``certs``, ``key``: the weights and the largest potential from stored certificates (``maxima``); the
+    potential's checks are made in any case."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     step = [enc.invariant(s), enc.transition(s, a, t, rd), *fixed(s)]
     gained = [quantity(t) - quantity(s) for quantity in quantities]
     out: list[InPlay | None] = [None] * len(quantities)
-    passes = maximise_all([*step, a.kind == PASS], gained)
+    passes = maxima(certs, f"{players}p {key}: most gained by a pass", [*step, a.kind == PASS], gained)
     alive = [i for i, w in enumerate(passes) if w is not None]
     per_pass = {i: max(passes[i] or 0, 0) for i in alive}
     raised = enc.pass_budget(t) - enc.pass_budget(s)
-    cards = maximise_all([*step, a.kind != PASS], [gained[i] + per_pass[i] * raised for i in alive])
+    weighed = [gained[i] + per_pass[i] * raised for i in alive]
+    cards = maxima(certs, f"{players}p {key}: most gained by a play", [*step, a.kind != PASS], weighed)
     per_card = {i: max(w, 0) for i, w in zip(alive, cards, strict=True) if w is not None}
     alive = [i for i in alive if i in per_card]
 
@@ -258,7 +354,12 @@ def in_play_bounds(
     for case in step_cases(enc, a):
         kept = none_holds(step, [grows[i] for i in alive], 2 * TIMEOUT_MS, case, True)
         alive = [i for i, ok in zip(alive, kept, strict=True) if ok]
-    most = maximise_all([enc.initial(init, rd)], [potential(i, init) for i in alive])
+    most = maxima(
+        certs,
+        f"{players}p {key}: largest potential dealt",
+        [enc.initial(init, rd)],
+        [potential(i, init) for i in alive],
+    )
     for i, m in zip(alive, most, strict=True):
         out[i] = None if m is None else InPlay(per_pass[i], per_card[i], m)
     return out
@@ -286,16 +387,21 @@ def in_comet_value(constraints: list[z3.BoolRef], objective: z3.ArithRef, value:
 
 
 def in_comet_values(
-    constraints: list[z3.BoolRef], objectives: Sequence[z3.ArithRef], value: z3.ArithRef
+    constraints: list[z3.BoolRef],
+    objectives: Sequence[z3.ArithRef],
+    value: z3.ArithRef,
+    certs: Certificates | None = None,
+    key: str = "in the Comet's value",
 ) -> list[tuple[int, int] | None]:
     """For each of ``objectives``, the most it reaches as a function of the Comet's value ``value`` (free in
     ``constraints``): (a, b) with ``objective <= a + b*v`` for every v >= 0.  The line is guessed from two
     optima (a at v = 0, where it is exact; b the growth per unit of v at ``LARGE_VALUE``) and then proved
     by Z3 for every value (``bounded_in_value``); None if an optimum is not found in time or the line does
-    not hold everywhere.  The objectives share each Optimize (``maximise_all``)."""
-    at_zero = maximise_all([*constraints, value == 0], objectives)
-    far = maximise_all([*constraints, value == LARGE_VALUE], objectives)
-    further = maximise_all([*constraints, value == LARGE_VALUE + 1], objectives)
+    not hold everywhere.  The objectives share each Optimize (``maximise_all``; ``certs``, ``key``: from
+    stored certificates, ``maxima``)."""
+    at_zero = maxima(certs, f"{key} at 0", [*constraints, value == 0], objectives)
+    far = maxima(certs, f"{key} at {LARGE_VALUE}", [*constraints, value == LARGE_VALUE], objectives)
+    further = maxima(certs, f"{key} at {LARGE_VALUE + 1}", [*constraints, value == LARGE_VALUE + 1], objectives)
     out: list[tuple[int, int] | None] = []
     for objective, a, x, y in zip(objectives, at_zero, far, further, strict=True):
         if a is None or x is None or y is None:
@@ -318,18 +424,22 @@ def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
     return {name: upper for name, (upper, _) in proved_bounds_in_value(preset, players).items()}
 
 
-def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | None, tuple[int, int] | None]]:
+def proved_bounds_in_value(
+    preset: str, players: int, certs: Certificates | None = None
+) -> dict[str, tuple[int | None, tuple[int, int] | None]]:
     """``proved_bounds`` with, for the quantities that grow with the Comet's value (a whole deal's chips,
-    where only the Comet pays in play), the bound as a function of it (``in_comet_value``)."""
+    where only the Comet pays in play), the bound as a function of it (``in_comet_value``); ``certs``: the
+    optima from stored certificates where current (``maxima``)."""
     enc = encoding_for(preset)
     rules = preset_named(preset).rules
     rd = enc.readings_of(rules)
     start = variant_of(rules).comet_value
     out: dict[str, tuple[int | None, tuple[int, int] | None]] = {}
     init = enc.fresh_state("i", players)
-    actions = maximise([enc.initial(init, rd), init.comet_value == start], enc.ranking(init))
-    out[ACTIONS] = (actions, None)
-    size = dealt_size(enc, players, rd)
+    p = f"{players}p"
+    actions = maxima(certs, f"{p} {ACTIONS}", [enc.initial(init, rd), init.comet_value == start], [enc.ranking(init)])
+    out[ACTIONS] = (actions[0], None)
+    size = dealt_size(enc, players, rd, certs)
     if not lemma_holds(enc, players, rd, size):  # not proved (in time): no bound from the invariant
         return out
     s = enc.fresh_state("s", players)
@@ -342,23 +452,23 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
 
     if enc.scoring == "chips":
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
-        loss, gain = maximise_all(over, [-net, net])
+        loss, gain = maxima(certs, f"{p} {LOSS}, {GAIN}", over, [-net, net])
         out[LOSS], out[GAIN] = (loss, None), (gain, None)
         if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
             whole = [*free, comet_only(enc, s)]
             returned = enc.deal_returns(s, rd)[0]
             objectives = [-returned, returned]
-            uppers = maximise_all([*whole, s.comet_value == start], objectives)
-            lines = in_comet_values(whole, objectives, s.comet_value)
+            uppers = maxima(certs, f"{p} {DEAL_LOSS}, {DEAL_GAIN}", [*whole, s.comet_value == start], objectives)
+            lines = in_comet_values(whole, objectives, s.comet_value, certs, f"{p} {DEAL_LOSS}, {DEAL_GAIN} in value")
             for name, upper, line in zip((DEAL_LOSS, DEAL_GAIN), uppers, lines, strict=True):
                 out[name] = (upper, line)
         else:  # other things pay in play: the settlement's bound plus the most play can move (``in_play_bounds``)
-            moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play])
+            moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
     else:
         points = enc.deal_points(s, rd)[0]
-        most = maximise(over, points)
+        most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
         scored = enc.play_points(s, 0)
         if most is None and scored is not None:  # the points scored in play bounded first (``in_play_bound``)
 
@@ -366,10 +476,12 @@ def proved_bounds_in_value(preset: str, players: int) -> dict[str, tuple[int | N
                 got = enc.play_points(x, 0)
                 return z3.IntVal(0) if got is None else got
 
-            moved = in_play_bound(enc, players, rd, at_start, in_play)
+            moved = in_play_bound(enc, players, rd, at_start, in_play, certs, "points in play")
             # what the end of the deal adds, bounded on its own (the lemma on hand sizes left out: with it Z3
             # found no optimum in 30 s on a card-level encoding; without it, 57 in under 5 s, 2026-12-02)
-            ended = maximise([enc.invariant(s), enc.terminal(s), *at_start(s)], points - scored)
+            ended = maxima(
+                certs, f"{p} points at the end", [enc.invariant(s), enc.terminal(s), *at_start(s)], [points - scored]
+            )[0]
             most = None if moved is None or ended is None else moved.most + ended
         out[POINTS] = (most, None)
     return out
@@ -450,19 +562,31 @@ def typical_players(preset: str) -> int:
     return counts[min(1, len(counts) - 1)]
 
 
-def bounds(preset: str, players: Sequence[int] | None = None, deals: int = 200, seed: int = 0) -> list[Bound]:
-    """Every bound of ``preset`` for each of its player counts (or ``players``)."""
+def bounds(
+    preset: str,
+    players: Sequence[int] | None = None,
+    deals: int = 200,
+    seed: int = 0,
+    certificates: Certificates | None = None,
+) -> list[Bound]:
+    """Every bound of ``preset`` for each of its player counts (or ``players``); ``certificates``: the stored
+    optima to check before searching (default: the preset's committed ones; ``Certificates.searching``:
+    none)."""
     enc = encoding_for(preset)
     counts = tuple(players) if players else enc.player_counts
+    certs = certificates if certificates is not None else Certificates.stored(preset)
     out: list[Bound] = []
     for n in counts:
-        proved = proved_bounds_in_value(preset, n)
+        before = len(certs.notes)
+        certs.absence("bounds")
+        proved = proved_bounds_in_value(preset, n, certs)
+        notes = tuple(certs.notes[before:])
         reached = reached_values(preset, n, deals, seed)
         shipped = witness_values(preset, n)
         for name, (value, deal_seed, length) in reached.items():
             upper, per_value = proved.get(name, (None, None))
             witness, where = shipped.get(name, (None, ""))
-            out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value, witness, where))
+            out.append(Bound(preset, n, name, upper, value, deal_seed, length, per_value, witness, where, notes))
     return out
 
 

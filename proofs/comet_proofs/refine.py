@@ -8,6 +8,11 @@ on that state, the model's legal actions and successors must equal the encoding'
 (``crosscheck.check_state``), and every finished successor's returns and points must equal the
 encoding's (with the model's payments shown when they do not).  A class without a witness is a
 failure.  A short random cross-check (``crosscheck.sample_states``) is a second source of states.
+
+Finding ``s`` depends on the encoding alone, so the model Z3 found is kept as a certificate
+(``certificates``, ``certified/<preset>.json``): a run evaluates the formula, built now, on the stored model
+instead of searching (a few milliseconds), and searches only where it no longer evaluates to true or no
+longer concretises (saying so).  The comparison with the model on the state is the same either way.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from comet.variant import variant_of
 
 from comet_proofs.abstraction import describe_action, describe_deal_state
 from comet_proofs.catalogue import BehaviourClass, Overrides
+from comet_proofs.certificates import Certificates, StoredWitness, fits, model_of, values_of
 from comet_proofs.concrete import concretise
 from comet_proofs.crosscheck import check_state, encoded_successors, sample_states
 from comet_proofs.dealt import flat_values
@@ -84,6 +90,10 @@ class RefineResult:
     random_states: int
     random_mismatches: tuple[str, ...]
     seconds: float
+    # witnesses taken from stored certificates (checked by evaluation, not searched), and one note per
+    # certificate that was stale or missing (searched afresh instead: ``certificates``)
+    certified: int = 0
+    certificate_notes: tuple[str, ...] = ()
 
     @property
     def witnesses(self) -> int:
@@ -298,41 +308,125 @@ class Context:
         return bool(solver.check() == z3.unsat)
 
 
+def witness_key(cls: BehaviourClass, overrides: Overrides) -> str:
+    """The name of a class's witness under one reading combination in the stored certificates."""
+    return cls.name + " | " + (", ".join(f"{k}={v}" for k, v in overrides) or "the preset's readings")
+
+
+def witness_formulas(
+    ctx: Context, preset: str, cls: BehaviourClass, overrides: Overrides, free: bool
+) -> list[z3.BoolRef]:
+    """``Inv(s) ∧ T(s, a, s2) ∧ guard`` with the readings pinned (``pin_readings``) and the realism constraints:
+    what a witness of ``cls`` under ``overrides`` satisfies."""
+    enc, s, s2, a, rd = ctx.enc, ctx.s, ctx.s2, ctx.a, ctx.rd
+    base = preset_named(preset).rules
+    pinned = pin_readings(enc, rd, base, overrides, free)
+    return [*ctx.inv_step, cls.guard(enc, s, a, s2, rd), *pinned, *realism(enc, preset, s, cls.escalated)]
+
+
+def witness_of(ctx: Context, preset: str, cls: BehaviourClass, m: z3.ModelRef) -> tuple[AbstractState, Witness | None]:
+    """The abstract state a model of ``witness_formulas`` picks, and the witness it gives if it concretises
+    (``_concrete``; None if not)."""
+    enc, s, a, rd = ctx.enc, ctx.s, ctx.a, ctx.rd
+    abstract = s.evaluate(m)
+    rules = rules_of(enc, preset_named(preset).rules, rd, m)
+    state = _concrete(enc, abstract, rules)
+    if state is None:
+        return abstract, None
+    kind = int(m.eval(a.kind, model_completion=True).as_long())
+    rank = int(m.eval(a.rank, model_completion=True).as_long())
+    readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
+    return abstract, Witness(preset, cls.name, ctx.players, readings, describe_action(kind, rank), state)
+
+
+def stored_witness(
+    context: Callable[[int], Context],
+    preset: str,
+    cls: BehaviourClass,
+    overrides: Overrides,
+    players: Sequence[int],
+    certificates: Certificates,
+) -> Witness | None:
+    """The witness of the stored certificate of ``cls`` under ``overrides``, if its model satisfies the
+    formulas built now from the encoding (``witness_formulas``: evaluated, no search) and its state
+    concretises; None (with a note, unless there is none to check or its player count is not asked for)
+    otherwise."""
+    key = witness_key(cls, overrides)
+    certificates.asked.add(key)
+    stored = certificates.witnesses.get(key)
+    if stored is None:
+        if certificates.notify_missing:
+            certificates.stale(f"class '{key}'", "missing")
+        return None
+    if stored.players not in players:
+        return None
+    ctx = context(stored.players)
+    m = model_of(stored.values)
+    if not fits(m, witness_formulas(ctx, preset, cls, overrides, stored.free)):
+        certificates.stale(f"class '{key}'", "stale (its model no longer satisfies the formula)")
+        return None
+    _, w = witness_of(ctx, preset, cls, m)
+    if w is None:
+        certificates.stale(f"class '{key}'", "stale (its state no longer concretises)")
+        return None
+    certificates.used += 1
+    certificates.found_witnesses[key] = stored
+    return w
+
+
 def find_witness(
     context: Callable[[int], Context],
     preset: str,
     cls: BehaviourClass,
     overrides: Overrides,
     players: Sequence[int],
+    certificates: Certificates | None = None,
 ) -> Witness | None:
     """A concrete state exhibiting ``cls`` under ``overrides`` for the first player count that has one
-    (the other readings as the preset's if possible, else as Z3 picks them); None if there is none."""
-    base = preset_named(preset).rules
+    (the other readings as the preset's if possible, else as Z3 picks them); None if there is none.  With
+    ``certificates``: the stored witness if it still fits (``stored_witness``), else Z3's, recorded there."""
+    if certificates is not None:
+        w = stored_witness(context, preset, cls, overrides, players, certificates)
+        if w is not None:
+            return w
     for n in players:
         ctx = context(n)
-        enc, s, s2, a, rd = ctx.enc, ctx.s, ctx.s2, ctx.a, ctx.rd
         for free in (False, True):
             # a solver of its own per search: Z3 preprocesses the whole formula before its first check,
             # which a solver reused under push and pop does not (the refinement check of two counting
             # encodings: 5.0 -> 2.2 s and 2.7 -> 1.4 s, 2026-12-01)
             solver = z3.Solver()
             solver.set("timeout", TIMEOUT_MS)
-            solver.add(*ctx.inv_step, cls.guard(enc, s, a, s2, rd))
-            solver.add(*pin_readings(enc, rd, base, overrides, free), *realism(enc, preset, s, cls.escalated))
+            solver.add(*witness_formulas(ctx, preset, cls, overrides, free))
             for _ in range(ATTEMPTS):
                 if solver.check() != z3.sat:
                     break
                 m = solver.model()
-                abstract = s.evaluate(m)
-                rules = rules_of(enc, base, rd, m)
-                state = _concrete(enc, abstract, rules)
-                if state is not None:
-                    kind = int(m.eval(a.kind, model_completion=True).as_long())
-                    rank = int(m.eval(a.rank, model_completion=True).as_long())
-                    readings = tuple((f, str(getattr(state.rules, f)).lower()) for f, _ in rd.fields)
-                    return Witness(preset, cls.name, n, readings, describe_action(kind, rank), state)
+                abstract, w = witness_of(ctx, preset, cls, m)
+                if w is not None:
+                    values = values_of(m)
+                    if certificates is not None and values is not None:
+                        certificates.found_witnesses[witness_key(cls, overrides)] = StoredWitness(n, free, values)
+                    return w
                 solver.add(ctx.block(False, abstract))
     return None
+
+
+def audit(preset: str, certificates: Certificates) -> None:
+    """Look up the stored witness of every class of ``preset`` under every reading combination it names
+    (``stored_witness``: evaluated, no search, no comparison with the model); the ones that do not fit, or
+    are missing, leave their notes in ``certificates``."""
+    enc = encoding_for(preset)
+    contexts: dict[int, Context] = {}
+
+    def context(n: int) -> Context:
+        if n not in contexts:
+            contexts[n] = Context(enc, n)
+        return contexts[n]
+
+    for cls in classes_for(preset):
+        for overrides in reading_combinations(enc, cls):
+            stored_witness(context, preset, cls, overrides, enc.player_counts, certificates)
 
 
 def _concrete(enc: Encoding, abstract: AbstractState, rules: Ruleset) -> DealState | None:
@@ -437,13 +531,19 @@ def refine(
     only: Sequence[str] = (),
     sweep: bool = False,
     progress: Callable[[str], None] | None = None,
+    certificates: Certificates | None = None,
 ) -> RefineResult:
     """The directed refinement check of ``preset`` over its player counts (or ``players``); ``enc``: its
     encoding, or a planted one in tests; ``only``: just the classes whose name contains one of these;
     ``sweep``: also witness every class under each reading of every quantified ruling, one at a time (a
-    reading under which the class cannot happen is listed as impossible, not failed)."""
+    reading under which the class cannot happen is listed as impossible, not failed); ``certificates``:
+    the stored witnesses to check before searching (default: the preset's committed ones;
+    ``Certificates.searching``: none, every witness searched)."""
     t0 = time.perf_counter()
     enc = enc or encoding_for(preset)
+    certs = certificates if certificates is not None else Certificates.stored(preset)
+    notes_before, used_before = len(certs.notes), certs.used
+    certs.absence("refinement check")
     counts = tuple(players) if players else enc.player_counts
     results: list[ClassResult] = []
     contexts: dict[int, Context] = {}
@@ -468,7 +568,8 @@ def refine(
         for overrides in declared + extra:
             if progress is not None:
                 progress(f"refine {preset}: {cls.name}")
-            w = find_witness(context, preset, cls, overrides, order)
+            # the sweep's extra combinations have no stored witness (none are written for them)
+            w = find_witness(context, preset, cls, overrides, order, certs if overrides in declared else None)
             label = "under " + (", ".join(f"{k}={v}" for k, v in overrides) or "the preset's readings")
             if w is None:
                 (missing if overrides in declared else impossible).append(
@@ -488,4 +589,12 @@ def refine(
         for k, state in enumerate(states):
             bad += compare(context(state.players), state, f"{preset}: random state {k}", invariant=True)
         sample_states_n, random_bad = len(states), tuple(bad)
-    return RefineResult(preset, tuple(results), sample_states_n, random_bad, time.perf_counter() - t0)
+    return RefineResult(
+        preset,
+        tuple(results),
+        sample_states_n,
+        random_bad,
+        time.perf_counter() - t0,
+        certs.used - used_before,
+        tuple(certs.notes[notes_before:]),
+    )

@@ -312,6 +312,8 @@ def summary_json(
                 "classes_covered": rf.covered,
                 "witnesses": rf.witnesses,
                 "random_states": rf.random_states,
+                "certified_witnesses": rf.certified,
+                "certificate_notes": list(rf.certificate_notes),
                 "seconds": round(rf.seconds, 2),
                 "ok": rf.ok,
                 "failures": rf.failures(),
@@ -543,7 +545,15 @@ def print_refine(console: Any, results: dict[str, RefineResult]) -> bool:
         covered = f"{r.covered}/{len(r.classes)}"
         table.add_row(name, covered, str(r.witnesses), str(r.random_states), f"{r.seconds:.1f}", verdict)
     console.print(table)
+    certified, found = sum(r.certified for r in results.values()), sum(r.witnesses for r in results.values())
+    if certified:
+        console.print(
+            f"{certified} of {found} witnesses are stored Z3 models (certificates) that still satisfy the formula "
+            "built now: checked by evaluation, not searched; the comparison with the model is the same"
+        )
     for r in results.values():
+        for note in r.certificate_notes:
+            console.print(note, markup=False, highlight=False)
         for failure in r.failures():
             console.print("[red]refinement failure[/red]")
             console.print(failure, markup=False, highlight=False)
@@ -568,7 +578,8 @@ def print_bounds(console: Any, names: list[str], computed: list[Any] | None = No
                 rows += bounds(name, players=(typical_players(name),), deals=100)
                 bar.advance(task)
     table = Table(
-        title="bounds per deal: proved (Z3 Optimize over Inv at the Comet's starting value, and for every value v) "
+        title="bounds per deal: proved (the optimum over Inv at the Comet's starting value, by Z3 Optimize or a stored "
+        "model attaining it and an unsat proof that nothing exceeds it, and for every value v) "
         "against the most a witness deal reaches (replayed by the model)"
     )
     for col in ("preset", "players", "quantity", "proved ≤", "for every v", "witness deal", "gap", "sampled best"):
@@ -588,4 +599,6 @@ def print_bounds(console: Any, names: list[str], computed: list[Any] | None = No
         sampled = f"{b.sampled} (seed {b.seed})" if b.ok else f"[red]{b.sampled} (seed {b.seed}) ABOVE[/red]"
         table.add_row(b.preset, str(b.players), b.quantity, upper, in_value, witness, gap, sampled)
     console.print(table)
+    for note in dict.fromkeys(note for b in rows for note in b.certificate_notes):
+        console.print(note, markup=False, highlight=False)
     return not all(b.ok for b in rows)
