@@ -14,7 +14,7 @@ import z3
 from comet.cli import main
 from comet.variant import REGISTRY
 from comet_proofs.dealing import model_deal_sizes
-from comet_proofs.dealt import check_dealt
+from comet_proofs.dealt import assigns, check_dealt, satisfiable
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
 from comet_proofs.registry import ENCODINGS
@@ -61,6 +61,32 @@ def test_planted_extra_card_for_seat_zero_is_caught() -> None:
     text = r.problems[0]
     assert "deal_sizes=table" in text and "is not an initial state of the encoding" in text
     assert "vacuously" in text and "seat 0" in text
+
+
+class NothingEnds(StandardEncoding):
+    """Bug (R-END-OUT): no state is terminal, so no finished deal satisfies ``Inv ∧ terminal`` and every
+    settlement obligation would hold vacuously."""
+
+    def terminal(self, s: SymState) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_planted_empty_terminal_is_caught() -> None:
+    """A finished deal of the model is put into ``Inv ∧ terminal`` by evaluation: false here, reported."""
+    r = check_dealt("standard", NothingEnds())
+    assert not r.ok
+    assert any("a finished deal of the model is not in Inv ∧ terminal" in p for p in r.problems), r.problems
+
+
+def test_a_state_is_checked_by_evaluation_and_only_what_is_left_open_is_searched() -> None:
+    x, y, b = z3.Int("x"), z3.Int("y"), z3.Bool("b")
+    one, two = z3.IntVal(1), z3.IntVal(2)
+    assert satisfiable(z3.And(x == 1, y > x), [(x, one), (y, two)])
+    assert not satisfiable(z3.And(x == 1, y > x), [(x, two)])
+    assert satisfiable(z3.And(x == 1, y == 3), [(x, one)])  # y == 3 left open: an assignment
+    assert assigns(z3.And(x == 1, y == 3)) and not assigns(z3.And(x == 1, x + y == 3))
+    assert satisfiable(z3.And(x == 1, x + y == 3, b), [(x, one)])  # left to Z3: sat
+    assert not satisfiable(z3.And(x == 1, y > 2, y < 3), [(x, one)])  # left to Z3: unsat
 
 
 def run_verify(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
