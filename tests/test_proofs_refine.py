@@ -10,10 +10,11 @@ import z3
 from comet import engine
 from comet.presets import PRESETS
 from comet.state import DealState, Payment
+from comet_proofs.encoding import Encoding
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.refine import classes_for, refine
 from comet_proofs.registry import encoding_for
-from comet_proofs.symbolic import Readings, SymAction, SymState
+from comet_proofs.symbolic import AbstractState, Readings, SymAction, SymState
 
 LAST_AS_NINE = "the Comet played last as a 9"
 CAUGHT = "a loser is caught with the Comet at settlement"
@@ -226,3 +227,31 @@ def test_the_contexts_closed_numbers_are_those_of_the_constant_state() -> None:
                 differ.append(preset)
             assert z3.simplify(enc.step_bound(sym)).as_long() == engine.step_bound(state)
     assert differ, "no finished state scores differently under other readings: a reading put in wrong is not seen"
+
+
+def test_the_contexts_broken_parts_are_those_of_the_constant_state() -> None:
+    """``refine.Context.broken_parts`` (Inv's parts built once over s, a random state's values put in) names
+    the parts the constant state (``SymState.const``) breaks: none for states of the model, and the chip
+    zero-sum or the card count for a state planted with a chip too many or a card too many; a card-level
+    state goes the constant way, and gives them too."""
+    import dataclasses
+
+    from comet_proofs.crosscheck import sample_states
+    from comet_proofs.refine import Context
+
+    def constant_way(enc: Encoding, a: AbstractState) -> list[str]:
+        parts = enc.invariant_parts(SymState.const(a))
+        return [name for name, holds in parts.items() if not z3.is_true(z3.simplify(holds))]
+
+    for preset in ("standard", "opera", "commit_hoyle"):
+        enc = encoding_for(preset)
+        n = enc.player_counts[0]
+        ctx = Context(enc, n)
+        for state in sample_states((n,), 2, 5, per_deal=2, preset=preset):
+            a = enc.abstract(state)
+            assert ctx.broken_parts(a) == [] == constant_way(enc, a), preset
+            chips = (a.chips[0] + 1, *a.chips[1:])
+            hands = ((a.hands[0][0] + 1, *a.hands[0][1:]), *a.hands[1:])
+            for bad in (dataclasses.replace(a, chips=chips), dataclasses.replace(a, hands=hands)):
+                broken = ctx.broken_parts(bad)
+                assert broken and broken == constant_way(enc, bad), (preset, broken)

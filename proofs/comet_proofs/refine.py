@@ -218,6 +218,8 @@ class Context:
         self.s2_bool = [z3.is_bool(t) for t in self.s2_terms]
         self.s2_var_terms = [self.s2_terms[i] for i in self.s2_vars]
         self.s2_set = set(self.s2_vars)
+        self.s_set = set(self.s_vars)
+        self._parts: dict[str, z3.BoolRef] | None = None  # Inv's parts over s, built on first use
         self.flag_vars = [(i, x) for i, x in enumerate(self.rd.flags) if is_variable(x)]
         # the step bound, deal returns and deal points over s2, built on first use (``closed``)
         self._scores: tuple[z3.ArithRef, tuple[z3.ArithRef, ...], tuple[z3.ArithRef, ...]] | None = None
@@ -257,6 +259,22 @@ class Context:
         if not scores:
             return number(bound), (), ()
         return number(bound), tuple(number(x) for x in returns), tuple(number(x) for x in points)
+
+    def broken_parts(self, a: AbstractState) -> list[str]:
+        """The parts of ``Inv`` that ``a`` breaks: each part built once over s, ``a``'s values put in
+        (``terms.substituted``) and simplified.  Where s has a term that is neither a variable nor ``a``'s
+        value (a card-level state's counts), built on ``SymState.const(a)`` instead, as ``closed`` does
+        (building every part anew per random state was a tenth of the refinement check of a counting
+        encoding, 2026-12-02)."""
+        values = self.values(a, False)
+        if not all(t.eq(v) for i, (t, v) in enumerate(zip(self.s_terms, values, strict=True)) if i not in self.s_set):
+            parts = self.enc.invariant_parts(SymState.const(a))
+            return [name for name, holds in parts.items() if not z3.is_true(z3.simplify(holds))]
+        if self._parts is None:
+            self._parts = self.enc.invariant_parts(self.s)
+        froms = [self.s_terms[i] for i in self.s_vars]
+        tos = [values[i] for i in self.s_vars]
+        return [name for name, f in self._parts.items() if not z3.is_true(z3.simplify(substituted(f, froms, tos)))]
 
     def values(self, a: AbstractState, second: bool, where: list[int] | None = None) -> list[z3.ExprRef]:
         """``a``'s values as Z3 constants, in the order of ``SymState.terms`` (of s2 when ``second``: the sorts
@@ -465,10 +483,7 @@ def compare(ctx: Context, state: DealState, head: str, invariant: bool = False) 
     abstracts = [enc.abstract(after) for _, after in afters]
     same = ctx.same_successors(before, state.rules, set(abstracts))
     bound, _, _ = ctx.closed(before, state.rules, scores=False)
-    broken = []
-    if invariant:
-        parts = enc.invariant_parts(SymState.const(before))
-        broken = [name for name, holds in parts.items() if not z3.is_true(z3.simplify(holds))]
+    broken = ctx.broken_parts(before) if invariant else []
     _, problem = (0, None) if same and not broken and bound == engine.step_bound(state) else check_state(enc, state)
     if problem is not None:
         problems.append(
