@@ -12,7 +12,7 @@ import z3
 from comet import engine
 from comet.presets import PRESETS
 from comet.state import DealState, Payment
-from comet_proofs import certificates
+from comet_proofs import certificates, certify
 from comet_proofs.bounds import bounds, maxima, typical_players
 from comet_proofs.certificates import UPDATE, Certificates, StoredOptimum, StoredWitness, fits, model_of
 from comet_proofs.refine import RefineResult, refine
@@ -118,7 +118,7 @@ def test_a_planted_bug_in_the_model_is_caught_on_a_certified_witness(monkeypatch
 def test_the_committed_certificates_are_current_for_every_preset() -> None:
     """Every witness and optimum ``comet verify`` asks for has a stored certificate that still fits the
     encoding (else verify searches it afresh and is slower): refresh them with the command in the message."""
-    notes = certificates.check(sorted(PRESETS))
+    notes = certify.check(sorted(PRESETS))
     assert not notes, f"stale certificates: run `{UPDATE}` and commit proofs/comet_proofs/certified/\n" + "\n".join(
         notes
     )

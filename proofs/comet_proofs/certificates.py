@@ -10,7 +10,8 @@ the encoding alone, not on the model's code:
 - the bounds' optima (``bounds.maximise_all``): a model attaining the value ``b`` of each objective.
 
 The models found are kept in a versioned JSON file per preset (``certified/<preset>.json``), written by
-``python -m comet_proofs.certificates --update``.  A stored witness is used when the formula, built now
+``python -m comet_proofs.certify --update`` (``comet_proofs.certify``, the command that
+writes and checks the files; this module is only the store, so ``bounds`` and ``refine`` can read it).  A stored witness is used when the formula, built now
 from the current encoding, evaluates to true on it (a few milliseconds); the model of the game is then
 compared with the encoding on it exactly as on a witness Z3 found.  A stored optimum ``b`` is used when its
 model satisfies the constraints and gives the objective the value ``b`` (so the optimum is at least
@@ -23,7 +24,6 @@ certificates, and the result says so (``notes``), so a stale file costs time, ne
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +32,7 @@ import z3
 
 FORMAT = 1
 FOLDER = Path(__file__).parent / "certified"
-UPDATE = "python -m comet_proofs.certificates --update"
+UPDATE = "python -m comet_proofs.certify --update"
 
 Values = dict[str, int | bool]
 
@@ -172,69 +172,3 @@ class Certificates:
         optima = section({k: v.json() for k, v in self.found_optima.items()})
         head = f' "format": {FORMAT},\n "preset": {json.dumps(self.preset)},\n "command": {json.dumps(UPDATE)},\n'
         return "{\n" + head + f' "witnesses": {witnesses},\n "optima": {optima}\n}}\n'
-
-
-def update(presets: Sequence[str]) -> list[str]:
-    """Run the refinement check and the bounds of ``presets`` without their stored certificates (every answer
-    searched, every optimum's model found) and write the files; the files written."""
-    from comet_proofs.bounds import bounds, typical_players
-    from comet_proofs.refine import refine
-
-    FOLDER.mkdir(exist_ok=True)
-    written: list[str] = []
-    for preset in presets:
-        fresh = Certificates(preset, recording=True, notify_missing=False)
-        refine(preset, certificates=fresh)
-        bounds(preset, players=(typical_players(preset),), deals=0, certificates=fresh)
-        path = FOLDER / f"{preset}.json"
-        path.write_text(fresh.json(), encoding="utf-8")
-        written.append(str(path))
-    return written
-
-
-def check(presets: Sequence[str]) -> list[str]:
-    """Whether the stored certificates of ``presets`` are current: every witness the refinement check asks for
-    still satisfies its formula and concretises (evaluated, no search, no comparison with the model), every
-    optimum of the bounds is still attained and proved, and no stored entry is left unasked.  The notes
-    (empty when current), each naming the command that refreshes the files."""
-    from comet_proofs.bounds import proved_bounds_in_value, typical_players
-    from comet_proofs.refine import audit
-
-    notes: list[str] = []
-    for preset in presets:
-        stored = Certificates.stored(preset)
-        stored.absence("check")
-        audit(preset, stored)
-        proved_bounds_in_value(preset, typical_players(preset), stored)
-        for key in sorted(set(stored.witnesses) - stored.asked) + sorted(set(stored.optima) - stored.asked):
-            stored.stale(repr(key), "stored but no longer asked for")
-        notes += stored.notes
-    return notes
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    from comet.presets import PRESETS
-
-    parser = argparse.ArgumentParser(
-        prog="python -m comet_proofs.certificates",
-        description="Write (--update) or check the stored Z3 models comet verify checks instead of searching.",
-    )
-    parser.add_argument("--update", action="store_true", help="search every answer afresh and write the files")
-    parser.add_argument("--preset", action="append", default=None, metavar="P", help="only this preset (repeatable)")
-    args = parser.parse_args(argv)
-    names = args.preset or sorted(PRESETS)
-    if args.update:
-        for path in update(names):
-            print(f"wrote {path}")
-        return 0
-    notes = check(names)
-    for line in notes:
-        print(line)
-    print("certificates current" if not notes else f"{len(notes)} certificates stale or missing")
-    return 1 if notes else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
