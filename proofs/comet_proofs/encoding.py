@@ -108,6 +108,10 @@ class Encoding:
     # so), and the cross-check keeps the preset's reading.  ``tests/test_proofs_rulings.py`` checks it.
     unquantified: tuple[str, ...] = BASE_UNQUANTIFIED
     outside: tuple[str, ...] = ()
+    # Z3's tactics before its SMT core for the joint inductive step's checks (``solving.LIA2CARD``; none: Z3's
+    # default solver).  The joint step is not re-checked by the second solver, whose budget is a multiple of
+    # the first solver's work, so this changes no other obligation's work or re-check.
+    step_tactics: tuple[str, ...] = ()
     # The relative cost of one of its obligations (``parallel.tasks`` hands out the costliest first).
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.

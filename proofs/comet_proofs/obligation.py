@@ -81,6 +81,9 @@ class Obligation:
     # How the joint check is split into rounds (``Round``; an encoding's ``step_slices``): None, one round of
     # every goal from the whole common hypothesis, split by ``cases``.
     rounds: Callable[[], list[Round]] | None = None
+    # Z3's tactics before its SMT core for the joint check's combined checks (``Encoding.step_tactics``); the
+    # goal-by-goal checks of a case that fails use the default solver, as every other obligation does.
+    tactics: tuple[str, ...] = ()
 
     def run(self, recheck: bool = False) -> ProofResult:
         """Prove the obligation (unsat of every case); with ``recheck``, a proved obligation of at most two
@@ -153,7 +156,7 @@ class Obligation:
                 if not alive:
                     break
                 combined = [*rnd.hypothesis, z3.Not(z3.And([g for _, g, _ in alive]))]
-                if solve_alone(combined, TIMEOUT_MS, case).verdict == z3.unsat:
+                if solve_alone(combined, TIMEOUT_MS, case, self.tactics).verdict == z3.unsat:
                     continue
                 for entry in list(alive):
                     goal_name, goal, render = entry

@@ -246,7 +246,17 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
     per_action = tuple(enc.action_cases(SymAction.fresh()))
     sliced = rounds if enc.step_slices(parts) else None
     out.append(
-        Obligation(JOINT_STEP, name, players, joint_build, enc.rulings, per_action, joint=joint_parts, rounds=sliced)
+        Obligation(
+            JOINT_STEP,
+            name,
+            players,
+            joint_build,
+            enc.rulings,
+            per_action,
+            joint=joint_parts,
+            rounds=sliced,
+            tactics=enc.step_tactics,
+        )
     )
 
     def totality() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:

@@ -98,14 +98,22 @@ def specialise(formulas: Sequence[z3.BoolRef], case: z3.BoolRef) -> list[z3.Bool
     return [*(z3.simplify(z3.substitute(f, *values)) for f in formulas), case]
 
 
-def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRef | None = None) -> Solved:
+# Z3's preprocessing that rewrites sums of 0/1 terms as cardinality constraints (``lia2card``), with what it needs
+# before it, for an encoding's joint inductive step (``Encoding.step_tactics``).
+LIA2CARD: tuple[str, ...] = ("simplify", "propagate-values", "solve-eqs", "lia2card")
+
+
+def solve_alone(
+    formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRef | None = None, tactics: tuple[str, ...] = ()
+) -> Solved:
     """Check ``formulas`` (and ``case``, specialised: ``specialise``) in a fresh Z3 context (a copy of the
     terms, numbered in the order they are met), so that Z3's search depends on the formula and not on
     every term the process built before; tried with the seeds of ``SEED_TRIES`` in turn until one gives an
     answer or ``timeout_ms`` is spent.  The case is specialised in the fresh context too: Z3's simplifier
     orders the arguments of a sum or a conjunction by term identifier, so in the main context its output
     depends on the process's history (each of the base rules' 20 specialised joint-step cases came
-    out different after a refinement check had run in the same process, 2026-12-01)."""
+    out different after a refinement check had run in the same process, 2026-12-01).  ``tactics``: Z3's
+    tactics to run before its SMT core (``LIA2CARD``), instead of its default solver."""
     ctx = z3.Context()
     copied = [f.translate(ctx) for f in formulas]
     if case is not None:
@@ -115,7 +123,7 @@ def solve_alone(formulas: Sequence[z3.BoolRef], timeout_ms: int, case: z3.BoolRe
         budget = min(try_ms, timeout_ms - spent)
         if budget <= 0:
             break
-        solver = z3.Solver(ctx=ctx)
+        solver = z3.Then(*tactics, "smt", ctx=ctx).solver() if tactics else z3.Solver(ctx=ctx)
         solver.set("timeout", budget)
         solver.set("random_seed", seed)
         # Z3's older simplex-based arithmetic solver: about a quarter less time over these obligations
