@@ -1,6 +1,7 @@
 """The proof obligations of one encoding and player count build their common terms once (``obligations.Shared``):
 ``Inv``, ``T`` and ``Init`` are built once per plan, not once per obligation, and what each obligation asks Z3 is the
-same formula as a plan of its own would build.
+same formula as a plan of its own would build; the second solver re-checks the formulas the first solver checked,
+without translating and specialising them again.
 
 Rules exercised: R-PLAY-MUST (totality), R-END-OUT (the joint inductive step), through the standard game's plan.
 """
@@ -8,10 +9,13 @@ Rules exercised: R-PLAY-MUST (totality), R-END-OUT (the joint inductive step), t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 import z3
+from comet_proofs import obligation as obligation_module
 from comet_proofs import obligations as obligations_module
+from comet_proofs import solving as solving_module
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.obligation import Obligation
 from comet_proofs.obligations import Shared, obligations
@@ -89,3 +93,32 @@ def test_each_obligation_asks_what_a_plan_of_its_own_asks() -> None:
         alone = obligations(enc, 3, "standard")[i]
         assert alone.name == ob.name
         assert asked(alone) == asked(ob), ob.name
+
+
+# ---------------------------------------------------------------- the second solver on the first solver's formulas
+# (``Solved.checked``): each re-checked case is neither translated nor specialised again.
+
+
+def test_the_second_solver_takes_the_first_solvers_formulas(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = solving_module.specialise
+
+    def counted(formulas: Sequence[z3.BoolRef], case: z3.BoolRef) -> list[z3.BoolRef]:
+        calls.append(1)
+        return real(formulas, case)
+
+    monkeypatch.setattr(obligation_module, "specialise", counted)
+    results = [ob.run(recheck=True) for ob in obligations(StandardEncoding(), 2, "standard") if ob.joint is None]
+    assert sum(r.second == "agrees" for r in results) >= 5
+    assert all(r.proved for r in results)
+    assert calls == []
+
+
+def test_the_second_solver_checks_what_it_is_given() -> None:
+    """Planted: formulas as checked that have a model (the obligation's own formula has none) are a disagreement,
+    so the second solver answers on the formulas it is handed."""
+    ctx = z3.Context()
+    x = z3.Int("x", ctx)
+    handed = (x > 0,)
+    assert Obligation.second_opinion([z3.BoolVal(False)], [z3.BoolVal(True)], 10**6, [handed]) == ("DISAGREES", "")
+    assert Obligation.second_opinion([z3.BoolVal(False)], [z3.BoolVal(True)], 10**6) == ("agrees", "")

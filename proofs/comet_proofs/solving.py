@@ -53,6 +53,9 @@ class Solved:
     # Z3's resource count for the try that answered ("rlimit count"): a measure of the work done that,
     # unlike seconds, does not depend on the machine or its load
     work: int = 0
+    # the formulas as checked (translated into the check's own context and specialised), for a second
+    # solver in the same context (``Obligation.second_opinion``): not translated and specialised again
+    checked: tuple[z3.BoolRef, ...] = ()
 
 
 # Z3's random seed, and how long (ms) each try may take before the next seed is tried; the last try has
@@ -139,7 +142,7 @@ def solve_alone(
     search = tuple(int(stats.get_key_value(k)) if k in keys else 0 for k in ("decisions", "conflicts", "rlimit count"))
     model = solver.model().translate(z3.main_ctx()) if verdict == z3.sat else None
     reason = solver.reason_unknown() if verdict not in (z3.sat, z3.unsat) else ""
-    return Solved(verdict, model, reason, (search[0], search[1]), search[2])
+    return Solved(verdict, model, reason, (search[0], search[1]), search[2], tuple(copied))
 
 
 def second_solver(ctx: z3.Context | None = None, work: int = SECOND_MAX_WORK) -> z3.Solver:
