@@ -137,3 +137,55 @@ def test_bounds_asked_together_are_the_bounds_asked_one_by_one(monkeypatch: pyte
     assert module.none_holds([x <= 3], [x > 4, x > 5], 1000, None, False) == [True, True] and len(calls) == 1
     assert module.none_holds([x <= 3], [x > 4, x > 2, x > 9], 1000, None, True) == [True, False, True]
     assert len(calls) == 1 + 1 + 3
+
+
+def test_the_hand_lemma_tried_whole_still_fails_on_a_hand_that_grows() -> None:
+    """R-DEAL-SIZES: "no hand is larger than the hand dealt" is proved from the step whole when Z3 answers
+    at once (``unsat_at_once``), else case by case; a planted hand count that grows with every step
+    (true of no deal after its first action) is refused either way."""
+    from comet.presets import preset as named
+    from comet_proofs import bounds as module
+    from comet_proofs.games.standard.encoding import StandardEncoding
+    from comet_proofs.symbolic import SymState
+
+    class GrowingHand(StandardEncoding):
+        def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
+            return super().hand_size(s, seat) + s.steps
+
+    rules = named("standard").rules
+    real, planted = StandardEncoding(), GrowingHand()
+    size = module.dealt_size(real, 3, real.readings_of(rules))
+    assert module.lemma_holds(real, 3, real.readings_of(rules), size)
+    assert not module.lemma_holds(planted, 3, planted.readings_of(rules), size)
+    x = z3.Int("x")
+    assert module.unsat_at_once([x > 2], [x < 1, x < 2]) and not module.unsat_at_once([x > 2], [x < 1, x > 5])
+
+
+def test_a_weight_one_too_small_is_refused_on_a_card_level_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMMIT-H-KING-PAID: 000's Commit's potential is proved from the step whole (one check, not one per card);
+    with weights one below the optimum that check is not unsat, the split one refuses them too, and no
+    bound is given."""
+    from comet.presets import preset as named
+    from comet.variant import variant_of
+    from comet_proofs import bounds as module
+    from comet_proofs.registry import encoding_for
+    from comet_proofs.symbolic import SymState
+
+    rules = named("commit_hoyle").rules
+    enc = encoding_for("commit_hoyle")
+    rd = enc.readings_of(rules)
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value, *enc.fixed_by_rules(x, rules)]
+
+    found = module.in_play_bound(enc, 3, rd, at_start, module.lost_in_play)
+    assert found is not None and found.per_card > 0
+    real, calls = module.maximise, []
+
+    def short(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
+        calls.append(1)
+        got = real(constraints, objective)
+        return got - 1 if got is not None and len(calls) <= 2 else got
+
+    monkeypatch.setattr(module, "maximise", short)
+    assert module.in_play_bound(enc, 3, rd, at_start, module.lost_in_play) is None
