@@ -17,7 +17,7 @@ from comet_proofs import obligation as obligation_module
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.obligations import JOINT_STEP, obligations
 from comet_proofs.solving import LIA2CARD, Solved, solve_alone
-from comet_proofs.symbolic import Readings, SymAction, SymState
+from comet_proofs.symbolic import PASS, Readings, SymAction, SymState
 
 
 def recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[str, ...], z3.CheckSatResult]]:
@@ -70,3 +70,38 @@ def test_a_planted_step_bug_is_found_through_lia2card(monkeypatch: pytest.Monkey
     assert any(name.startswith("well-formed") for name in names), names
     text = dict(result.broken)[next(n for n in names if n.startswith("well-formed"))]
     assert "one step breaks well-formed state" in text and "action: pass" in text, text
+
+
+# ---------------------------------------------------------------- totality through lia2card (``Encoding.totality_tactics``)
+
+
+def test_red_nines_totality_goes_through_lia2card_and_is_not_rechecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert encoding_for("red_nines").totality_tactics == LIA2CARD
+    for preset in ("standard", "opera", "two_player", "old_comet", "commit_hoyle", "commit_cats"):
+        assert encoding_for(preset).totality_tactics == (), preset
+    seen = recorded(monkeypatch)
+    (ob,) = [o for o in obligations(encoding_for("red_nines"), 4, "red_nines") if o.name.startswith("totality")]
+    result = ob.run(recheck=True)
+    assert result.proved and result.second == ""
+    assert seen == [(LIA2CARD, z3.unsat)]
+
+
+class NobodyGoesOut:
+    """Bug: the play effect contradicts itself when the mover's last card goes (R-END-OUT)."""
+
+    def transition(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
+        base = super().transition(s, a, s2, rd)  # type: ignore[misc]
+        assert isinstance(self, StandardEncoding) and isinstance(base, z3.BoolRef)
+        left = z3.Sum(*[self.hand_size(s2, p) for p in range(s.players)])
+        return z3.And(base, z3.Or(a.kind == PASS, left >= s.players))
+
+
+def test_a_planted_stuck_deal_is_found_through_lia2card() -> None:
+    base = type(encoding_for("red_nines"))
+    enc = type("NobodyGoesOut_red_nines", (NobodyGoesOut, base), {})()
+    assert enc.totality_tactics == LIA2CARD
+    (ob,) = [o for o in obligations(enc, 4, "red_nines") if o.name.startswith("totality")]
+    result = ob.run()
+    assert not result.proved
+    text = result.counterexample or ""
+    assert "a deal in progress with no successor under T" in text and "state:" in text, text

@@ -112,6 +112,10 @@ class Encoding:
     # default solver).  The joint step is not re-checked by the second solver, whose budget is a multiple of
     # the first solver's work, so this changes no other obligation's work or re-check.
     step_tactics: tuple[str, ...] = ()
+    # The same for the totality obligation, which is then not re-checked by the second solver (its budget is a
+    # multiple of the default solver's work): only where the default solver's work is far above the second
+    # solver's threshold at every player count, so that it was never re-checked anyway.
+    totality_tactics: tuple[str, ...] = ()
     # The relative cost of one of its obligations (``parallel.tasks`` hands out the costliest first).
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.

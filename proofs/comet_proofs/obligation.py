@@ -81,8 +81,10 @@ class Obligation:
     # How the joint check is split into rounds (``Round``; an encoding's ``step_slices``): None, one round of
     # every goal from the whole common hypothesis, split by ``cases``.
     rounds: Callable[[], list[Round]] | None = None
-    # Z3's tactics before its SMT core for the joint check's combined checks (``Encoding.step_tactics``); the
-    # goal-by-goal checks of a case that fails use the default solver, as every other obligation does.
+    # Z3's tactics before its SMT core (``solving.LIA2CARD``; none: Z3's default solver): for a joint check, its
+    # combined checks (``Encoding.step_tactics``; the goal-by-goal checks of a case that fails use the default
+    # solver); for any other obligation, every check (``Encoding.totality_tactics``), and it is then not
+    # re-checked, as the second solver's budget is a multiple of the default solver's work.
     tactics: tuple[str, ...] = ()
 
     def run(self, recheck: bool = False) -> ProofResult:
@@ -102,7 +104,7 @@ class Obligation:
         work = 0
         checked: list[tuple[z3.BoolRef, ...]] = []
         for case in splits:
-            solved = solve_alone(formulas, TIMEOUT_MS, case)
+            solved = solve_alone(formulas, TIMEOUT_MS, case, self.tactics)
             work += solved.work
             if len(splits) <= 3:
                 checked.append(solved.checked)
@@ -111,7 +113,7 @@ class Obligation:
         seconds = time.perf_counter() - start
         readings = tuple((name, "*") for name, _ in self.rulings)
         if solved.verdict == z3.unsat:
-            cheap = len(splits) <= 3 and work < RECHECK_BELOW_WORK
+            cheap = len(splits) <= 3 and work < RECHECK_BELOW_WORK and not self.tactics
             # a formula that is just False (termination) has nothing to re-check
             trivial = all(z3.is_false(f) for f in formulas)
             budget = second_budget(work)

@@ -290,7 +290,8 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
 
         return [f], render
 
-    out.append(ob("totality (a deal in progress has a successor under T, a finished one none)", totality))
+    title = "totality (a deal in progress has a successor under T, a finished one none)"
+    out.append(dataclasses.replace(ob(title, totality), tactics=enc.totality_tactics))
     if enc.scoring == "points":
         caught_ob = caught_obligation(sh, ob)
         out += points_obligations(sh, ob) + ([caught_ob] if caught_ob else [])
