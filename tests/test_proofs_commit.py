@@ -18,6 +18,7 @@ from comet_proofs.games.commit_common import DECK51, PLAYED, REMOVED, SuitedEnco
 from comet_proofs.obligation import Obligation, ProofResult, Round
 from comet_proofs.obligations import obligations
 from comet_proofs.registry import encoding_for
+from comet_proofs.solving import LIA2CARD
 from comet_proofs.symbolic import COMET, SymAction, SymState
 from comet_proofs.terms import indicator
 
@@ -154,6 +155,7 @@ def test_the_sliced_step_proves_and_has_two_slices() -> None:
     parts = list(enc.invariant_parts(enc.fresh_state("s", 2)))
     slices = enc.step_slices(parts)
     assert [sl.by_card for sl in slices] == [True, False]
+    assert [sl.tactics for sl in slices] == [LIA2CARD, ()]  # the indicator sums card by card through lia2card
     named = [g for sl in slices for g in sl.goals]
     assert sorted(named) == sorted([*parts, "termination"])  # every goal in exactly one slice
     assert joint_result(enc, 2, "commit_hoyle").proved

@@ -82,6 +82,8 @@ class StepSlice:
     goals: tuple[str, ...]
     assumed: tuple[str, ...]
     by_card: bool
+    # Z3's tactics before its SMT core for the slice's checks (``solving.LIA2CARD``; none: Z3's default solver)
+    tactics: tuple[str, ...] = ()
 
 
 TERMINATION_GOAL = "termination"

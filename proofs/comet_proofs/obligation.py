@@ -31,6 +31,8 @@ class Round:
     goals: tuple[str, ...]
     hypothesis: tuple[z3.BoolRef, ...]
     cases: tuple[z3.BoolRef, ...]
+    # Z3's tactics before its SMT core for the round's combined checks (``StepSlice.tactics``)
+    tactics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,9 @@ class Obligation:
     # How the joint check is split into rounds (``Round``; an encoding's ``step_slices``): None, one round of
     # every goal from the whole common hypothesis, split by ``cases``.
     rounds: Callable[[], list[Round]] | None = None
-    # Z3's tactics before its SMT core (``solving.LIA2CARD``; none: Z3's default solver): for a joint check, its
-    # combined checks (``Encoding.step_tactics``; the goal-by-goal checks of a case that fails use the default
-    # solver); for any other obligation, every check (``Encoding.totality_tactics``), and it is then not
+    # Z3's tactics before its SMT core (``solving.LIA2CARD``; none: Z3's default solver): for a joint check, the
+    # combined checks of the goals no round names (``Encoding.step_tactics``; a round has its own, and the
+    # goal-by-goal checks of a case that fails use the default solver); for any other obligation, every check (``Encoding.totality_tactics``), and it is then not
     # re-checked, as the second solver's budget is a multiple of the default solver's work.
     tactics: tuple[str, ...] = ()
 
@@ -152,7 +154,7 @@ class Obligation:
         named = {g for r in rounds for g in r.goals}
         rest = tuple(name for name, _, _ in goals if name not in named)
         if rest or not rounds:
-            rounds = [*rounds, Round(rest, tuple(common), self.cases)]
+            rounds = [*rounds, Round(rest, tuple(common), self.cases, self.tactics)]
         broken: list[tuple[str, str]] = []
         for rnd in rounds:
             alive = [by_name[g] for g in rnd.goals]
@@ -161,7 +163,7 @@ class Obligation:
                 if not alive:
                     break
                 combined = [*rnd.hypothesis, z3.Not(z3.And([g for _, g, _ in alive]))]
-                if solve_alone(combined, TIMEOUT_MS, case, self.tactics).verdict == z3.unsat:
+                if solve_alone(combined, TIMEOUT_MS, case, rnd.tactics).verdict == z3.unsat:
                     continue
                 for entry in list(alive):
                     goal_name, goal, render = entry

@@ -200,7 +200,7 @@ def obligations(enc: Encoding, players: int, preset: str | None = None) -> list[
         for sl in enc.step_slices(parts):
             cases = enc.card_cases(a) if sl.by_card else enc.kind_cases(a)
             assumed = z3.And([before[p] for p in sl.assumed])
-            out.append(Round(tuple(goal_title(g) for g in sl.goals), (assumed, step), tuple(cases)))
+            out.append(Round(tuple(goal_title(g) for g in sl.goals), (assumed, step), tuple(cases), sl.tactics))
         return out
 
     def joint_build() -> tuple[list[z3.BoolRef], Callable[[z3.ModelRef], str]]:
