@@ -232,3 +232,44 @@ def test_the_summary_flags_the_rows_chance_may_explain() -> None:
     text = "\n".join(lines)
     assert "## How many verdicts chance explains" in text
     assert f"- {mult.FLAG} `{pairs[1].label_b()}` (standard), 3 players, random" in text
+
+
+def test_a_placebo_row_is_judged_with_the_placebo_family_everywhere() -> None:
+    """A placebo reading (``deal_order = blocks``: it cannot change play) whose one measurement reads "matters"
+    alone is judged, in the summary and in its own section, with the placebo check's family, as the placebo
+    check judges it, and is left out of the report-wide count (the placebo check is its family).  Planted: the
+    marginal sample row, which reads "matters" alone, on the placebo pair measured at two player counts."""
+    from comet.commands.diverge_page import placebo_family, placebo_lines, summary_table
+    from comet.diverge.pairs import all_pairs
+    from comet.diverge.records import Search
+    from comet.diverge.report import PairReport, pair_section
+    from comet.diverge.study import Measured
+
+    rows = sample_rows()
+    assert verdict(rows[1].paired).matters  # the planted row reads "matters" judged alone
+    placebo = next(p for p in all_pairs(["standard"]) if p.field == "deal_order")
+    others = [p for p in all_pairs(["standard"]) if p.field in ("comet_lead", "new_run")][:2]
+    reports = [
+        PairReport(
+            placebo,
+            Search(placebo, None, "", 0, 0, 0.0),
+            [Measured(3, {"random": rows[1].paired}), Measured(4, {"random": rows[2].paired})],
+        ),
+        *(
+            PairReport(o, Search(o, None, "", 0, 0, 0.0), [Measured(3, {"random": row.paired})])
+            for o, row in zip(others, (rows[0], rows[2]), strict=True)
+        ),
+    ]
+    assert placebo_family(reports) == 2
+    lines = summary_table(reports)
+    placebo_rows = [line for line in lines if f"`{placebo.label_b()}`" in line and line.startswith("| [RUL-")]
+    assert len(placebo_rows) == 2
+    assert all("no measurable effect" in line and "placebo: judged with" in line for line in placebo_rows)
+    assert not any(line.endswith(f"{mult.FLAG} |") for line in placebo_rows)
+    text = "\n".join(lines)
+    assert "Of the 2 deal-level rows" in text  # only the non-placebo rows are counted
+    section = "\n".join(pair_section(reports[0], None, 0, 0, placebo_family=placebo_family(reports)))
+    assert "matters" not in section and "judged with the placebo check's family of 2" in section
+    assert "EFFECT FOUND" not in "\n".join(placebo_lines(reports))
+    alone = "\n".join(pair_section(reports[0], None, 0, 0))
+    assert "**Verdict (random, the headline player): matters" in alone  # without the family it would read so

@@ -184,3 +184,9 @@ def test_verdicts() -> None:
     v = verdict(reduce_deals(base, moved, np.full(400, 1, dtype=np.int64)))
     assert v.matters and "dealer +3.000" in v.text and "1st -3.000" in v.text
     assert "3.000 chips per deal end up with another seat" in v.text
+    # every figure the verdict names carries its simultaneous interval: a random +-1 around the dealer's gain
+    noise = np.tile(np.array([[1, 0, -1], [-1, 0, 1]], dtype=np.int64), (200, 1))
+    noisy = DealArrays(base.winner, moved.chips + noise, base.length, base.drawn, base.stuck)
+    v = verdict(reduce_deals(base, noisy, np.full(400, 1, dtype=np.int64)))
+    assert v.matters and "dealer +3.000 (+2." in v.text and " to +3." in v.text and "1st -3.000 (-3." in v.text
+    assert "in brackets: simultaneous 95 % intervals" in v.text

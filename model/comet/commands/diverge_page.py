@@ -57,14 +57,27 @@ def headline_rows(reports: list[PairReport]) -> dict[tuple[str, int], Row]:
     return rows
 
 
+def placebo_family(reports: list[PairReport]) -> int:
+    """How many measurements the placebo check judges as one family (every player count and player of every
+    placebo pair); each placebo verdict anywhere in the report is judged with it."""
+    from comet.diverge.placebo import placebo_reason
+
+    return sum(len(m.deals) for r in reports if placebo_reason(r.pair) is not None for m in r.impact)
+
+
 def summary_table(reports: list[PairReport]) -> list[str]:
     """One row per reading pair and player count: the witness and the headline player's verdict; then how
-    many of the verdicts chance explains (``comet.diverge.multiplicity``), those it may explain marked."""
+    many of the verdicts chance explains (``comet.diverge.multiplicity``), those it may explain marked.  A
+    placebo reading's row is judged with the placebo check's family, and is left out of the multiplicity
+    count (the placebo check is its family)."""
     from comet.diverge.effect import verdict
     from comet.diverge.impact_report import competent, headline, unit_of
+    from comet.diverge.placebo import placebo_reason
     from comet.variant import variant_of
 
-    rows = headline_rows(reports)
+    family = max(1, placebo_family(reports))
+    placebo_keys = {r.pair.key for r in reports if placebo_reason(r.pair) is not None}
+    rows = {k: row for k, row in headline_rows(reports).items() if k[0] not in placebo_keys}
     keys = list(rows)
     judged = multiplicity(list(rows.values()))
     doubtful = {keys[i] for i in judged.matters - judged.fdr}
@@ -104,8 +117,11 @@ def summary_table(reports: list[PairReport]) -> list[str]:
                     )
                 continue
             pol = headline(m)[0]
-            v = verdict(m.deals[pol], unit)
-            text = v.text.split(" (simultaneous")[0].split(" over ")[0]
+            placebo = p.key in placebo_keys
+            v = verdict(m.deals[pol], unit, family if placebo else 1)
+            text = v.text.split(" (in brackets:")[0].split(" (simultaneous")[0].split(" over ")[0]
+            if placebo:
+                text += f" (placebo: judged with the [placebo check](#placebo-check)'s {family:,} measurements)"
             mark = f" {FLAG}" if (p.key, m.players) in doubtful else ""
             who = f"{pol}, {m.deals[pol].deals:,} deals"
             if pol != "pimc" and "pimc" in m.deals and competent(m) is False:
@@ -116,7 +132,10 @@ def summary_table(reports: list[PairReport]) -> list[str]:
     lines.append("")
     if len(rows) > 1:
         lines += multiplicity_lines(
-            list(rows.values()), judged, "deal-level rows of the summary (each the headline player's verdict)"
+            list(rows.values()),
+            judged,
+            "deal-level rows of the summary (each the headline player's verdict; the placebo readings' rows are "
+            "judged in the placebo check)",
         )
     return lines
 
@@ -153,7 +172,7 @@ def placebo_lines(reports: list[PairReport]) -> list[str]:
     from comet.variant import variant_of
 
     placebos = [r for r in reports if placebo_reason(r.pair) is not None]
-    family = sum(len(m.deals) for r in placebos for m in r.impact)
+    family = placebo_family(reports)
     lines: list[str] = []
     alone = 0  # verdicts that would read "matters" judged one at a time
     for r in placebos:
@@ -260,7 +279,16 @@ def render(
                 lines += field_breakdown(rs[0].pair, diff)
             continue
         lines += field_section(
-            f, rid, question, _slug_link(source), rs, out_dir, args.deals, args.games, sources.get(rid, [])
+            f,
+            rid,
+            question,
+            _slug_link(source),
+            rs,
+            out_dir,
+            args.deals,
+            args.games,
+            sources.get(rid, []),
+            placebo_family=placebo_family(reports),
         )
     lines += contradictions
     lines += larger_runs(out_dir)

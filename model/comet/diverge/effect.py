@@ -99,8 +99,8 @@ def verdict(p: Paired, unit: str = "chips", together: int = 1) -> Verdict:
     zb = bonferroni_z(family_size(p) * together)
     e = effect(p, zb)
     names = [position_name(i, p.players) for i in range(p.players)]
-    seats = [f"{names[i]} {x.value:+.3f} {unit}/deal" for i, x in enumerate(e.chips_change) if x.excludes_zero]
-    wins = [f"{names[i]} {100 * x.value:+.2f} points" for i, x in enumerate(e.win_change) if x.excludes_zero]
+    seats = [f"{names[i]} {x.text(3)} {unit}/deal" for i, x in enumerate(e.chips_change) if x.excludes_zero]
+    wins = [f"{names[i]} {x.text(2, 100)} points" for i, x in enumerate(e.win_change) if x.excludes_zero]
     length = e.length_change.excludes_zero
     moved = not p.classes[DEALT] and e.transfer.excludes_zero
     if not (seats or wins or length or moved):
@@ -116,12 +116,12 @@ def verdict(p: Paired, unit: str = "chips", together: int = 1) -> Verdict:
     parts = []
     if moved:
         parts.append(
-            f"{e.transfer.value:.3f} {unit} per deal end up with another seat "
+            f"{e.transfer.text(3, signed=False)} {unit} per deal end up with another seat "
             f"({p.changed:,} of {n:,} deals change, {percent(p.changed / n)})"
         )
     parts.append(f"to whom: {', '.join(seats)}" if seats else "no seat's mean " + unit + " change measurably")
     if wins:
         parts.append(f"win rate: {', '.join(wins)}")
     if length:
-        parts.append(f"deals {e.length_change.value:+.2f} actions long")
-    return Verdict(True, "matters: " + "; ".join(parts) + " (simultaneous 95 % intervals)")
+        parts.append(f"deals {e.length_change.text(2)} actions long")
+    return Verdict(True, "matters: " + "; ".join(parts) + " (in brackets: simultaneous 95 % intervals)")

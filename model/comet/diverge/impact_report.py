@@ -138,8 +138,11 @@ def game_verdict(g: GamePaired) -> str:
     return f"winners change in {w}; deals per game {dl.text(2)}; final spread {ds.text(2)}"
 
 
-def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, plot_name: str, title: str) -> list[str]:
-    """The impact part of one pair's section."""
+def impact_lines(
+    measured: list[Measured], points: bool, out_dir: Path | None, plot_name: str, title: str, together: int = 1
+) -> list[str]:
+    """The impact part of one pair's section; ``together`` > 1 for a placebo reading, whose verdicts are judged
+    with the placebo check's family of that many measurements (``comet.diverge.effect.verdict``)."""
     unit = unit_of(points)
     counts = ", ".join(str(m.players) for m in measured) or "none"
     lines: list[str] = [
@@ -170,12 +173,17 @@ def impact_lines(measured: list[Measured], points: bool, out_dir: Path | None, p
             else ""
         )
         lines += [f"**Impact at {m.players} players** ({n} paired deals per player, {engine}):", ""]
-        lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit).text}.**")
+        lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit, together).text}.**")
+        if together > 1:
+            lines.append(
+                f"- A placebo reading: every verdict here is judged with the placebo check's family of {together:,} "
+                "measurements, as in [Placebo check](#placebo-check)."
+            )
         if why:
             lines.append(f"- Headline: {why}.")
         elif head == "pimc":
             lines.append(f"- Headline: pimc is measurably stronger than greedy here: {strength_text(m)}.")
-        lines += [f"- {p}: {verdict(t, unit).text}." for p, t in m.deals.items() if p != head]
+        lines += [f"- {p}: {verdict(t, unit, together).text}." for p, t in m.deals.items() if p != head]
         for p, g in m.games.items():
             lines.append(f"- whole games ({p}): {game_verdict(g)}.")
         lines += ["", *deal_table(m.deals, unit), ""]

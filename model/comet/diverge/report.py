@@ -67,14 +67,22 @@ def witness_section(r: PairReport) -> list[str]:
     return lines
 
 
-def pair_section(r: PairReport, out_dir: Path | None, deals: int, games: int, title: str = "") -> list[str]:
+def pair_section(
+    r: PairReport, out_dir: Path | None, deals: int, games: int, title: str = "", placebo_family: int = 1
+) -> list[str]:
+    """One pair's section.  ``placebo_family``: the placebo check's number of measurements; a placebo pair's
+    verdicts are judged with that family, as the placebo check judges them (``comet.diverge.placebo``)."""
+    from comet.diverge.placebo import placebo_reason
+
     p = r.pair
     heading = title or f"{p.preset}: `{p.label_a()}` (A) against `{p.label_b()}` (B)"
     lines = [f"### {heading}", ""]
     lines += witness_section(r)
     name = f"{p.field or 'house'}-{p.preset}-{value_text(p.value_b) if p.field else 'b'}"
     points = variant_of(p.a).scoring != "chips"
-    lines += ["", *impact_lines(r.impact, points, out_dir, name, f"{p.preset}: {p.label_a()} (A) vs {p.label_b()} (B)")]
+    together = max(1, placebo_family) if placebo_reason(p) is not None else 1
+    title_b = f"{p.preset}: {p.label_a()} (A) vs {p.label_b()} (B)"
+    lines += ["", *impact_lines(r.impact, points, out_dir, name, title_b, together)]
     if r.interactions:
         lines += ["", "**Interactions** (another ruling's reading changes whether this one makes a difference):", ""]
         # an item's narration follows it indented (a nested block of the list item), not as items of its own
@@ -93,6 +101,7 @@ def field_section(
     games: int,
     citations: Sequence[str] = (),
     title: str = "",
+    placebo_family: int = 1,
 ) -> list[str]:
     lines = [f"## {ruling}: `{field}`" if field else "## House rules", ""]
     if question:
@@ -102,5 +111,5 @@ def field_section(
         lines += [f"- {c}" for c in citations]
     lines.append("")
     for r in reports:
-        lines += pair_section(r, out_dir, deals, games, title)
+        lines += pair_section(r, out_dir, deals, games, title, placebo_family)
     return lines
