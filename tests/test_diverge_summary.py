@@ -79,11 +79,15 @@ def pending_reports() -> dict[str, list[str]]:
     """The summary lines of each report under spec/divergence/pending/ (one ruling's pairs measured on
     their own, by ``comet diverge FIELD --preset P --out spec/divergence/pending/FIELD-P``, for rulings added
     after the whole report was generated), by folder name."""
-    return {
-        d.name: pair_headings((d / "README.md").read_text(encoding="utf-8"))
-        for d in sorted(PENDING.iterdir())
-        if (d / "README.md").is_file()
-    } if PENDING.is_dir() else {}
+    return (
+        {
+            d.name: pair_headings((d / "README.md").read_text(encoding="utf-8"))
+            for d in sorted(PENDING.iterdir())
+            if (d / "README.md").is_file()
+        }
+        if PENDING.is_dir()
+        else {}
+    )
 
 
 def pair_headings(text: str) -> list[str]:
@@ -106,8 +110,30 @@ def test_the_published_report_lists_every_ruling() -> None:
     pending = pending_reports()
     measured_alone = {key: listed_in(lines, pairs) for key, lines in pending.items()}
     unmeasured = [key for key in missing if not any(key in keys for keys in measured_alone.values())]
-    assert unmeasured == [], f"not in {REPORT.name}'s summary nor in a pending report (regenerate it): {', '.join(unmeasured)}"
+    assert unmeasured == [], (
+        f"not in {REPORT.name}'s summary nor in a pending report (regenerate it): {', '.join(unmeasured)}"
+    )
     for name, keys in measured_alone.items():
         assert keys, f"pending/{name} measures no pair"
         assert keys & set(missing), f"pending/{name} is stale: the whole report lists its pairs now; delete it"
 
+
+def test_a_witness_proved_over_some_player_counts_says_which() -> None:
+    """A Z3 proof over 2-player deals only (``Proof.within``) proves the witness smallest among those deals, so
+    the summary says "smallest over 2p deals", never a bare "smallest"; a proof over every count says
+    "smallest".  Taken from the stored entries (cats_new_run in commit_cats is proved over 2 players only)."""
+    stored = load()
+    partial = [p for p in all_pairs() if (e := stored.get(p.key)) is not None and search_of(p, e).proof is not None]
+    reports = [PairReport(p, search_of(p, stored[p.key]), []) for p in partial]
+    lines = summary_table(reports)
+    by_key = {}
+    for r in reports:
+        row = next(line for line in lines if f"| {r.pair.preset} | `{r.pair.label_b()}` |" in line)
+        if r.search.witness is not None:
+            by_key[r.pair.key] = (r.search.proof, row)
+    within = [(pr, row) for pr, row in by_key.values() if pr is not None and pr.proved and pr.within]
+    assert within, "no stored proof over some player counts only"
+    for pr, row in within:
+        assert f"(smallest over {'/'.join(map(str, pr.within))}p deals)" in row and "(smallest)" not in row
+    every = [row for pr, row in by_key.values() if pr is not None and pr.proved and not pr.within]
+    assert every and all("(smallest)" in row for row in every)

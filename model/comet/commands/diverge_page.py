@@ -97,7 +97,8 @@ def summary_table(reports: list[PairReport]) -> list[str]:
         else:
             shown = f"{w.kind}, {len(w.actions)} action(s), {w.players}p"
         if w is not None and pr is not None and pr.proved:
-            shown += " (smallest)"
+            # a Z3 proof over some player counts only proves the witness smallest among those deals
+            shown += f" (smallest over {'/'.join(map(str, pr.within))}p deals)" if pr.within else " (smallest)"
         link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
         unit = unit_of(variant_of(p.a).scoring != "chips")
         if not any(m.deals or m.games for m in r.impact):
