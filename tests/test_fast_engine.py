@@ -240,3 +240,26 @@ def test_the_generator_is_cpythons_past_its_first_block() -> None:
         ours = [fast_rng._draw(mt, pos) for _ in range(1400)]
         ref = random.Random(int(seeds[lane]))
         assert ours == [ref.getrandbits(32) for _ in range(1400)], int(seeds[lane])
+
+
+def test_planted_bug_going_out_ends_no_run_is_caught() -> None:
+    """RUL-OLD-LAST-CARD every_run_end broken in the kernel (test-only switch 3: the last card of a hand
+    earns nothing): the check names the chips."""
+    rules = PRESETS["old_comet"].rules.with_overrides({"old_last_card": "every_run_end"})
+    assert not check_deals(rules, 3, range(10), "random")
+    problems = check_deals(rules, 3, range(10), "random", _mutant=3)
+    assert problems
+    assert "net chips per seat: reference" in str(problems[0]), str(problems[0])
+
+
+def test_planted_bug_the_old_opera_bonus_unpaid_is_caught() -> None:
+    """RUL-OLD-OPERA-BONUS doubled broken in the kernel (test-only switch 4: the Opera's extra on the
+    manille never paid), on the three-player Opera deals out on the manille."""
+    rules = PRESETS["old_comet"].rules.with_overrides({"opera": True, "old_opera_bonus": "doubled"})
+    seeds = [13511, 14879, 27151]
+    out = play_deals(rules, 3, seeds, "hoarder")
+    assert all(f & FLAG_OPERA and f & FLAG_OUT_ON_WILD for f in out.flags)
+    assert not check_deals(rules, 3, seeds, "hoarder")
+    problems = check_deals(rules, 3, seeds, "hoarder", _mutant=4)
+    assert len(problems) == len(seeds)
+    assert "net chips per seat: reference" in str(problems[0]), str(problems[0])

@@ -85,6 +85,8 @@ KERNEL_FIELDS: tuple[str, ...] = (
     "old_caught_nine",
     "old_bonus_last",
     "old_king_quartet",
+    "old_opera_bonus",
+    "old_last_card",
 )
 
 #: Ruleset fields that do not change a single deal (game length, chips between deals, the Comet's
@@ -309,6 +311,8 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     cfg[kc.C_OLD_CAUGHT_NINE] = _flag(rules.old_caught_nine == "extra")
     cfg[kc.C_OLD_BONUS_LAST] = _flag(rules.old_bonus_last == "multiplied")
     cfg[kc.C_OLD_KING_PER_PLAY] = _flag(rules.old_king_quartet == "per_play")
+    cfg[kc.C_OLD_OPERA_BONUS] = _flag(rules.old_opera_bonus == "doubled")
+    cfg[kc.C_OLD_EVERY_RUN_END] = _flag(rules.old_last_card == "every_run_end")
     value = v.comet_value if comet_value is None else comet_value
     if value < 0:
         raise ValueError(f"comet_value must not be negative, not {value}")

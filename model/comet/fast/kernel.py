@@ -36,6 +36,7 @@ from comet.fast.config import (
     C_COMET_VALUE,
     C_GAME,
     C_OLD_BONUS_LAST,
+    C_OLD_EVERY_RUN_END,
     C_OLD_KING,
     C_OLD_KING_PER_PLAY,
     C_OPERA,
@@ -49,6 +50,7 @@ from comet.fast.config import (
     FLAG_OUT_ON_WILD,
     GAME_OLD_COMET,
     GAME_STANDARD,
+    H_MUTANT,
     H_PLAYERS,
     KING,
     MAX_ACTS,
@@ -95,6 +97,15 @@ def start_deal(st: I64, players: int, dealer: int) -> None:
     st[S_DRAWN] = 0
     st[S_FREE_LEAD] = 0
     st[S_DEALER] = dealer
+
+
+@hot
+@rule("R-OLD-LAST-CARD")
+def run_end_pays(cfg: I64, chips: I64, players: int, seat: int, stop: bool, out: bool) -> None:
+    """RUL-OLD-LAST-CARD every_run_end: the play that ends a run (a King, the manille as a stop, the
+    player's last card) earns 1 chip from each other player (planted bug 3: going out does not count)."""
+    if cfg[C_OLD_EVERY_RUN_END] and (stop or (out and cfg[H_MUTANT] != 3)):
+        each_pays(chips, players, seat, 1)
 
 
 @hot
@@ -174,6 +185,8 @@ def step(
             each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
     go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
     stop = rank == KING or (is_wild and not go_on)
+    if game == GAME_OLD_COMET:
+        run_end_pays(cfg, chips, players, seat, stop, out)
     run_top = 0 if stop else rank
     free_lead = 1 if (go_on and not out) else 0
     if out:
@@ -378,6 +391,8 @@ def play_batch(
                     each_pays(chips, players, seat, min(kings, 1) if cfg[C_OLD_KING_PER_PLAY] else kings)
             go_on = is_wild and cfg[C_RESTART] == 1 and rank != KING
             stop = rank == KING or (is_wild and not go_on)
+            if game == GAME_OLD_COMET:
+                run_end_pays(cfg, chips, players, seat, stop, out)
             run_top = 0 if stop else rank
             turn_played = 1
             last = seat

@@ -7,12 +7,15 @@ and Old Comet hooks' counterparts) and the payments all around."""
 from __future__ import annotations
 
 from comet.fast.config import (
+    C_COMET_VALUE,
     C_GAME,
+    C_OLD_BONUS_LAST,
     C_OLD_CAUGHT_DOUBLE,
     C_OLD_CAUGHT_NINE,
     C_OLD_COURT_RANK,
     C_OLD_LAST_MULT,
     C_OLD_NINE_ONLY,
+    C_OLD_OPERA_BONUS,
     C_OLD_OPERA_DOUBLED,
     C_OPERA_CAUGHT_HIGHEST,
     C_OPERA_MULTIPLY,
@@ -51,6 +54,7 @@ def going_out_multiplier(wild_as: int) -> int:
     "R-OLD-POINTS",
     "R-OLD-SETTLE",
     "R-OLD-MANILLE-CAUGHT",
+    "R-OLD-MANILLE-PLAY",
 )
 def settle(
     cfg: I64, cnt: I8, nat: I8, size: I64, winner: int, wild_as: int, opera: bool, chips: I64, points: I64
@@ -68,6 +72,12 @@ def settle(
             mult = mult * 2 if cfg[C_OPERA_MULTIPLY] else max(mult, 2)
             if cfg[C_OLD_OPERA_DOUBLED]:
                 caught *= 2
+            if wild_as and cfg[C_OLD_OPERA_BONUS] and cfg[H_MUTANT] != 4:
+                # RUL-OLD-OPERA-BONUS doubled: the manille's 10 on the last play stacked with the Opera's x2
+                # (on top of RUL-OLD-BONUS-LAST's factor); the extra paid here (planted bug 4: never)
+                factor = going_out_multiplier(wild_as) if cfg[C_OLD_BONUS_LAST] else 1
+                stacked = factor * 2 if cfg[C_OPERA_MULTIPLY] else max(factor, 2)
+                each_pays(chips, players, winner, cfg[C_COMET_VALUE] * (stacked - factor))
     else:
         mult = going_out_multiplier(wild_as) if wild_as else 1
         if cfg[H_MUTANT] == 1 and wild_as:  # planted bug: going out on the Comet doubles nothing
