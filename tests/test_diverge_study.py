@@ -22,6 +22,19 @@ def test_player_counts_come_from_the_deal_set_up() -> None:
     assert game_level(next(iter(pairs_for("escalation", ["standard"])))) and not game_level(lead)
 
 
+def test_the_rising_manille_is_measured_over_whole_games() -> None:
+    """RUL-OLD-ESCALATION acts between deals only (a deal starts from the manille's value it is given): the
+    study measures it over whole games, not deal by deal, where the readings do differ."""
+    from comet.diverge.study import measure_pair
+
+    (rising,) = pairs_for("old_escalation", ["old_comet"])
+    assert game_level(rising)
+    assert not game_level(next(iter(pairs_for("old_last_card", ["old_comet"]))))
+    m = measure_pair(rising, 3, 1_000, 40, ("hoarder",))
+    assert m.deals == {} and m.games["hoarder"].games == 40
+    assert m.games["hoarder"].played > 0 and m.games["hoarder"].spread_d2 > 0  # the final balances differ
+
+
 def test_fast_paired_sums_equal_the_reference() -> None:
     for field in ("comet_lead", "new_run", "deal_order"):
         for pair in pairs_for(field, ["standard"]):

@@ -19,7 +19,7 @@ from comet.diverge.measure import GamePaired, Paired, reference_games, reference
 from comet.diverge.pairs import Pair
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.errors import RecordError
-from comet.ruleset import GAME_LEVEL_FIELDS, Ruleset
+from comet.ruleset import Ruleset
 from comet.variant import variant_of
 
 if TYPE_CHECKING:
@@ -46,7 +46,10 @@ def player_counts(pair: Pair) -> tuple[int, ...]:
 
 
 def game_level(pair: Pair) -> bool:
-    """True if the two readings play every single deal alike (they differ only between deals)."""
+    """True if the two readings play every single deal alike (they differ only between deals:
+    ``comet.fast.GAME_LEVEL_FIELDS``, which adds RUL-OLD-ESCALATION to ``comet.ruleset.GAME_LEVEL_FIELDS``)."""
+    from comet.fast.api import GAME_LEVEL_FIELDS
+
     diff = pair.a.differences(pair.b)
     return bool(diff) and all(f in GAME_LEVEL_FIELDS for f in diff)
 

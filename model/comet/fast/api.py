@@ -89,8 +89,10 @@ KERNEL_FIELDS: tuple[str, ...] = (
     "old_last_card",
 )
 
-#: Ruleset fields that do not change a single deal (game length, chips between deals, the Comet's
-#: value carried from deal to deal, who deals first): the fast engine ignores them.
+#: Rulings of the kernel's games that change no single deal although ``comet.ruleset.GAME_LEVEL_FIELDS`` leaves
+#: them out (its deal vectors keep their readings): RUL-OLD-ESCALATION moves the manille's value between deals
+#: only (its witness is a game of two deals), and a deal here starts from the value it is given (``comet_value``).
+KERNEL_GAME_LEVEL: tuple[str, ...] = ("old_escalation",)
 
 
 @dataclass(frozen=True)
@@ -134,8 +136,13 @@ def _fast_games() -> tuple[FastGame, ...]:
 SUPPORTED_FIELDS: tuple[str, ...] = tuple(
     dict.fromkeys((*KERNEL_FIELDS, *(f for g in _fast_games() for f in g.fields)))
 )
-#: The rulings that change no single deal: the ruleset's (``comet.ruleset.GAME_LEVEL_FIELDS``) and any a fast game adds.
-GAME_LEVEL_FIELDS: frozenset[str] = RULESET_GAME_LEVEL | frozenset(f for g in _fast_games() for f in g.game_level)
+#: The rulings that change no single deal (game length, chips between deals, the Comet's value carried from
+#: deal to deal, who deals first): the ruleset's (``comet.ruleset.GAME_LEVEL_FIELDS``), the kernel's
+#: (``KERNEL_GAME_LEVEL``) and any a fast game adds.  The fast engine ignores them; the impact study measures
+#: them over whole games (``comet.diverge.study.game_level``).
+GAME_LEVEL_FIELDS: frozenset[str] = (
+    RULESET_GAME_LEVEL | frozenset(KERNEL_GAME_LEVEL) | frozenset(f for g in _fast_games() for f in g.game_level)
+)
 _LEADS = {"forbidden": kc.LEAD_FORBIDDEN, "any_rank": kc.LEAD_ANY_RANK, "king": kc.LEAD_KING}
 
 FLAG_OPERA = kc.FLAG_OPERA

@@ -19,8 +19,8 @@ from numpy.typing import NDArray
 
 from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, DealArrays, Paired, reduce_deals
 from comet.diverge.pairs import Pair
-from comet.fast.api import POLICIES, PolicyName
-from comet.ruleset import GAME_LEVEL_FIELDS, Ruleset
+from comet.fast.api import GAME_LEVEL_FIELDS, POLICIES, PolicyName
+from comet.ruleset import Ruleset
 from comet.variant import variant_of
 
 I64 = NDArray[np.int64]
