@@ -125,7 +125,9 @@ def strength_lines(results: Sequence[Strength], samples: int = SAMPLES, engines:
         "opponent's policy in the others; the baseline is the same seat on the same deals played by the "
         "opponent's policy. Parity is a win rate of 1 / players (a deal is won by going out first). The mean "
         "result is in chips, or points in a points game (penalty points negated where the lowest total wins: "
-        "Red Nines).",
+        "Red Nines). The `greedy` rows decide the headline: at a preset and player count whose paired gain over "
+        "greedy has its 95 % interval above zero, PIMC is the headline player of every ruling measured there; "
+        "elsewhere `random` is, and the ruling's row says why.",
         "",
         "| preset | opponents | players | deals | PIMC seat's win rate (95 %) | baseline seat | PIMC − baseline "
         "(paired) | PIMC seat's mean result per deal |",
