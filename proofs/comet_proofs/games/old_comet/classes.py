@@ -1,11 +1,12 @@
 """Old Comet's behaviour classes: the standard game's but RUL-COMET-RANK's and RUL-COMET-AFTER's other
-readings (Old Comet's encoding does not quantify them), and its own."""
+readings (Old Comet's encoding does not quantify them), its own, and the Opera's with ``opera`` on."""
 
 from __future__ import annotations
 
 import z3
 
-from comet_proofs.catalogue import BehaviourClass, comet_caught, g, out, restart, won
+from comet_proofs.catalogue import BehaviourClass, comet_caught, extra_or, g, out, restart, won
+from comet_proofs.games.opera.classes import OPERA_OPTION
 from comet_proofs.games.standard import classes as standard
 from comet_proofs.symbolic import (
     COMET,
@@ -66,6 +67,28 @@ OLD_COMET: tuple[BehaviourClass, ...] = (
     ),
 )
 
+# Old Comet's own Opera rulings: the caught manille's 10s doubled (RUL-OLD-OPERA-CAUGHT), the manille's bonus
+# raised when the first player goes out on it (RUL-OLD-OPERA-BONUS, stacked on RUL-OLD-BONUS-LAST)
+OLD_OPERA: tuple[BehaviourClass, ...] = (
+    BehaviourClass(
+        "Old Comet: the manille caught in an Opera",
+        g(lambda e, s, a, t: z3.And(extra_or(s, "first_turn") == 1, comet_caught(e, t))),
+        readings=((("opera", True),), (("opera", True), ("old_opera_caught", "doubled"))),
+    ),
+    BehaviourClass(
+        "Old Comet: going out on the manille in an Opera",
+        g(lambda e, s, a, t: z3.And(extra_or(s, "first_turn") == 1, a.kind == COMET, won(t))),
+        readings=(
+            (("opera", True), ("old_opera_bonus", "doubled")),
+            (("opera", True), ("old_opera_bonus", "doubled"), ("old_bonus_last", "multiplied")),
+            (("opera", True), ("old_opera_bonus", "doubled"), ("opera_stack", "highest")),
+        ),
+    ),
+)
+
 CLASSES: tuple[BehaviourClass, ...] = (
-    tuple(c for c in standard.CLASSES if c not in standard.COMET_ANY_RANK + standard.COMET_AFTER) + OLD_COMET
+    tuple(c for c in standard.CLASSES if c not in standard.COMET_ANY_RANK + standard.COMET_AFTER)
+    + OLD_COMET
+    + OPERA_OPTION
+    + OLD_OPERA
 )

@@ -10,8 +10,9 @@ of Old Comet's rulings are free Booleans too: court cards worth their rank (RUL-
 caught manille doubling the points (RUL-OLD-CAUGHT-DOUBLE) or paying 9 more to the winner
 (RUL-OLD-CAUGHT-NINE), the manille as the last card earning x2/x4 (RUL-OLD-BONUS-LAST), four Kings at once
 earning one chip (RUL-OLD-KING-QUARTET), and every play that ends a run earning 1 from each
-(RUL-OLD-LAST-CARD = every_run_end).  Opera (and with it RUL-OLD-OPERA-CAUGHT) is outside this encoding:
-``abstract`` rejects Opera states.
+(RUL-OLD-LAST-CARD = every_run_end).  The Opera is a quantified ruling too (``opera``, with RUL-OPERA-DRAW,
+RUL-OPERA-STACK, RUL-OLD-OPERA-CAUGHT and RUL-OLD-OPERA-BONUS): ``OperaOption`` adds its fields, its draw and
+its x2 on the points; the caught manille's 10s doubled and the manille's raised bonus are this encoding's.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import z3
 from comet.ruleset import Ruleset
 from comet.state import DealState, Payment
 
-from comet_proofs.abstraction import counts_abstract
 from comet_proofs.encoding import DEAL_TABLE, GAME_FIELDS, OwnChipRules
+from comet_proofs.games.opera.option import OPERA_RULINGS, OperaOption
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import (
     KING,
@@ -30,7 +31,6 @@ from comet_proofs.symbolic import (
     PASS,
     PLAY_RULINGS,
     QUARTET,
-    AbstractState,
     Readings,
     SymAction,
     SymState,
@@ -44,7 +44,7 @@ MANILLE_CAUGHT = 10
 CAUGHT_NINE = 9  # RUL-OLD-CAUGHT-NINE = extra: the caught manille's 9 chips to the winner on top
 
 
-class OldCometEncoding(OwnChipRules, StandardEncoding):
+class OldCometEncoding(OperaOption, OwnChipRules, StandardEncoding):
     """Preset ``old_comet``: one 52-card deck, Ace low, the manille."""
 
     name = "old_comet"
@@ -62,28 +62,14 @@ class OldCometEncoding(OwnChipRules, StandardEncoding):
         ("old_bonus_last", "multiplied"),
         ("old_king_quartet", "per_play"),
         ("old_last_card", "every_run_end"),
+        *OPERA_RULINGS,
+        ("old_opera_caught", "doubled"),
+        ("old_opera_bonus", "doubled"),
     )
-    # RUL-OLD-OPERA-CAUGHT and RUL-OLD-OPERA-BONUS change a settlement only in an Opera deal, which this
-    # encoding leaves out; RUL-OLD-ESCALATION and RUL-ESCALATION-RESET only set the manille's value between
-    # deals (a free integer >= 0 here), and so does RUL-ESCALATION-TRIGGER.
-    unquantified = (
-        "deal_order",
-        *GAME_FIELDS,
-        "opera_draw",
-        "opera_stack",
-        "old_opera_caught",
-        "old_opera_bonus",
-        "old_escalation",
-        "comet_reset",
-        "escalate_on",
-    )
-
-    def abstract(self, state: DealState) -> AbstractState:
-        if state.rules.variant != "old_comet" or state.rules.opera:
-            raise ValueError("the Old Comet encoding covers variant old_comet without Opera")
-        if state.drawn:
-            raise ValueError("a drawn deal does not occur without Opera")
-        return self.with_reading_fields(counts_abstract(state, self.ranks), state.rules)
+    # RUL-OLD-ESCALATION and RUL-ESCALATION-RESET only set the manille's value between deals (a free integer
+    # >= 0 here), and so does RUL-ESCALATION-TRIGGER.
+    unquantified = ("deal_order", *GAME_FIELDS, "old_escalation", "comet_reset", "escalate_on")
+    outside: tuple[str, ...] = ()
 
     def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:
         """R-OLD-DEAL, RUL-OLD-DEAL-SIZES: the standard table's hand sizes, or all 52 evenly; the rest dead."""
@@ -111,8 +97,9 @@ class OldCometEncoding(OwnChipRules, StandardEncoding):
         """R-OLD-LAST-CARD: everyone passed on a stuck run: its last player collects 1 from each."""
         return s.last_player, z3.If(z3.And(s.need > 0, nxt == s.last_player), LAST_CARD_CHIPS, 0)
 
-    def out_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
-        """RUL-OLD-MANILLE-LAST: plain, or x2 (x4 as a 9) when the manille was the last card."""
+    def plain_multiplier(self, s: SymState, rd: Readings) -> z3.ArithRef:
+        """RUL-OLD-MANILLE-LAST: plain, or x2 (x4 as a 9) when the manille was the last card (the Opera's x2
+        goes on top, ``OperaOption.out_multiplier``)."""
         return z3.If(z3.And(rd["old_manille_last"], s.out_wild_as > 0), z3.If(s.out_wild_as == NINE, 4, 2), 1)
 
     def settlement_amount(self, s: SymState, seat: int, rd: Readings) -> z3.ArithRef:
@@ -132,20 +119,32 @@ class OldCometEncoding(OwnChipRules, StandardEncoding):
         extra = z3.Sum(*[s.hands[seat][i] * (r - 10) for i, r in courts])
         return self.hand_points(s, seat) + z3.If(rd["old_court_points"], extra, 0)
 
+    def opera_manille_bonus(self, s: SymState, rd: Readings) -> z3.ArithRef:
+        """``old_comet.opera_manille_bonus``, RUL-OLD-OPERA-BONUS = doubled: in an Opera won on the manille,
+        the extra each other player pays the winner at the settlement (the manille's value times the Opera's
+        x2 stacked on RUL-OLD-BONUS-LAST's factor, less that factor)."""
+        factor = z3.If(rd["old_bonus_last"], z3.If(s.out_wild_as == NINE, 4, 2), 1)
+        extra = scaled(s.comet_value, self.stacked(factor, rd) - factor)
+        return z3.If(z3.And(rd["old_opera_bonus"], s.out_wild_as > 0, self.is_opera(s, rd)), extra, 0)
+
     def deal_returns(self, s: SymState, rd: Readings) -> tuple[z3.ArithRef, ...]:
         """The standard returns plus R-OLD-MANILLE-CAUGHT: the manille's holder pays 10 to each other
-        player (RUL-OLD-CAUGHT = nine_only: not to the winner)."""
+        player (RUL-OLD-CAUGHT = nine_only: not to the winner; RUL-OLD-OPERA-CAUGHT = doubled: 20 in an
+        Opera), and RUL-OLD-OPERA-BONUS's extra to the winner from each other player."""
         n = s.players
         base = super().deal_returns(s, rd)
         nine_only = rd["old_caught"]
         caught = [z3.And(s.winner >= 0, s.comet == h) for h in range(n)]
+        chips = MANILLE_CAUGHT * z3.If(z3.And(rd["old_opera_caught"], self.is_opera(s, rd)), 2, 1)
+        bonus = self.opera_manille_bonus(s, rd)
         out = []
         for p in range(n):
-            receives = MANILLE_CAUGHT * z3.If(z3.And(nine_only, s.winner == p), 0, 1)
+            receives = chips * z3.If(z3.And(nine_only, s.winner == p), 0, 1)
             gets = z3.Sum(*[z3.If(caught[h], receives, 0) for h in range(n) if h != p]) if n > 1 else z3.IntVal(0)
             payees = (n - 1) - z3.If(nine_only, 1, 0)
-            pays = z3.If(caught[p], MANILLE_CAUGHT * payees, 0)
-            out.append(base[p] + gets - pays)
+            pays = z3.If(caught[p], chips * payees, 0)
+            opera = z3.If(s.winner == p, (n - 1) * bonus, -bonus)
+            out.append(base[p] + gets - pays + opera)
         return tuple(out)
 
     def payment_spec(self, s: SymState, a: SymAction, rd: Readings) -> tuple[z3.ArithRef, z3.ArithRef]:
@@ -170,6 +169,8 @@ class OldCometEncoding(OwnChipRules, StandardEncoding):
                 return p.payee != state.winner or p.payer == state.winner
             if p.rule == "R-OLD-MANILLE-CAUGHT":
                 return p.payer == p.payee or not any(c in state.wild for c in state.hands[p.payer])
+            if p.rule == "R-OPERA-DOUBLE":  # RUL-OLD-OPERA-BONUS: the raised manille bonus, to the winner
+                return p.payee != state.winner or p.payer == state.winner
             return True
 
         bad = [p for p in settlement(state) if wrong(p) or p.amount < 0]

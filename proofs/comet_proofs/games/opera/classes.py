@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 
 from comet_proofs.catalogue import BehaviourClass, comet_caught, extra_or, g, won
@@ -45,3 +47,17 @@ OPERA: tuple[BehaviourClass, ...] = (
 )
 
 CLASSES: tuple[BehaviourClass, ...] = standard.CLASSES + OPERA
+
+
+def switched_on(classes: tuple[BehaviourClass, ...]) -> tuple[BehaviourClass, ...]:
+    """``classes`` for a game where the Opera is a ruling (``opera.option``): each reading combination with
+    ``opera`` on (a reading the game does not quantify falls away in ``refine.reading_combinations``)."""
+    return tuple(
+        replace(c, name=f"{c.name} (opera on)", readings=tuple(((("opera", True),) + r) for r in c.readings))
+        for c in classes
+    )
+
+
+# The Opera's classes for the two-player game and Old Comet (going out after the first turn is their own
+# classes' business, with the Opera off or on alike).
+OPERA_OPTION: tuple[BehaviourClass, ...] = switched_on(OPERA[:4])

@@ -1,11 +1,12 @@
 """The two-player game's behaviour classes: the standard game's but the escalated Comet's (two players play
-one deal at a time with the Comet at its start value), and the two-player doubling."""
+one deal at a time with the Comet at its start value), the two-player doubling, and the Opera's with ``opera`` on."""
 
 from __future__ import annotations
 
 import z3
 
 from comet_proofs.catalogue import BehaviourClass, comet_caught, g, won
+from comet_proofs.games.opera.classes import OPERA_OPTION
 from comet_proofs.games.standard import classes as standard
 from comet_proofs.symbolic import (
     COMET,
@@ -34,4 +35,6 @@ TWO_PLAYER: tuple[BehaviourClass, ...] = (
     ),
 )
 
-CLASSES: tuple[BehaviourClass, ...] = tuple(c for c in standard.CLASSES if c not in standard.ESCALATED) + TWO_PLAYER
+CLASSES: tuple[BehaviourClass, ...] = (
+    tuple(c for c in standard.CLASSES if c not in standard.ESCALATED) + TWO_PLAYER + OPERA_OPTION
+)
