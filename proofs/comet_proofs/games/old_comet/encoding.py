@@ -135,14 +135,14 @@ class OldCometEncoding(OperaOption, OwnChipRules, StandardEncoding):
         base = super().deal_returns(s, rd)
         nine_only = rd["old_caught"]
         caught = [z3.And(s.winner >= 0, s.comet == h) for h in range(n)]
-        chips = MANILLE_CAUGHT * z3.If(z3.And(rd["old_opera_caught"], self.is_opera(s, rd)), 2, 1)
+        # (an If over the two amounts, not a product: every obligation stays linear)
+        chips = z3.If(z3.And(rd["old_opera_caught"], self.is_opera(s, rd)), 2 * MANILLE_CAUGHT, MANILLE_CAUGHT)
         bonus = self.opera_manille_bonus(s, rd)
         out = []
         for p in range(n):
-            receives = chips * z3.If(z3.And(nine_only, s.winner == p), 0, 1)
+            receives = z3.If(z3.And(nine_only, s.winner == p), 0, chips)
             gets = z3.Sum(*[z3.If(caught[h], receives, 0) for h in range(n) if h != p]) if n > 1 else z3.IntVal(0)
-            payees = (n - 1) - z3.If(nine_only, 1, 0)
-            pays = z3.If(caught[p], chips * payees, 0)
+            pays = z3.If(caught[p], (n - 1) * chips - z3.If(nine_only, chips, 0), 0)
             opera = z3.If(s.winner == p, (n - 1) * bonus, -bonus)
             out.append(base[p] + gets - pays + opera)
         return tuple(out)
