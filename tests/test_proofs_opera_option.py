@@ -5,6 +5,7 @@ proof or the refinement check fail with a readable counterexample."""
 from __future__ import annotations
 
 import z3
+from comet import engine
 from comet_proofs import ProofResult, prove
 from comet_proofs.games.old_comet.encoding import OldCometEncoding
 from comet_proofs.games.two_player.encoding import TwoPlayerEncoding
@@ -71,3 +72,31 @@ def test_the_opera_classes_are_witnessed_in_both_games() -> None:
         result = refine(preset, players=(players,), random_deals=0, only=("opera on", "in an Opera"))
         assert result.classes and all(c.witnesses for c in result.classes), result.failures()
         assert result.ok, "\n\n".join(result.failures())
+
+
+def test_the_starting_points_cover_the_opera() -> None:
+    """The starting-point check asks a fresh deal to be an initial state under both readings of ``opera``
+    (its Boolean occurs in Init through the state's copy of it and ``dealer_could``)."""
+    from comet_proofs.dealt import Membership
+
+    for preset in ("two_player", "old_comet"):
+        enc = encodings()[preset]()
+        assert "opera" in Membership(enc, enc.player_counts[0]).fields, preset
+
+
+def test_sampled_opera_states_agree_with_the_model() -> None:
+    """The random cross-check on states of deals played with the Opera on: T's successors are the model's."""
+    from comet_proofs.crosscheck import check_state, sample_states
+
+    for preset, players in (("two_player", 2), ("old_comet", 3)):
+        enc = encodings()[preset]()
+        states = [s for s in sample_states((players,), 6, 11, per_deal=4, preset=preset) if s.rules.opera]
+        assert states, preset
+        # and fresh Opera deals, whose successors ask the model's search whether the dealer could go out too
+        rules = states[0].rules
+        for seed in range(3):
+            pack = engine.packs_in_rotation(rules, players)[0]
+            states.append(engine.shuffled_deal(rules, players, seed % players, seed, pack, 0))
+        for state in states:
+            _, problem = check_state(enc, state)
+            assert problem is None, problem
