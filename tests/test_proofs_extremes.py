@@ -6,11 +6,15 @@ Rules exercised: R-SETTLE-POINTS, R-SETTLE-COMET-LAST, R-COMET-BONUS.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import z3
 from comet import engine
 from comet.state import DealState, Payment
-from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, bounds
+from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, Quantity, bounds
+from comet_proofs.encoding import Encoding
+from comet_proofs.symbolic import Readings, SymState
 
 
 def test_the_most_a_seat_loses_in_a_three_player_deal_is_exact() -> None:
@@ -60,6 +64,29 @@ def test_a_planted_king_payment_beats_the_whole_deal_bound(monkeypatch: pytest.M
     assert b.upper is not None and b.best > b.upper and not b.ok
 
 
+def assert_short_weights_refused(
+    monkeypatch: pytest.MonkeyPatch,
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    quantity: Quantity,
+) -> None:
+    """Planted: Optimize made to give each of the potential's two weights one below its optimum; the check that
+    the potential never grows must then fail, so no bound is given rather than an unsound one."""
+    from comet_proofs import bounds as module
+
+    real, calls = module.maximise, []
+
+    def short(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
+        calls.append(1)
+        got = real(constraints, objective)
+        return got - 1 if got is not None and len(calls) <= 2 else got
+
+    monkeypatch.setattr(module, "maximise", short)
+    assert module.in_play_bound(enc, players, rd, fixed, quantity) is None
+
+
 def test_a_weight_one_too_small_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """R-OLD-KING, R-OLD-LAST-CARD: the potential's weights come from Optimize, and Z3 then checks that the
     potential never grows; weights one below the optimum (as if Optimize were wrong) fail that check, so no
@@ -68,7 +95,6 @@ def test_a_weight_one_too_small_is_refused(monkeypatch: pytest.MonkeyPatch) -> N
     from comet.variant import variant_of
     from comet_proofs import bounds as module
     from comet_proofs.registry import encoding_for
-    from comet_proofs.symbolic import SymState
 
     rules = named("old_comet").rules
     enc = encoding_for("old_comet")
@@ -82,15 +108,7 @@ def test_a_weight_one_too_small_is_refused(monkeypatch: pytest.MonkeyPatch) -> N
 
     found = module.in_play_bound(enc, 2, rd, at_start, lost)
     assert found is not None and found.per_card > 0 and found.per_pass > 0
-    real, calls = module.maximise, []
-
-    def short(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
-        calls.append(1)
-        got = real(constraints, objective)
-        return got - 1 if got is not None and len(calls) <= 2 else got
-
-    monkeypatch.setattr(module, "maximise", short)
-    assert module.in_play_bound(enc, 2, rd, at_start, lost) is None
+    assert_short_weights_refused(monkeypatch, enc, 2, rd, at_start, lost)
 
 
 def test_points_scored_in_play_are_bounded_in_002s_commit() -> None:
@@ -110,7 +128,6 @@ def test_bounds_asked_together_are_the_bounds_asked_one_by_one(monkeypatch: pyte
     from comet.variant import variant_of
     from comet_proofs import bounds as module
     from comet_proofs.registry import encoding_for
-    from comet_proofs.symbolic import SymState
 
     rules = named("old_comet").rules
     enc = encoding_for("old_comet")
@@ -146,7 +163,6 @@ def test_the_hand_lemma_tried_whole_still_fails_on_a_hand_that_grows() -> None:
     from comet.presets import preset as named
     from comet_proofs import bounds as module
     from comet_proofs.games.standard.encoding import StandardEncoding
-    from comet_proofs.symbolic import SymState
 
     class GrowingHand(StandardEncoding):
         def hand_size(self, s: SymState, seat: int) -> z3.ArithRef:
@@ -169,7 +185,6 @@ def test_a_weight_one_too_small_is_refused_on_a_card_level_encoding(monkeypatch:
     from comet.variant import variant_of
     from comet_proofs import bounds as module
     from comet_proofs.registry import encoding_for
-    from comet_proofs.symbolic import SymState
 
     rules = named("commit_hoyle").rules
     enc = encoding_for("commit_hoyle")
@@ -180,12 +195,4 @@ def test_a_weight_one_too_small_is_refused_on_a_card_level_encoding(monkeypatch:
 
     found = module.in_play_bound(enc, 3, rd, at_start, module.lost_in_play)
     assert found is not None and found.per_card > 0
-    real, calls = module.maximise, []
-
-    def short(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:
-        calls.append(1)
-        got = real(constraints, objective)
-        return got - 1 if got is not None and len(calls) <= 2 else got
-
-    monkeypatch.setattr(module, "maximise", short)
-    assert module.in_play_bound(enc, 3, rd, at_start, module.lost_in_play) is None
+    assert_short_weights_refused(monkeypatch, enc, 3, rd, at_start, module.lost_in_play)

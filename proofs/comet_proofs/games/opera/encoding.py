@@ -15,6 +15,7 @@ import z3
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
+from comet_proofs.games.opera.option import dealer_could
 from comet_proofs.games.standard.encoding import STANDARD_UNQUANTIFIED, StandardEncoding
 from comet_proofs.symbolic import (
     COMET_PLAYED,
@@ -31,11 +32,6 @@ from comet_proofs.symbolic import (
 from comet_proofs.terms import at, scaled
 
 FIRST, COULD, DRAWN = "first_turn", "dealer_could", "drawn"
-
-
-# ``dealer_could_go_out`` by its inputs, per process (the refinement check asks it for every successor of a
-# first-turn state: opera's check took 7.7 s of CPU without this, 4.8 s with it, load ~12)
-_COULD: dict[tuple[object, ...], bool] = {}
 
 
 class OperaEncoding(StandardEncoding):
@@ -58,29 +54,11 @@ class OperaEncoding(StandardEncoding):
     )
 
     def abstract(self, state: DealState) -> AbstractState:
-        from comet.games.opera.rules import dealer_could_go_out
 
         if state.rules.variant != "standard" or not state.rules.opera:
             raise ValueError("the Opera encoding covers the standard game with opera=true")
         first = state.turn == 0
-        could = False
-        if first:
-            # the search reads only the dealer's hand, the rules and the pack (it skips passes, so no other
-            # hand is looked at): every successor of a first-turn state asks the same question
-            # (the search function itself is part of the key: a test that plants a broken search must not
-            # read answers the real one cached, nor leave its own behind)
-            key = (
-                dealer_could_go_out,
-                state.rules,
-                state.players,
-                state.dealer,
-                state.hands[state.dealer],
-                state.wild,
-                state.pack,
-            )
-            if key not in _COULD:
-                _COULD[key] = dealer_could_go_out(state)
-            could = _COULD[key]
+        could = first and dealer_could(state)
         extra = ((FIRST, int(first)), (COULD, int(could)), (DRAWN, int(state.drawn)))
         return self.with_reading_fields(counts_abstract(state, self.ranks, extra), state.rules)
 
