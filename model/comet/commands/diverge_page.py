@@ -122,7 +122,7 @@ def summary_table(reports: list[PairReport]) -> list[str]:
             v = verdict(m.deals[pol], unit, family if placebo else 1)
             text = v.text.split(" (in brackets:")[0].split(" (simultaneous")[0].split(" over ")[0]
             if placebo:
-                text += f" (placebo: judged with the [placebo check](#placebo-check)'s {family:,} measurements)"
+                text += f" (placebo: judged with the placebo check's {family:,} measurements)"
             mark = f" {FLAG}" if (p.key, m.players) in doubtful else ""
             who = f"{pol}, {m.deals[pol].deals:,} deals"
             if pol != "pimc" and "pimc" in m.deals and competent(m) is False:

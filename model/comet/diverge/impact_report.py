@@ -177,7 +177,7 @@ def impact_lines(
         if together > 1:
             lines.append(
                 f"- A placebo reading: every verdict here is judged with the placebo check's family of {together:,} "
-                "measurements, as in [Placebo check](#placebo-check)."
+                "measurements, as in the report's Placebo check."
             )
         if why:
             lines.append(f"- Headline: {why}.")
