@@ -39,7 +39,8 @@ from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
 from comet_proofs.games.commit_common import BRANCH, SUIT
 from comet_proofs.games.commit_hoyle.encoding import KINGS, CommitHoyleEncoding
 from comet_proofs.games.old_comet.encoding import OldCometEncoding
-from comet_proofs.games.opera.encoding import DRAWN, OperaEncoding
+from comet_proofs.games.opera.encoding import OperaEncoding
+from comet_proofs.games.opera.option import DRAWN
 from comet_proofs.games.red_nines.encoding import WILD_PLAYED, RedNinesEncoding
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.games.two_player.encoding import TwoPlayerEncoding

@@ -15,7 +15,7 @@ import z3
 from comet.state import DealState
 
 from comet_proofs.abstraction import counts_abstract
-from comet_proofs.games.opera.option import dealer_could
+from comet_proofs.games.opera.option import COULD, DRAWN, FIRST, dealer_could, first_turn_step
 from comet_proofs.games.standard.encoding import STANDARD_UNQUANTIFIED, StandardEncoding
 from comet_proofs.symbolic import (
     COMET_PLAYED,
@@ -30,8 +30,6 @@ from comet_proofs.symbolic import (
     SymState,
 )
 from comet_proofs.terms import at, scaled
-
-FIRST, COULD, DRAWN = "first_turn", "dealer_could", "drawn"
 
 
 class OperaEncoding(StandardEncoding):
@@ -120,13 +118,8 @@ class OperaEncoding(StandardEncoding):
         return z3.If(z3.And(out, z3.Not(self.draws(s, out, rd))), s.to_move, -1)
 
     def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        passing = a.kind == PASS
         out = at([self.hand_size(s2, p) for p in range(s.players)], s.to_move) == 0
-        return z3.And(
-            s2.x(FIRST) == z3.If(passing, 0, s.x(FIRST)),
-            s2.x(COULD) == z3.If(passing, 0, s.x(COULD)),
-            s2.x(DRAWN) == z3.If(passing, s.x(DRAWN), z3.If(self.draws(s, out, rd), 1, 0)),
-        )
+        return z3.And(*first_turn_step(s, a, s2, self.draws(s, out, rd)))
 
     def settlement_factor(self) -> int:
         """x4 after the Comet as a 9 last, x2 more for the Opera (RUL-OPERA-STACK = multiply)."""

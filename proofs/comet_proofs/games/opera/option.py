@@ -60,6 +60,18 @@ def dealer_could(state: DealState) -> bool:
     return _COULD[key]
 
 
+def first_turn_step(s: SymState, a: SymAction, s2: SymState, drawn_now: z3.BoolRef) -> list[z3.BoolRef]:
+    """The Opera's three fields across one step, for the Opera's own encoding and for the Opera option: the
+    first turn and "the dealer could go out" end at the first pass, and the deal is drawn when ``drawn_now``
+    (the encoding's ``draws``: the first player went out in the first turn and the dealer could have too)."""
+    passing = a.kind == PASS
+    return [
+        s2.x(FIRST) == z3.If(passing, 0, s.x(FIRST)),
+        s2.x(COULD) == z3.If(passing, 0, s.x(COULD)),
+        s2.x(DRAWN) == z3.If(passing, s.x(DRAWN), z3.If(drawn_now, 1, 0)),
+    ]
+
+
 class OperaOption(Encoding):
     """The Opera over a game's encoding, switched by the quantified ruling ``opera`` (a mixin: put it first)."""
 
@@ -176,14 +188,8 @@ class OperaOption(Encoding):
         return z3.If(z3.And(out, z3.Not(self.draws(s, out, rd))), s.to_move, -1)
 
     def extra_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
-        passing = a.kind == PASS
         out = at([self.hand_size(s2, p) for p in range(s.players)], s.to_move) == 0
-        return z3.And(
-            super().extra_effect(s, a, s2, rd),
-            s2.x(FIRST) == z3.If(passing, 0, s.x(FIRST)),
-            s2.x(COULD) == z3.If(passing, 0, s.x(COULD)),
-            s2.x(DRAWN) == z3.If(passing, s.x(DRAWN), z3.If(self.draws(s, out, rd), 1, 0)),
-        )
+        return z3.And(super().extra_effect(s, a, s2, rd), *first_turn_step(s, a, s2, self.draws(s, out, rd)))
 
     # ------------------------------------------------------------ the doubling
 
