@@ -293,15 +293,22 @@ def play_game(
     policy: Policy = simple_policy,
     on_deal: Callable[[DealState, tuple[Action, ...], GameState], None] | None = None,
     on_draw: Callable[[Draw], None] | None = None,
+    deal_rng: random.Random | None = None,
 ) -> GameState:
-    """Play a whole seeded game (first dealer drawn, then one seed per deal)."""
+    """Play a whole seeded game (first dealer drawn, then one seed per deal).
+
+    Each deal's seed is the next 64 bits of ``deal_rng``; without it (every seeded game, game record and
+    vector), of the draw's own stream after the draw, so how many cards the draw took (a redraw after a
+    tie, RUL-FIRST-DEALER) moves every deal's seed.  A study that pairs one game under two readings passes
+    a stream of its own (``comet.diverge.measure.deal_stream``), so deal k is shuffled alike under both."""
     rng = random.Random(seed)
     draw, dealer = first_dealer_draw(rules, players, rng)
     if on_draw is not None:
         on_draw(draw)
+    seeds = rng if deal_rng is None else deal_rng
     game = new_game(rules, players, deals, dealer)
     while not game_over(game):
-        start = next_deal(game, rng.getrandbits(64))
+        start = next_deal(game, seeds.getrandbits(64))
         final, actions = play_deal(start, policy, game)
         game = finish_deal(game, final)
         if on_deal is not None:

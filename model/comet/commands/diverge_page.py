@@ -160,7 +160,13 @@ IMPACT_NOTE = (
     "elsewhere at once, with simultaneous (Bonferroni) 95 % intervals, so a reading without effect reads "
     "'no measurable effect' with the bound it is known to. Where the readings deal different cards "
     "(`deal_order`, deal sizes) the deal-by-deal transfer compares two different deals and only the signed "
-    "means per seat speak for the rule. The placebo readings (`comet.diverge.placebo`) cannot change play "
+    "means per seat speak for the rule. Rulings that act only between deals are measured over paired whole "
+    "games, coupled the same way: each game's first dealer is drawn from one random stream and its deals are "
+    "shuffled from another (`comet.diverge.measure.deal_stream`), so deal k gets the same seed under both "
+    "readings however many cards the draw took (under `first_dealer_tie = redraw` a tie draws again; with one "
+    "stream for both, every later deal of such a game would be shuffled differently and the figure would "
+    "measure the shuffle). Every other seeded game (`comet game`, game records, vectors) keeps one stream. "
+    "The placebo readings (`comet.diverge.placebo`) cannot change play "
     "or payments and must read 'no measurable effect'.",
     "",
 )

@@ -156,7 +156,9 @@ def impact_lines(
             if m.games:
                 lines += [
                     f"**Impact at {m.players} players** (whole games, `reference` engine): the readings differ only "
-                    "between deals, so every single deal is played alike under both.",
+                    "between deals (a deal dealt alike is played alike under both); each game is played under both "
+                    "from the same first-dealer draw, and its k-th deal is shuffled from the same seed under both, so "
+                    "what differs comes from the rule, not from the shuffle.",
                     "",
                     *[f"- {p}: {game_verdict(g)}." for p, g in m.games.items()],
                     "",

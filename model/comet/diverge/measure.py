@@ -23,6 +23,7 @@ form (``comet.fast.diverge.paired_measure``), checked equal to this one.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -237,25 +238,59 @@ class GamePaired:
         return GamePaired(**out)  # type: ignore[arg-type]
 
 
-def reference_games(pair: Pair, players: int, seeds: Sequence[int], policy: str) -> GamePaired:
-    """Whole games ``seeds`` under A and B (first dealer drawn, then one seed per deal), paired."""
+#: How a paired whole game is played; the results store keys every game-level unit by it
+#: (``comet.diverge.results.policy_key``), so a change here re-measures exactly those units.  1: each deal's
+#: seed drawn from the first-dealer draw's stream (not coupled: a redraw after a tie moved every deal's seed);
+#: 2: from ``deal_stream``, coupled.
+GAME_PAIRING = 2
+
+
+def deal_stream(seed: int) -> random.Random:
+    """The stream the deals of paired game ``seed`` are shuffled from (``comet.game.play_game``'s
+    ``deal_rng``): independent of the first-dealer draw's stream ``random.Random(seed)``, so deal k of the
+    game is shuffled from the same seed under both readings however many cards the draw took under each
+    (RUL-FIRST-DEALER: a tie is drawn again under ``redraw``, settled at once under ``lowest_seat``)."""
+    return random.Random(f"comet: the deals of paired game {seed}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What the study reads of one whole game: its winners, the deals played, the final spread (the best
+    final balance or score minus the worst)."""
+
+    winners: tuple[int, ...]
+    deals: int
+    spread: int
+
+
+def game_result(rules: Ruleset, players: int, seed: int, policy: str) -> GameResult | None:
+    """Game ``seed`` under ``rules`` as the study plays it (first dealer drawn from ``random.Random(seed)``,
+    the deals shuffled from ``deal_stream(seed)``, ``policy`` with the priorities of ``seed``); None if the
+    rules refuse the game."""
     from comet.errors import RecordError
     from comet.game import play_game, winners
 
+    try:
+        g = play_game(rules, players, None, seed, make_policy(policy, seed), deal_rng=deal_stream(seed))
+    except RecordError:
+        return None
+    return GameResult(winners(g), g.deal_index, max(g.balances) - min(g.balances))
+
+
+def pair_games(ga: GameResult | None, gb: GameResult | None) -> GamePaired:
+    """The sums of one paired game, played under A (``ga``) and B (``gb``); None: refused."""
+    if ga is None or gb is None:
+        return GamePaired(games=1, refused_a=int(ga is None), refused_b=int(gb is None))
+    dl, ds = gb.deals - ga.deals, gb.spread - ga.spread
+    return GamePaired(1, 0, 0, int(ga.winners != gb.winners), ga.deals, dl, dl * dl, ga.spread, ds, ds * ds, 1)
+
+
+def reference_games(pair: Pair, players: int, seeds: Sequence[int], policy: str) -> GamePaired:
+    """Whole games ``seeds`` under A and B, paired and coupled (``game_result``: the same first-dealer draw
+    and the same deal seeds under both readings, so what differs comes from the rule)."""
     total = GamePaired()
     for seed in seeds:
-        got: list[tuple[tuple[int, ...], int, int] | None] = []
-        for rules in (pair.a, pair.b):
-            try:
-                g = play_game(rules, players, None, seed, make_policy(policy, seed))
-            except RecordError:
-                got.append(None)
-                continue
-            got.append((winners(g), g.deal_index, max(g.balances) - min(g.balances)))
-        ga, gb = got
-        one = GamePaired(games=1, refused_a=int(ga is None), refused_b=int(gb is None))
-        if ga is not None and gb is not None:
-            dl, ds = gb[1] - ga[1], gb[2] - ga[2]
-            one = GamePaired(1, 0, 0, int(ga[0] != gb[0]), ga[1], dl, dl * dl, ga[2], ds, ds * ds, 1)
-        total = total.merge(one)
+        total = total.merge(
+            pair_games(game_result(pair.a, players, seed, policy), game_result(pair.b, players, seed, policy))
+        )
     return total

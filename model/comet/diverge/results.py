@@ -4,7 +4,8 @@ Each reading pair is measured at each of its player counts as one *unit* (``come
 with one pair), and within it each player (policy) on its own: when a unit finishes, the sums of each of
 its policies are written to ``DIR/results/<preset>--<field>=<value>-<n>p.json``, each with its *key*: every
 parameter that changes that policy's figures (the pair, the player count, the policy, its paired deals, the
-whole games, the engine that plays it, the PIMC player's samples, and a digest of the rule sets of both
+whole games and how a paired game is played (``comet.diverge.measure.GAME_PAIRING``), the engine that
+plays it, the PIMC player's samples, and a digest of the rule sets of both
 sides, so a ruling whose readings or defaults change is measured afresh).  A later run reads every policy
 saved under the same key instead of playing it again and measures only the rest: an added policy, or a
 policy with another number of deals (``--pimc-deals`` raised, say), costs only that policy.  A policy whose
@@ -24,7 +25,7 @@ import json
 import os
 from pathlib import Path
 
-from comet.diverge.measure import GamePaired, Paired
+from comet.diverge.measure import GAME_PAIRING, GamePaired, Paired
 from comet.diverge.pairs import Pair
 from comet.diverge.study import Job, Measured
 from comet.record import JsonObject, JsonValue
@@ -76,6 +77,8 @@ def policy_key(pair: Pair, players: int, policy: str, deals: int, games: int, en
     }
     if policy == "pimc":
         key["samples"] = SAMPLES
+    if games:  # whole games are played only for a game-level ruling: its units, and no others, carry how
+        key["game_pairing"] = GAME_PAIRING  # a paired game is played (a coupled deal stream since 2)
     return key
 
 
