@@ -518,7 +518,7 @@ def saved_strength(
     (and saved)."""
     import dataclasses
 
-    from comet.diverge.pimc import SAMPLES
+    from comet.diverge.pimc import samples_for
     from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
     from comet.diverge.strength import Strength, strength, strength_engine
     from comet.record import JsonObject
@@ -533,7 +533,7 @@ def saved_strength(
         "players": players,
         "deals": deals,
         "opponent": opponent,
-        "samples": SAMPLES,
+        "samples": samples_for(preset(name).rules),
         "rules": rules_digest(preset(name).rules),
     }
     path = None if out_dir is None else out_dir / "results" / f"strength-{name}-{players}p-{opponent}.json"

@@ -62,7 +62,7 @@ def policies_of(job: Job) -> list[tuple[str, int]]:
 
 def policy_key(pair: Pair, players: int, policy: str, deals: int, games: int, engine: str) -> JsonObject:
     """The key of one policy's figures in a unit (see the module note); ``engine`` plays the policy."""
-    from comet.diverge.pimc import SAMPLES
+    from comet.diverge.pimc import samples_for
 
     key: JsonObject = {
         "format": FORMAT,
@@ -76,7 +76,7 @@ def policy_key(pair: Pair, players: int, policy: str, deals: int, games: int, en
         "rules_b": rules_digest(pair.b),
     }
     if policy == "pimc":
-        key["samples"] = SAMPLES
+        key["samples"] = samples_for(pair.a)  # a game's own number (GAME_SAMPLES) re-measures only its units
     if games:  # whole games are played only for a game-level ruling: its units, and no others, carry how
         key["game_pairing"] = GAME_PAIRING  # a paired game is played (a coupled deal stream since 2)
     return key

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from comet.diverge.pimc import SAMPLES, Pimc, value
+from comet.diverge.pimc import GAME_SAMPLES, SAMPLES, Pimc, samples_for, value
 from comet.diverge.policies import make_policy
 from comet.diverge.stats import mean_estimate, share_text
 from comet.engine import apply, legal_actions, shuffled_deal
@@ -40,13 +40,16 @@ def strength_engine(rules_name: str) -> str:
 
 
 def strength(
-    rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES, engine: str = "auto"
+    rules_name: str, players: int, deals: int, opponent: str, samples: int | None = None, engine: str = "auto"
 ) -> Strength:
     """PIMC's seat moves round the table: in deal ``seed`` it is seat ``(seed // players) % players`` and the
     dealer is ``seed % players``, so over ``players ** 2`` deals it sits in every position equally.
-    ``engine``: ``fast``, ``reference`` or ``auto`` (``strength_engine``); the same figures on either."""
+    ``samples``: the player's worlds per choice (None: its game's, ``samples_for``).  ``engine``: ``fast``,
+    ``reference`` or ``auto`` (``strength_engine``); the same figures on either."""
 
     rules = preset(rules_name).rules
+    if samples is None:
+        samples = samples_for(rules)
     if engine == "auto":
         engine = strength_engine(rules_name)
     if engine == "fast":
@@ -73,7 +76,7 @@ def strength(
     return Strength(opponent, players, deals, wins, base, diff, diff2, chips, chips2, rules_name)
 
 
-def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samples: int = SAMPLES) -> Strength:
+def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samples: int | None = None) -> Strength:
     """``strength`` played by ``comet.fast.pimc`` (the PIMC seat) and ``comet.fast.api`` (the baseline)."""
     import numpy as np
 
@@ -82,6 +85,8 @@ def fast_strength(rules_name: str, players: int, deals: int, opponent: str, samp
     from comet.fast.pimc import play_pimc
 
     rules = preset(rules_name).rules
+    if samples is None:
+        samples = samples_for(rules)
     seeds = np.arange(deals, dtype=np.int64)
     seats = (seeds // players) % players
     out = play_pimc(rules, players, seeds, samples=samples, pimc_seats=seats, opponent=opponent)
@@ -113,11 +118,14 @@ def strength_lines(results: Sequence[Strength], samples: int = SAMPLES, engines:
     presets = list(dict.fromkeys(r.preset for r in results))
     used = list(engines) or [strength_engine(p) for p in presets]
     engine = used[0] if len(set(used)) == 1 else "fast or reference"
+    games = {preset(p).rules.variant for p in presets}
+    own = [f"{GAME_SAMPLES[g]} in {g}" for g in sorted(games) if g in GAME_SAMPLES]
     lines = [
         "## The competent player",
         "",
-        f"`pimc` (`comet.diverge.pimc`): determinized Monte Carlo with {samples} sampled deals per choice and "
-        f"greedy roll-outs, played here by the {engine} engine"
+        f"`pimc` (`comet.diverge.pimc`): determinized Monte Carlo with {samples} sampled deals per choice"
+        + (f" ({', '.join(own)}, whose choices are few and close: `comet.diverge.pimc.GAME_SAMPLES`)" if own else "")
+        + f" and greedy roll-outs, played here by the {engine} engine"
         + (" (`comet.fast.pimc`, the same choices as the reference player)" if engine == "fast" else "")
         + "; it sees only its own hand, the cards played and the hand sizes. Its strength in "
         + ", ".join(f"`{p}`" for p in presets)

@@ -89,10 +89,10 @@ def _traced(rules: Ruleset, players: int, seeds: I64, policy: str) -> _Traced:
 
     dealers = _dealer_array(seeds, players, None)
     if policy == "pimc":  # every seat played by the PIMC player (comet.fast.pimc)
-        from comet.diverge.pimc import SAMPLES
+        from comet.diverge.pimc import samples_for
         from comet.fast.pimc import play_pimc
 
-        out = play_pimc(rules, players, seeds, samples=SAMPLES, record=True)
+        out = play_pimc(rules, players, seeds, samples=samples_for(rules), record=True)
         winner, chips, points, steps, flags = out.winner, out.chips, out.points, out.steps, out.flags
         acts, legal, cards = out.actions, out.legal, out.cards
     else:
