@@ -13,6 +13,8 @@ with a readable message.  The kernel is compiled once per session (and cached on
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from comet.engine import packs_in_rotation, player_counts, shuffled_deal
@@ -263,3 +265,69 @@ def test_planted_bug_the_old_opera_bonus_unpaid_is_caught() -> None:
     problems = check_deals(rules, 3, seeds, "hoarder", _mutant=4)
     assert len(problems) == len(seeds)
     assert "net chips per seat: reference" in str(problems[0]), str(problems[0])
+
+
+# --------------------------------------------------------------------- sets of any size (RUL-2P-SETS)
+
+#: two players with sets of any size, and the readings that change where a set may go down: on a lead
+#: (RUL-QUARTET-LEAD), after the Comet (RUL-COMET-AFTER), with the Comet among the three 9s (RUL-COMET-QUARTET)
+ANY_SETS = PRESETS["two_player"].rules.with_overrides({"two_player_sets": "any_number"})
+ANY_SETS_READINGS = (
+    ANY_SETS,
+    ANY_SETS.with_overrides({"quartet_on_lead": True}),
+    ANY_SETS.with_overrides(
+        {"quartet_on_lead": True, "comet_after": "optional_restart", "comet_lead": "any_rank", "comet_as": "any_rank"}
+    ),
+    ANY_SETS.with_overrides({"comet_in_quartet": True, "may_stop_early": True, "new_run": "may", "opera": True}),
+)
+
+
+def partial_sets_played(records: tuple[object, ...]) -> int:
+    """How many sets short of the whole rank ``records`` hold (two or three natural cards of one rank; the
+    two-player packs hold four natural cards of a rank, three of the 9s)."""
+    from comet.fast.api import FastRecord
+
+    return sum(
+        1
+        for f in records
+        if isinstance(f, FastRecord)
+        for a in f.record.actions
+        if 2 <= len(a.cards) < (3 if a.rank == 9 else 4) and not a.as_rank
+    )
+
+
+@pytest.mark.parametrize("rules", ANY_SETS_READINGS, ids=range(len(ANY_SETS_READINGS)))
+@pytest.mark.parametrize("policy", POLICIES)
+def test_sets_of_any_size_replay_through_the_reference(rules: Ruleset, policy: str) -> None:
+    """RUL-2P-SETS any_number (R-FOUR-OF-A-KIND): every choice of two or more natural cards of a rank, copies of
+    one card counted once, in the reference's order among the rank's other plays, from both packs (each card
+    twice); the deals do put such sets down."""
+    for pack in (0, 1):
+        problems = check_deals(rules, 2, range(60), policy, pack_index=pack)  # type: ignore[arg-type]
+        assert not problems, "\n".join(str(p) for p in problems[:3])
+    assert partial_sets_played(record_batch(rules, 2, range(60), policy)) > 0  # type: ignore[arg-type]
+
+
+def test_sets_of_any_size_only_where_the_family_allows_them() -> None:
+    """The kernel reads RUL-2P-SETS through the family's hook (``comet.engine.any_sets``): the seeds' reading
+    plays no partial set, and the engine's flag is off there."""
+    from comet.fast import config as kc
+    from comet.fast.api import _setup
+
+    assert partial_sets_played(record_batch(PRESETS["two_player"].rules, 2, range(60), "greedy")) == 0
+    assert _setup(PRESETS["two_player"].rules, 2, "greedy", 0, None, 0).cfg[kc.C_ANY_SETS] == 0
+    assert _setup(ANY_SETS, 2, "greedy", 0, None, 0).cfg[kc.C_ANY_SETS] == 1
+
+
+def test_planted_bug_no_pairs_is_caught() -> None:
+    """RUL-2P-SETS any_number broken in the kernel (test-only switch 5: sets of exactly two cards are never
+    offered): the check names the position, the two legal lists and the deal record; the seeds' reading,
+    which has no such sets, is untouched by the switch."""
+    assert not check_deals(ANY_SETS, 2, range(10), "random")
+    problems = check_deals(ANY_SETS, 2, range(10), "random", _mutant=5)
+    assert problems
+    first = str(problems[0])
+    assert "legal actions, the reference" in first and "record:" in first, first
+    listed = first.split("the reference", 1)[1].split("record:", 1)[0]
+    assert re.search(r"play \w+ \w+[,)]", listed), first  # the reference lists a set of two the kernel left out
+    assert not check_deals(PRESETS["two_player"].rules, 2, range(10), "random", _mutant=5)

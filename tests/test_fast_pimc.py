@@ -203,6 +203,50 @@ def test_own_kernels_play_the_reference_players_deals() -> None:
     assert not np.array_equal(one.actions, two.actions)
 
 
+#: two players with sets of any size (RUL-2P-SETS any_number), and with sets on a lead too (RUL-QUARTET-LEAD)
+ANY_SETS = preset("two_player").rules.with_overrides({"two_player_sets": "any_number"})
+ANY_SETS_READINGS = (ANY_SETS, ANY_SETS.with_overrides({"quartet_on_lead": True}))
+
+
+def is_partial_set(a: object) -> bool:
+    from comet.state import Action
+
+    """A set short of the whole rank (the two-player packs hold four natural cards of a rank, three of the 9s)."""
+    return isinstance(a, Action) and 2 <= len(a.cards) < (3 if a.rank == 9 else 4) and not a.as_rank
+
+
+def test_sets_of_any_size_every_choice_is_the_reference_players() -> None:
+    """RUL-2P-SETS any_number (R-FOUR-OF-A-KIND): at real two-player positions, many of them offering sets
+    short of the whole rank, the fast player picks the reference player's option among the same options."""
+    checked = offered = 0
+    for rules in ANY_SETS_READINGS:
+        for seed, s in positions(rules, 2, range(12)):
+            legal = legal_actions(s)
+            ref = Pimc(seed, samples=2)(s, legal)
+            got, n = fast_choice(rules, s, seed, 2)
+            assert n == len(legal)
+            assert got == option_key(ref), (rules.quartet_on_lead, seed, s.steps)
+            checked += 1
+            offered += any(is_partial_set(a) for a in legal)
+    assert checked >= 15 and offered >= 3, (checked, offered)
+
+
+def test_sets_of_any_size_whole_deals_are_the_reference_players() -> None:
+    """Deals played by PIMC in both seats under RUL-2P-SETS any_number: the reference player's every action,
+    sets of two or three cards among them; a player with another number of samples is told apart."""
+    seeds = [1, 4]
+    out = play_pimc(ANY_SETS, 2, seeds, samples=2, record=True)
+    pack = _setup(ANY_SETS, 2, "greedy", 0, None, 0).pack
+    sets_played = 0
+    for d, seed in enumerate(seeds):
+        actions = [action_of(int(a), pack) for a in out.actions[d, : out.steps[d]]]
+        assert [option_key(a) for a in actions] == reference_deal(ANY_SETS, 2, seed, 2), seed
+        sets_played += sum(1 for a in actions if is_partial_set(a))
+    assert sets_played > 0
+    other = play_pimc(ANY_SETS, 2, seeds, samples=1, record=True)
+    assert not np.array_equal(other.actions, out.actions)
+
+
 def test_strength_is_the_same_on_both_engines() -> None:
     """``strength`` (PIMC in one seat moving round the table) gives the same integers on either engine, in
     the standard kernel's game and in the games with kernels of their own."""
@@ -250,6 +294,12 @@ def test_the_impact_study_measures_pimc_alike_on_both_engines() -> None:
     ref = measure_pair(pair, 3, 0, 0, (), "reference", extra=(("pimc", 3),))
     assert fast.deals == ref.deals and fast.deals["pimc"].deals == 3
     assert (fast.engine, fast.pimc_engine, ref.pimc_engine) == ("fast", "fast", "reference")
+    # sets of any size (RUL-2P-SETS): the fast engine plays both readings now, PIMC included, and alike
+    sets = next(p for p in pairs_for("two_player_sets", ["two_player"]) if p.value_b == "any_number")
+    fast = measure_pair(sets, 2, 0, 0, (), "auto", extra=(("pimc", 2),))
+    ref = measure_pair(sets, 2, 0, 0, (), "reference", extra=(("pimc", 2),))
+    assert fast.deals == ref.deals and fast.deals["pimc"].changed > 0
+    assert (fast.engine, fast.pimc_engine) == ("fast", "fast")
 
 
 def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
@@ -265,6 +315,7 @@ def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
 
     for field, name, backend, expected in (
         ("comet_lead", "two_player", "auto", True),
+        ("two_player_sets", "two_player", "auto", True),  # sets of any size: on the fast engine since issue 17
         ("commit_comet", "commit_cats", "auto", True),
         ("commit_comet", "commit_cats", "reference", False),  # the reference player only when its preset is named
     ):
@@ -315,6 +366,9 @@ def test_the_transition_function_is_play_batchs_loop() -> None:
                 continue
             for policy in POLICIES:
                 assert both_ways(rules, players, list(range(150)), policy), (name, players, policy)
+    for rules in ANY_SETS_READINGS:  # sets of any size (RUL-2P-SETS any_number)
+        for policy in POLICIES:
+            assert both_ways(rules, 2, list(range(150)), policy), (rules.quartet_on_lead, policy)
     # planted: two different players are told apart by the comparison
     assert not both_ways(preset("standard").rules, 3, list(range(20)), "random", run_policy="greedy")
 

@@ -87,6 +87,7 @@ KERNEL_FIELDS: tuple[str, ...] = (
     "old_king_quartet",
     "old_opera_bonus",
     "old_last_card",
+    "two_player_sets",
 )
 
 #: Rulings of the kernel's games that change no single deal although ``comet.ruleset.GAME_LEVEL_FIELDS`` leaves
@@ -320,6 +321,8 @@ def _setup(rules: Ruleset, players: int, policy: str, pack_index: int, comet_val
     cfg[kc.C_OLD_KING_PER_PLAY] = _flag(rules.old_king_quartet == "per_play")
     cfg[kc.C_OLD_OPERA_BONUS] = _flag(rules.old_opera_bonus == "doubled")
     cfg[kc.C_OLD_EVERY_RUN_END] = _flag(rules.old_last_card == "every_run_end")
+    # RUL-2P-SETS: sets short of the whole rank, where the family's hook allows them (as comet.engine.any_sets)
+    cfg[kc.C_ANY_SETS] = _flag(v.partial_sets is not None and v.partial_sets(rules))
     value = v.comet_value if comet_value is None else comet_value
     if value < 0:
         raise ValueError(f"comet_value must not be negative, not {value}")
@@ -466,6 +469,8 @@ def action_of(a: int, pack: Pack) -> Action:
         return Action((card,))
     if kind == kc.WILD:
         return Action((card,), rank)
+    if kind == kc.QUARTET and card:  # a set short of the whole rank (RUL-2P-SETS any_number): copies per suit
+        return Action(tuple(rank * 4 + s for s in range(4) for _ in range((a >> (4 + 2 * s)) & 3)))
     naturals = tuple(c for c in pack.cards if rank_of(c) == rank and c not in pack.wild)
     if kind == kc.QUARTET:
         return Action(naturals)

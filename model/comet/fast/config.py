@@ -51,7 +51,8 @@ C_OLD_BONUS_LAST = H_SIZE + 26  # RUL-OLD-BONUS-LAST multiplied
 C_OLD_KING_PER_PLAY = H_SIZE + 27  # RUL-OLD-KING-QUARTET per_play
 C_OLD_OPERA_BONUS = H_SIZE + 28  # RUL-OLD-OPERA-BONUS doubled
 C_OLD_EVERY_RUN_END = H_SIZE + 29  # RUL-OLD-LAST-CARD every_run_end
-CFG_SIZE = H_SIZE + 30
+C_ANY_SETS = H_SIZE + 30  # RUL-2P-SETS any_number: two or more natural cards of a rank may go down together
+CFG_SIZE = H_SIZE + 31
 
 LEAD_FORBIDDEN, LEAD_ANY_RANK, LEAD_KING = 0, 1, 2
 
@@ -61,7 +62,10 @@ POLICY_RANDOM, POLICY_GREEDY, POLICY_HOARDER, POLICY_SIMPLE = 0, 1, 2, 3
 # Action kinds.
 PASS = 0
 SINGLE = 1  # one natural card
-QUARTET = 2  # every natural card of a rank (four, or the three natural 9s)
+# A set of one rank: card field 0 is every natural card of the rank in the pack (four, or the three natural
+# 9s); under RUL-2P-SETS any_number a set short of that names its cards by suit in the card field, 2 bits of
+# copies per suit (``set_copies``), so every kind test that covers the seeds' set covers any set alike.
+QUARTET = 2
 QUARTET_WILD = 3  # the three natural 9s and the wild card, as four 9s
 WILD = 4  # the wild card standing for a rank
 
@@ -78,3 +82,9 @@ KING = 13
 @hot
 def code(kind: int, card: int, rank: int) -> int:
     return (kind << 12) | (card << 4) | rank
+
+
+@hot
+def set_copies(a: int, suit: int) -> int:
+    """How many copies of the card of ``suit`` a set short of the whole rank (``QUARTET`` with a mask) holds."""
+    return (a >> (4 + 2 * suit)) & 3

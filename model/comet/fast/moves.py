@@ -8,6 +8,7 @@ the moves on the hand counts: taking an action's cards out, putting them back, c
 from __future__ import annotations
 
 from comet.fast.config import (
+    C_ANY_SETS,
     C_COMET_ANY,
     C_COMET_LEAD,
     C_COMET_QUARTET,
@@ -30,6 +31,7 @@ from comet.fast.config import (
     SINGLE,
     WILD,
     code,
+    set_copies,
 )
 from comet.fast.jit import I8, I64, hot, jit
 from comet.trace import rule
@@ -49,6 +51,46 @@ def stuck_may_pass(cfg: I64, nat: I8, seat: int, turn_played: int, last: int) ->
         if nat[left, r] > 0:
             return True
     return False
+
+
+@jit
+@rule("R-FOUR-OF-A-KIND")
+def partial_sets(cfg: I64, cnt: I8, seat: int, r: int, whole: bool, acts: I64, n: int) -> int:
+    """RUL-2P-SETS any_number: every choice of two or more of ``seat``'s natural cards of rank ``r`` (copies
+    of one card are alike: each choice once), written from ``acts[n]`` as ``QUARTET`` with the copies per suit
+    in the card field; all of them is left out where ``whole`` (the seeds' set, already written).  Returns
+    the new count."""
+    wild = cfg[H_WILD1]
+    h0 = 0 if r * 4 == wild else cnt[seat, r * 4]
+    h1 = 0 if r * 4 + 1 == wild else cnt[seat, r * 4 + 1]
+    h2 = 0 if r * 4 + 2 == wild else cnt[seat, r * 4 + 2]
+    h3 = 0 if r * 4 + 3 == wild else cnt[seat, r * 4 + 3]
+    for k0 in range(h0 + 1):
+        for k1 in range(h1 + 1):
+            for k2 in range(h2 + 1):
+                for k3 in range(h3 + 1):
+                    if k0 + k1 + k2 + k3 < 2:
+                        continue
+                    if whole and k0 == h0 and k1 == h1 and k2 == h2 and k3 == h3:
+                        continue
+                    if cfg[H_MUTANT] == 5 and k0 + k1 + k2 + k3 == 2:  # planted bug (tests only): no pairs
+                        continue
+                    acts[n] = code(QUARTET, k0 | (k1 << 2) | (k2 << 4) | (k3 << 6), r)
+                    n += 1
+    return n
+
+
+@jit
+def sort_block(cfg: I64, packcnt: I64, acts: I64, lo: int, hi: int) -> None:
+    """Sort ``acts[lo:hi]`` into the reference's canonical order (``order_key``; a few actions of one rank)."""
+    for i in range(lo + 1, hi):
+        a = acts[i]
+        key = order_key(cfg, packcnt, a)
+        j = i - 1
+        while j >= lo and order_key(cfg, packcnt, acts[j]) > key:
+            acts[j + 1] = acts[j]
+            j -= 1
+        acts[j + 1] = a
 
 
 @hot
@@ -114,9 +156,11 @@ def legal(
         n = 1
     scan_all = singles_all or quartets_all
     wild_rank = wild >> 2
+    any_sets = cfg[C_ANY_SETS] == 1
     for r in range(1, 14):
         if not (scan_all or r == need or r == wild_rank):
             continue
+        block = n
         held = nat[seat, r]
         quartet = held >= 3 and held == packnat[r] and (quartets_all or r == need)
         with_wild = quartet_wild and r == need
@@ -148,6 +192,10 @@ def legal(
                 elif quartet:
                     acts[n] = code(QUARTET, 0, r)
                     n += 1
+        if any_sets and held >= 2 and (quartets_all or r == need):
+            # RUL-2P-SETS any_number: the sets short of the whole rank, sorted in among this rank's plays
+            n = partial_sets(cfg, cnt, seat, r, quartet, acts, n)
+            sort_block(cfg, packcnt, acts, block, n)
     return n
 
 
@@ -162,6 +210,14 @@ def remove(cfg: I64, packcnt: I64, cnt: I8, nat: I8, seat: int, a: int) -> int:
         nat[seat, c >> 2] -= 1
         return 1 if (c >> 2) == KING else 0
     r = a & 15
+    if kind == QUARTET and (a >> 4) & 255:  # a set short of the whole rank (RUL-2P-SETS any_number)
+        k = 0
+        for s in range(4):
+            m = set_copies(a, s)
+            cnt[seat, r * 4 + s] -= m
+            k += m
+        nat[seat, r] -= k
+        return k if r == KING else 0
     if kind == QUARTET or kind == QUARTET_WILD:
         for s in range(4):
             c = r * 4 + s
@@ -195,6 +251,14 @@ def put_back(cfg: I64, packcnt: I64, cnt: I8, nat: I8, seat: int, a: int) -> Non
         nat[seat, c >> 2] += 1
         return
     r = a & 15
+    if kind == QUARTET and (a >> 4) & 255:  # a set short of the whole rank
+        k = 0
+        for s in range(4):
+            m = set_copies(a, s)
+            cnt[seat, r * 4 + s] += m
+            k += m
+        nat[seat, r] += k
+        return
     if kind == QUARTET or kind == QUARTET_WILD:
         k = 0
         for s in range(4):
@@ -216,6 +280,10 @@ def cards_in(a: int, cfg: I64, packcnt: I64) -> int:
         return 1
     r = a & 15
     k = 0
+    if kind == QUARTET and (a >> 4) & 255:  # a set short of the whole rank
+        for s in range(4):
+            k += set_copies(a, s)
+        return k
     for s in range(4):
         c = r * 4 + s
         if c != cfg[H_WILD1]:
@@ -232,6 +300,10 @@ def first_card(cfg: I64, packcnt: I64, a: int) -> int:
     if kind == SINGLE or kind == WILD:
         return (a >> 4) & 255
     r = a & 15
+    if kind == QUARTET and (a >> 4) & 255:  # a set short of the whole rank
+        for s in range(4):
+            if set_copies(a, s) > 0:
+                return r * 4 + s
     low = 99
     for s in range(4):
         c = r * 4 + s
@@ -258,6 +330,7 @@ def order_key(cfg: I64, packcnt: I64, a: int) -> int:
     wild = cfg[H_WILD1]
     key = 0
     digits = 0
+    partial = kind == QUARTET and (a >> 4) & 255  # a set short of the whole rank: its own copies
     if True:
         placed = kind != QUARTET_WILD
         for s in range(4):
@@ -267,7 +340,7 @@ def order_key(cfg: I64, packcnt: I64, a: int) -> int:
                 digits += 1
                 placed = True
             if c != wild:
-                for _ in range(packcnt[c]):
+                for _ in range(set_copies(a, s) if partial else packcnt[c]):
                     key = key * 64 + c + 1
                     digits += 1
         if not placed:
