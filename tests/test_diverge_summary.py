@@ -137,3 +137,19 @@ def test_a_witness_proved_over_some_player_counts_says_which() -> None:
         assert f"(smallest over {'/'.join(map(str, pr.within))}p deals)" in row and "(smallest)" not in row
     every = [row for pr, row in by_key.values() if pr is not None and pr.proved and not pr.within]
     assert every and all("(smallest)" in row for row in every)
+
+
+def test_sets_of_any_size_are_headed_by_pimc_like_the_other_two_player_pairs() -> None:
+    """``two_player_sets = any_number`` was measured on the reference engine without PIMC until the fast engine
+    played sets of any size (issue 17); its row at two_player 2p now names pimc over 2,000 paired deals, as every
+    other per-deal pair of two_player does where pimc is the headline there (its strength against greedy)."""
+    rows = [line for line in summary_section(REPORT.read_text(encoding="utf-8")) if "| two_player |" in line]
+    verdicts = {}
+    for line in rows:
+        cells = [c.strip() for c in line.split("|")]
+        if cells[4] == "2" and "whole games" not in cells[6]:
+            verdicts[cells[3].strip("`")] = cells[6]
+    sets = verdicts.pop("two_player_sets = any_number")
+    assert sets.startswith("pimc, 2,000 deals: "), sets
+    others = [v for v in verdicts.values() if not v.startswith("pimc, 2,000 deals")]
+    assert verdicts and not others, others
