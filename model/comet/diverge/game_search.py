@@ -250,25 +250,27 @@ def game_floor(pair: Pair) -> tuple[tuple[int, int], str] | None:
       ``ceil(100 / most)`` deals.
     - RUL-COMMIT-C-TARGET (``commit_tie``) in 002's Commit: the readings part only after a deal that leaves
       two seats tied for the lead at 100 or more, and the game must ask for a deal after it (the first
-      point); two seats score at most ``most_points_in_a_deal`` points together in a deal, so the tie comes
-      after at least ``ceil(200 / most)`` deals."""
+      point); ``fewest_tie_deals`` bounds the deals before such a tie at each player count."""
     counts = [n for n in player_counts(pair.a) if n in player_counts(pair.b)]
     v = variant_of(pair.a)
     if pair.field == "commit_tie" and v.name == "commit_cats":
         from comet.games.commit_cats.rules import TARGET
 
-        bounds = {n: most_points_in_a_deal(pair.a, n) for n in counts}
-        known = {n: b for n, b in bounds.items() if b is not None and most_points_in_a_deal(pair.b, n) == b}
+        tie = {n: fewest_tie_deals(pair.a, n) for n in counts}
+        known = {n: k for n, k in tie.items() if k is not None and fewest_tie_deals(pair.b, n) == k}
         if len(known) == len(counts):
-            tie = {n: -(-2 * TARGET // b) for n, b in known.items()}
-            deals, players = min((k + 1, n) for n, k in tie.items())
-            fewer = ", ".join(f"{n} players: {known[n]} a deal, {tie[n]} deals" for n in counts if n < players)
+            deals, players = min((k + 1, n) for n, k in known.items())
+            most = most_points_in_a_deal(pair.a, players)
+            each = ", ".join(f"{n} players {known[n]}" for n in counts)
             why = (
                 f"the readings part only after a deal that leaves two seats tied for the lead at {TARGET} or more "
                 f"(R-COMMIT-C-GAME), and the game must ask for a deal after it (the deals asked bound its length); "
-                f"two seats score at most {known[players]} points together in a deal of {players} players "
-                f"(most_points_in_a_deal), so the tie comes after at least {deals - 1} deals, and no player count "
-                "needs fewer" + (f" ({fewer})" if fewer else "")
+                f"two seats score at most {most} points together in a deal of {players} players "
+                f"(most_points_in_a_deal), and in a deal one of them wins, the other's points cost the two of them "
+                f"at least twice as many, less {2 * _comet_points(pair.a) - 1} (a King it plays is followed by a lead "
+                f"of its own, RUL-CATS-NEW-RUN = must; the Comet nets it one point at most), so the seat with fewer "
+                f"wins cannot reach {TARGET} sooner: a tie after at least {deals - 1} deals, and no player count "
+                f"needs fewer (fewest_tie_deals; deals before a tie: {each})"
             )
             return (deals, players), why
     if pair.field in ("two_player_end", "commit_tie") and v.game_end == "target":
@@ -340,6 +342,67 @@ def most_points_in_a_deal(rules: Ruleset, players: int) -> int | None:
     hand = CATS_TABLE[players][0]
     comet = 3 if rules.commit_comet_king == "comet_and_king" else 2
     return 1 + (players - 1) * hand + 4 + comet
+
+
+def _comet_points(rules: Ruleset) -> int:
+    """The most the Comet scores its player (R-COMMIT-C-COMET; 3 as a King under comet_and_king)."""
+    return 3 if rules.commit_comet_king == "comet_and_king" else 2
+
+
+def partner_cost(rules: Ruleset, points: int) -> int | None:
+    """The least two seats of 002's Commit fall short of ``most_points_in_a_deal`` together in a deal won by
+    one of them while the other scores ``points`` (for ``fewest_tie_deals``), or None where it is not argued
+    (where ``most_points_in_a_deal`` is not, or RUL-CATS-NEW-RUN = may).
+
+    Let W win and Y score y, having played m cards, k of them natural Kings.  Against the bound (every card
+    of the other hands still held, every King worth one point more than a card, the Comet ``c`` = 2 more, or
+    3 under comet_and_king) the two lose one point per card any other seat played, one per King a third
+    seat played, and what the Comet falls short of c (R-COMMIT-C-OUT, R-COMMIT-C-KING, R-COMMIT-C-COMET,
+    R-COMMIT-C-CAUGHT): so the loss D is at least m.  Y scores only k for its Kings, at most c for the
+    Comet it plays, or 1 for the Comet caught in a third hand (then W scores it 2: no loss from it), so
+    y <= k + c.  A King ends the run (R-COMMIT-C-KING) and its player, at a new run in the same turn, must
+    lead (RUL-CATS-NEW-RUN = must): a natural non-King card, or the Comet or a King (each again ending the
+    run), until a natural non-King card or the hand is empty, which would make Y the winner.  So each King
+    Y plays is followed by a card of its own that scores nothing, m >= 2k (+1 for the Comet played), and
+    in every case D >= y + k - (c - 1) >= 2y - (2c - 1).  ``tests/test_diverge_game_build.py`` checks the
+    inequality on played deals, for every winner and every other seat."""
+    if most_points_in_a_deal(rules, 2) is None or rules.cats_new_run != "must":
+        return None
+    return max(0, 2 * points - (2 * _comet_points(rules) - 1))
+
+
+def fewest_tie_deals(rules: Ruleset, players: int) -> int | None:
+    """The fewest deals of 002's Commit after which two seats may stand tied at ``TARGET`` or more (for
+    ``game_floor``), or None where the bounds it rests on are not argued.
+
+    Say X and Y tie at T >= 100 after d deals, X winning a of them, Y b <= a, and c won by another seat or
+    by no one.  With P = ``most_points_in_a_deal`` and Q = 4 + c (the Kings they play and the Comet: the most
+    two seats score together in a deal neither wins), Y's own deals give it at most P each and the c deals
+    Q, so it needs at least 100 - bP - cQ points from X's a deals; those cost the pair ``partner_cost``
+    each (convex in the points, so least when spread evenly), and the pair may lose no more than
+    (a + b)P + cQ - 200 over the game.  The least d for which some a, b, c leave that possible is returned:
+    7 deals at 2 players, 6 at 3 and at 4 (at 4 players, 5 deals would need Y, with two wins of at most 43,
+    to take 14 points from X's three deals, which costs the pair at least 19 of its 15 to spare), 5 from 5
+    players on."""
+    from comet.games.commit_cats.rules import TARGET
+
+    most = most_points_in_a_deal(rules, players)
+    if most is None or partner_cost(rules, 0) is None:
+        return None
+    rest = 4 + _comet_points(rules)
+    for deals in range(1, TARGET + 1):
+        for a in range(deals + 1):
+            for b in range(min(a, deals - a) + 1):
+                c = deals - a - b
+                spare = (a + b) * most + c * rest - 2 * TARGET
+                need = TARGET - b * most - c * rest
+                if spare < 0 or (need > 0 and a == 0):
+                    continue
+                share, extra = divmod(max(0, need), max(1, a))
+                costs = [partner_cost(rules, share + (1 if i < extra else 0)) for i in range(a)]
+                if sum(x or 0 for x in costs) <= spare:
+                    return deals
+    return None
 
 
 def game_proof(pair: Pair, w: Witness) -> Proof:
