@@ -1,8 +1,9 @@
 """Issue 17, item 4: a game witness built deal by deal at the floor ``game_floor`` proves (RUL-INSOLVENCY in
 Commit (000): R-GAME-CHIPS, R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD; RUL-COMMIT-C-RACE in
 002's Commit: R-COMMIT-C-GAME, R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT), replayed from its game record under each
-rule set (``game_search.recorded_game``).  A planted lower floor is refused; the points bound behind the
-race's floor is checked on played deals and fails on a planted bug."""
+rule set (``game_search.recorded_game``); RUL-COMMIT-C-TARGET (``commit_tie``) in 002's Commit: R-COMMIT-C-GAME,
+RUL-CATS-NEW-RUN.  A planted lower floor is refused; the points bound behind the race's floor and the
+partner's cost behind the tie's are checked on played deals and fail on planted bugs."""
 
 from __future__ import annotations
 
