@@ -386,3 +386,15 @@ def test_planted_costlier_king_is_caught_by_the_tight_deal() -> None:
         "scripted deal 1: seat 0 wins, seat 4 scores 2, the two lose 1 < 3",
         "scripted deal 2: seat 0 wins, seat 4 scores 3, the two lose 3 < 6",
     ]
+
+
+def test_without_the_lead_after_a_king_four_players_would_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The King's lead is what rules out 4 players: charged only y - 1 (each King costing its card alone),
+    a tie after 5 deals at 4 players would pass the count (two wins of 43, 14 points from three deals
+    costing 11 of the 15 to spare), and the floor would be 6 deals at 4 players, where nothing is built."""
+    pair = _tie()
+    monkeypatch.setattr(game_search, "partner_cost", lambda rules, y: max(0, y - 1))
+    assert game_search.fewest_tie_deals(pair.a, 4) == 5
+    floor = game_floor(pair)
+    assert floor is not None and floor[0] == (6, 4)
+    assert game_build.built_game(pair) is None
