@@ -50,6 +50,27 @@ def test_a_wrong_label_is_caught() -> None:
         claimed_difference(pair, cut)
 
 
+def test_a_dealt_label_whose_difference_does_not_occur_fails() -> None:
+    """Planted (issue 17's audit): RUL-COMMIT-C-REMOVED's old witness, a 2-player deal labelled "B deals from
+    other packs", although a single deal of 2 players is dealt from the 7C-less deck under both readings
+    (R-COMMIT-C-DECK: B's other decks come only in later deals of a game).  Replaying it must fail, and a
+    4-player deal, whose first deck differs, must carry the pack B really deals from."""
+    e = ENTRIES["commit_cats/commit_removed=any"]
+    pair = pair_for(e)
+    w = witness_of(e)
+    assert w is not None and w.players == 4 and w.kind == "dealt"
+    assert claimed_difference(pair, w) == (-1, "dealt", e["detail"])
+    assert "deck51-7C-7D-8C" in str(e["detail"])
+    from comet.engine import shuffled_deal
+
+    two = shuffled_deal(pair.a, 2, 0, 0)
+    old = deal_witness(two, "dealt", "B deals from other packs: deck51-7C, deck51-7D, deck51-7H, deck51-7S", "old")
+    with pytest.raises(ValueError, match="deal every shuffle of the deck51-7C pack alike at 2 players"):
+        claimed_difference(pair, old)
+    wrong = dataclasses.replace(w, detail="the same shuffled pack is dealt into different hands under B")
+    assert claimed_difference(pair, wrong)[2] != wrong.detail
+
+
 def test_first_dealer_tie_witness_shows_different_first_dealers() -> None:
     """RUL-FIRST-DEALER (R-DEAL-DEALER): the stored game witness is one where the tie is broken
     differently, so the two games have different first dealers, not merely different later draws."""

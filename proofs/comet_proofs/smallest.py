@@ -120,6 +120,11 @@ class Budget:
     def text(self) -> str:
         return f"Z3 budget {_units(self.per_check)} per check, {_units(self.total)} per pair"
 
+    def proved_text(self) -> str:
+        """After a bound proved: it rests on Z3's unsat answers, which are proofs whatever the budget (the
+        budget only limits how far Z3 is asked)."""
+        return f"each bound proved is an unsat answer of Z3, so it holds whatever the budget; {self.text()}"
+
 
 def _rlimit_count(solver: z3.Solver) -> int:
     try:
@@ -524,7 +529,7 @@ def _smallest(
             return _settle(preset, ea, eb, a, b, n, m, asked, t0, counts, budget, case)
     text = (
         f"no witness of at most {max_actions} actions in any deal of {', '.join(map(str, counts))} players{SPACE}"
-        f" ({budget.text()})"
+        f" ({budget.proved_text()})"
     )
     return Smallest(None, (), 0, (0, 0, 0), True, text, asked, time.monotonic() - t0, budget.spent, ("actions",))
 
@@ -664,7 +669,7 @@ def _settle(
         else f"cards not minimised: fewer than {_n(put_down, 'card')} not excluded ({why_not})"
     )
     over = ("actions", "players", "cards") if cards_proved else ("actions", "players")
-    text = f"smallest in {_measures(over)}: " + "; ".join(parts) + f" ({budget.text()})"
+    text = f"smallest in {_measures(over)}: " + "; ".join(parts) + f" ({budget.proved_text()})"
     return Smallest(start, actions, n, (m, n, put_down), True, text, asked, time.monotonic() - t0, budget.spent, over)
 
 

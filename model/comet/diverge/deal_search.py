@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 
-from comet.cards import KING, Card, rank_of
+from comet.cards import KING, Card, Pack, rank_of
 from comet.diverge.lockstep import describe, legal_split, step_both
 from comet.diverge.pairs import Pair
 from comet.diverge.policies import make_policy
@@ -121,19 +121,47 @@ def deal_difference(pair: Pair, start: DealState, order: list[Card], origin: str
     except RecordError as e:
         return deal_witness(start, "refused", f"B refuses this deal [{e.kind}]: {short(str(e))}", origin)
     if "shuffled" in origin:
-        pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
-        packs_b = packs_in_rotation(pair.b, start.players)
-        if [p.cards for p in packs_b] != [p.cards for p in packs_in_rotation(pair.a, start.players)]:
-            return deal_witness(
-                start, "dealt", "B deals from other packs: " + ", ".join(p.name for p in packs_b), origin
-            )
+        detail = dealt_detail(pair, start.players, start.pack)
+        if detail is None:
+            return None
         try:
+            pack = next(p for p in packs_in_rotation(pair.a, start.players) if p.name == start.pack)
             size_b, _ = deal_sizes(pair.b, start.players, len(pack.cards))
             hands_b, dead_b = distribute(pair.b, order, start.players, start.dealer, size_b)
         except RecordError:
             return None
-        if hands_b != start.hands or dead_b != start.dead:
-            return deal_witness(start, "dealt", "the same shuffled pack is dealt into different hands under B", origin)
+        if detail.startswith("B deals this deal from") or hands_b != start.hands or dead_b != start.dead:
+            return deal_witness(start, "dealt", detail, origin)
+    return None
+
+
+def pack_under_b(pair: Pair, players: int, pack_name: str) -> tuple[Pack, Pack]:
+    """(A's pack named ``pack_name``, the pack B deals the same deal from): the deal at the same place in
+    the rotation (R-PACK-ALTERNATE; a variant's own rotation, such as R-COMMIT-C-DECK, likewise).  A deal
+    of A's ``i``-th pack is the ``i``-th deal of a game, which B deals from its own ``i``-th pack (counting
+    round its rotation).  A single deal is the first of a game: the first pack of each rotation."""
+    packs_a = packs_in_rotation(pair.a, players)
+    packs_b = packs_in_rotation(pair.b, players)
+    i = next(k for k, p in enumerate(packs_a) if p.name == pack_name)
+    return packs_a[i], packs_b[i % len(packs_b)]
+
+
+def dealt_detail(pair: Pair, players: int, pack_name: str) -> str | None:
+    """What differs when the same shuffle of A's pack ``pack_name`` is dealt under B (None: nothing, or
+    the deal is refused, which ``deal_difference`` reports first): B deals that deal from another pack
+    (``pack_under_b``), or the same pack with other deal sizes or another deal order (R-DEAL-SIZES,
+    R-DEAL-ORDER).  A witness of kind ``dealt`` carries this text, and ``labels.claimed_difference``
+    recomputes it, so a label claiming a difference the deal does not show is caught."""
+    try:
+        pa, pb = pack_under_b(pair, players, pack_name)
+        if (pa.cards, pa.wild) != (pb.cards, pb.wild):
+            return f"B deals this deal from the {pb.name} pack, A from the {pa.name} pack"
+        if deal_sizes(pair.a, players, len(pa.cards)) != deal_sizes(pair.b, players, len(pa.cards)):
+            return "the same shuffled pack is dealt into different hands under B"
+    except (RecordError, StopIteration):
+        return None
+    if pair.a.deal_order != pair.b.deal_order:
+        return "the same shuffled pack is dealt into different hands under B"
     return None
 
 
@@ -235,22 +263,22 @@ def short(text: str, limit: int = 120) -> str:
 
 def differs_before_play(pair: Pair, players: int) -> bool:
     """Can a deal of ``players`` differ before any action (a 0-action witness)?  B refuses a deal of A, or
-    deals a shuffle differently.  Whether ``explicit_deal`` accepts a deal reads only the cards of the
-    whole deal (one of the packs in rotation) and the hand sizes, the same for every deal of a player
-    count, so one deal per pack decides it for all; a shuffle is dealt alike when the packs, the deal sizes
-    and the deal order agree."""
+    deals a shuffle differently (``dealt_detail``: another pack at the same place in the rotation, other
+    deal sizes or another deal order).  Whether ``explicit_deal`` accepts a deal reads only the cards of
+    the whole deal (one of the packs in rotation) and the hand sizes, the same for every deal of a player
+    count, so one deal per pack decides it for all.  Packs that differ only beyond A's own rotation (A
+    deals one pack, B takes several in turn: RUL-COMMIT-C-REMOVED at 2 players) change later deals of a
+    game, not any single deal: that is a game-level difference, not counted here."""
     try:
         packs_a = packs_in_rotation(pair.a, players)
-        packs_b = packs_in_rotation(pair.b, players)
+        packs_in_rotation(pair.b, players)
     except RecordError:
         return True
-    if [p.cards for p in packs_a] != [p.cards for p in packs_b] or pair.a.deal_order != pair.b.deal_order:
-        return True
     for pack in packs_a:
+        if dealt_detail(pair, players, pack.name) is not None:
+            return True
         try:
             sizes = deal_sizes(pair.a, players, len(pack.cards))
-            if deal_sizes(pair.b, players, len(pack.cards)) != sizes:
-                return True
             hands, dead = distribute(pair.a, pack.cards, players, 0, sizes[0])
             explicit_deal(pair.b, players, 0, hands, dead, None)
         except RecordError:

@@ -3,7 +3,7 @@ sets (``claimed_difference``), and the label of a deal witness found by Z3 (``la
 
 from __future__ import annotations
 
-from comet.diverge.deal_search import as_b, deal_witness, differs_before_play, short
+from comet.diverge.deal_search import as_b, deal_witness, dealt_detail, short
 from comet.diverge.game_search import game_difference
 from comet.diverge.lockstep import describe, legal_split, step_both
 from comet.diverge.pairs import Pair
@@ -33,10 +33,12 @@ def claimed_difference(pair: Pair, w: Witness) -> tuple[int, str, str]:
     except RecordError as e:
         return -1, "refused", f"B refuses this deal [{e.kind}]: {short(str(e))}"
     if w.kind == "dealt" and not w.actions:
-        # a shuffle dealt two ways: B's hands are not in the record, but the rule sets must deal differently
-        if not differs_before_play(pair, w.players):
-            raise ValueError("the rule sets deal every shuffle alike")
-        return -1, "dealt", w.detail
+        # a shuffle dealt two ways: B's hands are not in the record, but B must deal this very deal (its pack,
+        # at its place in the rotation) otherwise, and the label says how (``dealt_detail``)
+        detail = dealt_detail(pair, w.players, w.pack)
+        if detail is None:
+            raise ValueError(f"the rule sets deal every shuffle of the {w.pack} pack alike at {w.players} players")
+        return -1, "dealt", detail
     sb = as_b(pair, sa)
     for i, a in enumerate(w.actions):
         split = legal_split(sa, sb)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from comet.diverge.game_search import game_outcome
-from comet.diverge.pairs import Pair
+from comet.diverge.pairs import Pair, value_text
 from comet.diverge.records import Witness
 from comet.engine import apply, settlement
 from comet.errors import IllegalAction, RecordError
@@ -48,12 +48,25 @@ def _cell(text: str) -> str:
     return text.strip().replace("|", "/") or " "
 
 
+def sides(pair: Pair) -> str:
+    """Which reading is which: a ruling pair's field values, or for two house rule sets (``--rules A
+    --against B``) the fields in which they differ, each side's values."""
+    if pair.field:
+        return f"A: `{pair.label_a()}`, B: `{pair.label_b()}`"
+    diff = pair.a.differences(pair.b)
+    if not diff:
+        return "A and B are the same rule set"
+    a = ", ".join(f"{f} = {value_text(v)}" for f, v in diff.items())
+    b = ", ".join(f"{f} = {value_text(getattr(pair.b, f))}" for f in diff)
+    return f"A has `{a}`, B has `{b}` (the fields in which the two rule sets differ)"
+
+
 def narrate_witness(pair: Pair, w: Witness) -> list[str]:
     """Markdown lines telling the witness under both readings (the deal in a fenced block, the play as a
     two-column table, the first point of difference marked with ``>>``)."""
     if w.level == "game":
         return narrate_game(pair, w)
-    head = [f"A: `{pair.label_a()}`, B: `{pair.label_b()}`. First difference ({w.kind}): {w.detail}", ""]
+    head = [f"{sides(pair)}. First difference ({w.kind}): {w.detail}", ""]
     try:
         start_a = w.start(pair.a)
     except RecordError as e:
@@ -64,7 +77,13 @@ def narrate_witness(pair: Pair, w: Witness) -> list[str]:
         lines, _ = _column(start_a, w.actions)
         return [*head, "```", *lines, "```", "", f"Under B this deal is not a legal deal at all [{e.kind}]: {e}"]
     if w.kind == "dealt":
-        return [*head, "```", *narrate(start_a, ()), "```", "", "Under B the same shuffled pack gives other hands."]
+        tail = (
+            "Under B the same shuffle is dealt from another pack, so the hands differ (a deal record holds the hands, "
+            "not the shuffle, so B's are not shown)."
+            if w.detail.startswith("B deals this deal from")
+            else "Under B the same shuffled pack is dealt into other hands."
+        )
+        return [*head, "```", *narrate(start_a, ()), "```", "", tail]
     la, ta = _column(start_a, w.actions)
     lb, tb = _column(start_b, w.actions)
     deal_lines = la[: 1 + start_a.players + 1]
@@ -88,7 +107,7 @@ def narrate_game(pair: Pair, w: Witness) -> list[str]:
         if w.game_record
         else f"seed {w.game_seed}, {w.game_policy} policy (`comet.game.play_game`)"
     )
-    lines = [f"A: `{pair.label_a()}`, B: `{pair.label_b()}`. A game of {length}, {w.players} players, {how}.", ""]
+    lines = [f"{sides(pair)}. A game of {length}, {w.players} players, {how}.", ""]
     rows_a = _game_rows(oa)
     rows_b = _game_rows(ob)
     first = next(

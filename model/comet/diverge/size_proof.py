@@ -11,7 +11,7 @@ from comet.diverge.going_out import applies, going_out_proof, going_out_witness
 from comet.diverge.labels import label_of
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Proof, Witness, cards_played
-from comet.engine import player_counts
+from comet.engine import packs_in_rotation, player_counts
 
 
 def first_action_proof(pair: Pair, w: Witness, why_not: str) -> Proof | None:
@@ -77,8 +77,16 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     if found is not None and found.level == "deal" and not found.actions:
         if before and found.players == before[0]:
             fewer = [n for n in counts if n < found.players]
+            later = [n for n in fewer if rotations_differ(pair, n)]
             why = (
-                f"; with {', '.join(map(str, fewer))} players every deal is dealt and accepted alike under both"
+                f"; with {', '.join(map(str, fewer))} players no deal differs before play (the same shuffle gives the "
+                "same hands, and every deal of A is a deal of B)"
+                + (
+                    f"; at {', '.join(map(str, later))} players B takes other packs for a game's later deals, a "
+                    "difference between deals, not within one"
+                    if later
+                    else ""
+                )
                 if fewer
                 else ", the fewest the game allows"
             )
@@ -143,6 +151,14 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     if found is not None and found.level == "deal" and found.size < w.size:
         return found, Proof("none", False, f"not proved (Z3's witness is larger than the one sampled: {z.text})")
     return w, Proof("z3" if z.proved else "none", z.proved, z.text, size=z.size, over=z.over, within=z.within)
+
+
+def rotations_differ(pair: Pair, players: int) -> bool:
+    """Do the two rule sets take different packs in turn at ``players`` (R-PACK-ALTERNATE), whatever a
+    single deal is dealt from?"""
+    a = [p.cards for p in packs_in_rotation(pair.a, players)]
+    b = [p.cards for p in packs_in_rotation(pair.b, players)]
+    return a != b
 
 
 def replay_tells_apart(pair: Pair, w: Witness) -> bool:
