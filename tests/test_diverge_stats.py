@@ -183,7 +183,11 @@ def test_verdicts() -> None:
     moved = DealArrays(base.winner, base.chips + np.array([[-3, 0, 3]]), base.length, base.drawn, base.stuck)
     v = verdict(reduce_deals(base, moved, np.full(400, 1, dtype=np.int64)))
     assert v.matters and "dealer +3.000" in v.text and "1st -3.000" in v.text
-    assert "3.000 chips per deal end up with another seat" in v.text
+    # every pair moves exactly 3 chips, so the intervals have no width: the text says so, and the share of
+    # deals that change carries its Wilson interval (issue 17: every figure with its interval)
+    assert "3.000 (the same in every pair) chips per deal end up with another seat" in v.text
+    assert "(400 of 400 deals (100.0 %, 99.0 to 100.0 %) change)" in v.text
+    assert mean_estimate(5, 0, 0).text() == "+0.00 (every pair equal)"
     # every figure the verdict names carries its simultaneous interval: a random +-1 around the dealer's gain
     noise = np.tile(np.array([[1, 0, -1], [-1, 0, 1]], dtype=np.int64), (200, 1))
     noisy = DealArrays(base.winner, moved.chips + noise, base.length, base.drawn, base.stuck)

@@ -16,7 +16,7 @@ def test_player_counts_come_from_the_deal_set_up() -> None:
     (five,) = pairs_for("commit_five", ["commit_hoyle"])
     assert player_counts(five) == (5,)
     (suits,) = pairs_for("red_nines_suits", ["red_nines"])
-    assert player_counts(suits) == (5, 6, 7, 8)
+    assert player_counts(suits) == (5, 6, 7)  # eight players: the same four suits added in either order
     (lead, *_) = pairs_for("comet_lead", ["standard"])
     assert player_counts(lead) == (2, 3, 4, 5)
     assert game_level(next(iter(pairs_for("escalation", ["standard"])))) and not game_level(lead)

@@ -155,6 +155,9 @@ class Variant:
     step_bound: Callable[[DealState], int] | None = None
     escalates: Callable[[Ruleset], bool] | None = None
     partial_sets: Callable[[Ruleset], bool] | None = None
+    #: why a ruling field's readings cannot part in any deal of a player count (None: they may); read by the
+    #: impact study (``comet.diverge.study.absent_reason``) to leave such counts unmeasured
+    ruling_absent: Callable[[str, Ruleset, int], str | None] | None = None
     options: tuple[Option, ...] = ()
     rulings: tuple[str, ...] = ()
     presets: tuple[Preset, ...] = ()

@@ -111,13 +111,13 @@ def verdict(p: Paired, unit: str = "chips", together: int = 1) -> Verdict:
             f"no measurable effect over {n:,} paired deals: every seat's mean {unit} change by at most "
             f"{chip_bound:.3f} per deal and its win rate by at most {100 * win_bound:.2f} points, deal length "
             f"by at most {e.length_change.bound:.2f} actions (simultaneous 95 % bounds)"
-            + (f"; {p.changed:,} of {n:,} deals change" if p.changed and not p.classes[DEALT] else ""),
+            + (f"; {share_text(p.changed, n, 'deals')} change" if p.changed and not p.classes[DEALT] else ""),
         )
     parts = []
     if moved:
         parts.append(
             f"{e.transfer.text(3, signed=False)} {unit} per deal end up with another seat "
-            f"({p.changed:,} of {n:,} deals change, {percent(p.changed / n)})"
+            f"({share_text(p.changed, n, 'deals')} change)"
         )
     parts.append(f"to whom: {', '.join(seats)}" if seats else "no seat's mean " + unit + " change measurably")
     if wins:

@@ -139,7 +139,13 @@ def game_verdict(g: GamePaired) -> str:
 
 
 def impact_lines(
-    measured: list[Measured], points: bool, out_dir: Path | None, plot_name: str, title: str, together: int = 1
+    measured: list[Measured],
+    points: bool,
+    out_dir: Path | None,
+    plot_name: str,
+    title: str,
+    together: int = 1,
+    unmeasured: tuple[tuple[int, str], ...] = (),
 ) -> list[str]:
     """The impact part of one pair's section; ``together`` > 1 for a placebo reading, whose verdicts are judged
     with the placebo check's family of that many measurements (``comet.diverge.effect.verdict``)."""
@@ -150,6 +156,8 @@ def impact_lines(
         f"differ: {counts}; per player, the headline player first):",
         "",
     ]
+    if unmeasured:
+        lines += [*(f"- Not measured at {n} players: {why}." for n, why in unmeasured), ""]
     for m in measured:
         pols = list(m.deals)
         if not pols:

@@ -32,11 +32,10 @@ def proof_line(s: Search) -> str:
         return f"**{pr.text[0].upper()}{pr.text[1:]}.**"
     if pr.proved:
         claim = f"Proved {pr.text}" if pr.text.startswith("smallest") else f"Proved: {pr.text}"
-        how = (
-            "by Z3 over every deal of the game's player counts (`comet_proofs.smallest`)"
-            if pr.method == "z3"
-            else "by construction"
+        where = (
+            f"every deal of {', '.join(map(str, pr.within))} players only" if pr.within else "every deal of the game's player counts"
         )
+        how = f"by Z3 over {where} (`comet_proofs.smallest`)" if pr.method == "z3" else "by construction"
         return f"{claim}; {how}."
     if pr.text.startswith("not proved"):
         return f"Smallest: {pr.text}."
@@ -73,6 +72,7 @@ def pair_section(
     """One pair's section.  ``placebo_family``: the placebo check's number of measurements; a placebo pair's
     verdicts are judged with that family, as the placebo check judges them (``comet.diverge.placebo``)."""
     from comet.diverge.placebo import placebo_reason
+    from comet.diverge.study import unmeasured
 
     p = r.pair
     heading = title or f"{p.preset}: `{p.label_a()}` (A) against `{p.label_b()}` (B)"
@@ -82,7 +82,8 @@ def pair_section(
     points = variant_of(p.a).scoring != "chips"
     together = max(1, placebo_family) if placebo_reason(p) is not None else 1
     title_b = f"{p.preset}: {p.label_a()} (A) vs {p.label_b()} (B)"
-    lines += ["", *impact_lines(r.impact, points, out_dir, name, title_b, together)]
+    absent = unmeasured(p) if r.impact else ()
+    lines += ["", *impact_lines(r.impact, points, out_dir, name, title_b, together, absent)]
     if r.interactions:
         lines += ["", "**Interactions** (another ruling's reading changes whether this one makes a difference):", ""]
         # an item's narration follows it indented (a nested block of the list item), not as items of its own

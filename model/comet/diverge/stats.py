@@ -50,13 +50,14 @@ class Estimate:
         return max(abs(self.low), abs(self.high))
 
     def text(self, digits: int = 2, scale: float = 1.0, unit: str = "", signed: bool = True) -> str:
-        """``+0.12 (95 %: -0.03 to +0.27)``; an interval of width zero prints the value alone."""
+        """``+0.12 (-0.03 to +0.27)``; an interval of width zero (every paired difference the same, so no
+        spread to give a width) says so: ``+0.00 (every pair equal)``, ``+1.00 (the same in every pair)``."""
         fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
         v, lo, hi = (fmt.format(x * scale) for x in (self.value, self.low, self.high))
         if self.n == 0:
             return "no data"
         if self.low == self.high:
-            return f"{v}{unit}"
+            return f"{v}{unit} ({'every pair equal' if self.value == 0 else 'the same in every pair'})"
         return f"{v}{unit} ({lo} to {hi})"
 
 

@@ -5,7 +5,10 @@ A ruling is measured at every player count of its game where it can matter, deri
 themselves: if the two readings set up the deal differently (packs in rotation, cards per hand, dead
 hand) at some player counts and identically at others, the ruling is about the deal's set-up and is
 measured where the set-up differs (``commit_five`` only at five players); otherwise at every count the
-game allows.  Game-level rulings (the deal is played identically; ``comet.fast.GAME_LEVEL_FIELDS``) are
+game allows, less the counts where a game's own account of the rule says its readings cannot part
+(``Variant.ruling_absent``: no rest to read, too few seats, too few red nines).  A single deal is the first of
+a game, dealt from the first pack in rotation, so packs that differ only later in the rotation are a
+difference between deals (``absent_reason``).  Game-level rulings (the deal is played identically; ``comet.fast.GAME_LEVEL_FIELDS``) are
 measured over whole games.
 """
 
@@ -27,22 +30,63 @@ if TYPE_CHECKING:
 
 
 def setup_of(rules: Ruleset, players: int) -> object:
-    """What a deal is dealt from at ``players``: the packs in rotation and the deal sizes (None: refused)."""
+    """What a single deal is dealt from at ``players``: the cards and wild cards of the first pack in rotation
+    (a single deal is the first of a game, ``engine.shuffled_deal``; later packs only change later deals)
+    and the deal sizes (None: refused).  Packs are compared by their cards, not their names (RUL-RED9-SUITS
+    at eight players adds the same four suits in either order)."""
     try:
-        packs = packs_in_rotation(rules, players)
-        return tuple((p.name, p.cards, p.wild, deal_sizes(rules, players, len(p.cards))) for p in packs)
+        p = packs_in_rotation(rules, players)[0]
+        return (p.cards, p.wild, deal_sizes(rules, players, len(p.cards)))
     except (ValueError, RecordError):
         return None
 
 
-def player_counts(pair: Pair) -> tuple[int, ...]:
-    """The player counts the pair is measured at (see the module note)."""
+def absent_reason(pair: Pair, players: int) -> str | None:
+    """Why the pair's readings cannot part in any single deal of ``players`` (None: they may, or the
+    ruling acts between deals): the game's own account (``Variant.ruling_absent``, derived from its pack,
+    deal sizes and turn order, the same under both readings), or a ruling about the deal's set-up (the
+    readings set up deals differently at other player counts) that sets this count's deal up alike."""
+    if game_level(pair):
+        return None
+    hook = variant_of(pair.a).ruling_absent
+    if hook is not None and pair.field:
+        why_a, why_b = hook(pair.field, pair.a, players), hook(pair.field, pair.b, players)
+        if why_a is not None and why_b is not None:
+            return why_a
     counts = variant_of(pair.a).player_counts
-    differ = tuple(n for n in counts if setup_of(pair.a, n) != setup_of(pair.b, n))
+    differ = [n for n in counts if setup_of(pair.a, n) != setup_of(pair.b, n)]
+    if differ and len(differ) < len(counts) and players not in differ:
+        rotation = [p.cards for p in packs_in_rotation(pair.a, players)] != [
+            p.cards for p in packs_in_rotation(pair.b, players)
+        ]
+        later = "; B takes other packs for a game's later deals, which single deals do not show" if rotation else ""
+        return (
+            f"a deal of {players} players is dealt from the same cards in the same hand sizes under both readings, "
+            f"which differ only in the deal's set-up (at {', '.join(map(str, differ))} players){later}"
+        )
+    return None
+
+
+def player_counts(pair: Pair) -> tuple[int, ...]:
+    """The player counts the pair is measured at (see the module note): where both readings deal, less
+    those where the readings cannot part (``absent_reason``)."""
+    counts = variant_of(pair.a).player_counts
     both = tuple(n for n in counts if setup_of(pair.a, n) is not None and setup_of(pair.b, n) is not None)
-    if differ and len(differ) < len(counts):
-        return tuple(n for n in differ if n in both) or differ
-    return both
+    return tuple(n for n in both if absent_reason(pair, n) is None) or both
+
+
+def unmeasured(pair: Pair) -> tuple[tuple[int, str], ...]:
+    """(player count, why) for every count of the game the pair is not measured at."""
+    counts = player_counts(pair)
+    out = []
+    for n in variant_of(pair.a).player_counts:
+        if n in counts:
+            continue
+        why = absent_reason(pair, n)
+        if why is None:
+            why = "a deal of this many players is refused under one of the readings"
+        out.append((n, why))
+    return tuple(out)
 
 
 def game_level(pair: Pair) -> bool:

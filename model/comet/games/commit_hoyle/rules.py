@@ -56,6 +56,27 @@ def hoyle_deal_sizes(rules: Ruleset, players: int, pack_size: int) -> tuple[int,
     return each, pack_size - each * players
 
 
+@rule("R-COMMIT-H-DEAL", "R-COMMIT-H-NINE", "R-STOP-STUCK")
+def hoyle_ruling_absent(field: str, rules: Ruleset, players: int) -> str | None:
+    """Why ``field``'s readings cannot part in any deal of ``players`` (None: they may).
+
+    RUL-COMMIT-H-REST is read only for a card in the rest: where the pack goes round evenly (three
+    players: 17 each of 51) nothing is left undealt.  RUL-COMMIT-H-NINE-RUN differs only for a player
+    after the one who follows the 9♦: with two players, once that one passes the turn is back at the
+    9♦'s player, where the run is dropped (R-STOP-STUCK), so no one else ever faces the choice."""
+    if field == "commit_rest":
+        pack = hoyle_packs(rules, players)[0]
+        each, rest = hoyle_deal_sizes(rules, players, len(pack.cards))
+        if rest == 0:
+            return f"the whole pack is dealt ({each} cards each), so no card lies in the rest (R-COMMIT-H-DEAL)"
+    if field == "commit_nine_branch" and players < 3:
+        return (
+            "once the player after the 9♦ passes, the turn is back at the 9♦'s player and the run is dropped, so no "
+            "later player meets the choice (R-COMMIT-H-NINE, R-STOP-STUCK)"
+        )
+    return None
+
+
 @rule("R-COMMIT-H-NINE")
 def just_played_nine(state: DealState) -> bool:
     """The player to move has just played the 9♦ this turn, which ends their turn; a 9♦ that started
@@ -266,6 +287,7 @@ COMMIT_HOYLE = register(
         wild_name="9♦",
         packs=hoyle_packs,
         deal_sizes=hoyle_deal_sizes,
+        ruling_absent=hoyle_ruling_absent,
         legal_actions=hoyle_legal_actions,
         why_illegal=hoyle_why_illegal,
         play=hoyle_play,

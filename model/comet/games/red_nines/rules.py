@@ -185,11 +185,33 @@ def red_nines_card_points(c: Card) -> int:
 def red_nines_multiplier(state: DealState, hand: tuple[Card, ...]) -> int:
     """x2 for one red nine held, x4 for two (RUL-RED9-MANY: x2 for each, or at most x4); x2 more if
     the winner went out on a red nine (RUL-RED9-OUT: x4 if it stood for a 9)."""
-    held = sum(1 for c in hand if c in state.wild)
-    mult = 2**held if state.rules.red_nines_many == "double_each" else (1, 2, 4)[min(held, 2)]
+    mult = nines_factor(state.rules, sum(1 for c in hand if c in state.wild))
     if state.out_wild_as:
         mult *= 4 if state.rules.red_nines_out == "like_comet" and state.out_wild_as == 9 else 2
     return mult
+
+
+@rule("R-RED9-DOUBLE")
+def nines_factor(rules: Ruleset, held: int) -> int:
+    """The factor of ``held`` red nines (RUL-RED9-MANY: x2 for each, or x2 for one and x4 for more)."""
+    return 2**held if rules.red_nines_many == "double_each" else (1, 2, 4)[min(held, 2)]
+
+
+@rule("R-RED9-DECK", "R-RED9-DOUBLE")
+def red_nines_ruling_absent(field: str, rules: Ruleset, players: int) -> str | None:
+    """Why ``field``'s readings cannot part in any deal of ``players`` (None: they may): RUL-RED9-MANY
+    reads how many red nines a hand holds, and with no more than two in the deck (four players: no suit
+    added, R-RED9-DECK) every reading gives one or two the same factor (``nines_factor``)."""
+    if field == "red_nines_many":
+        pack = red_nines_packs(rules, players)[0]
+        nines = sum(1 for c in pack.cards if c in pack.wild)
+        readings = ("double_each", "cap_four")
+        if len({tuple(nines_factor(rules.with_overrides({"red_nines_many": r}), k) for k in range(nines + 1)) for r in readings}) == 1:
+            return (
+                f"the deck of {players} players holds {nines} red nines, and every reading gives as many the same "
+                "factor (R-RED9-DECK, R-RED9-DOUBLE)"
+            )
+    return None
 
 
 @rule("R-RED9-SCORE", "R-RED9-DOUBLE")
@@ -256,6 +278,7 @@ RED_NINES_VARIANT = register(
         game_over=red_nines_game_over,
         packs=red_nines_packs,
         deal_sizes=red_nines_deal_sizes,
+        ruling_absent=red_nines_ruling_absent,
         legal_actions=red_nines_legal_actions,
         why_illegal=red_nines_why_illegal,
         play=red_nines_play,
