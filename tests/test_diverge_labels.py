@@ -281,6 +281,11 @@ def test_house_rules_report_has_its_own_wording_and_a_field_breakdown(tmp_path: 
     assert "### `standard` against `standard` with `new_run=may`, `comet_lead=forbidden`" in text
     assert "| `new_run` | must → may | legal, 2 action(s), 2 players | yes |" in text
     assert "| `comet_lead` | king → forbidden | legal, 1 action(s), 2 players | yes |" in text
+    # the witness says which fields differ, not "A: `A`, B: `B`"; each field's impact alone has its column
+    assert "A: `A`, B: `B`" not in text
+    assert "A has `new_run = must, comet_lead = king`, B has `new_run = may, comet_lead = forbidden`" in text
+    rows = [x for x in text.splitlines() if x.startswith("| `new_run` |") or x.startswith("| `comet_lead` |")]
+    assert len(rows) == 2 and all(" | 3 players: " in x for x in rows), rows
 
 
 def test_game_search_looks_wider_at_the_smallest_game() -> None:

@@ -250,7 +250,7 @@ def render(
         "what differs) is checked by replaying it under both (`tests/test_diverge_labels.py`). Deals are "
         "compared by fewest actions, then players, then cards played; games by fewest deals, then players, then "
         "actions before the difference. Each witness says in which of these it is proved smallest, and how: "
-        "*by Z3* over every deal of the game's player counts (`comet_proofs.smallest` over the proofs' "
+        "*by Z3* over every deal of the game's player counts, or of those it names (`comet_proofs.smallest` over the proofs' "
         "encodings, within a stated budget of Z3 resource units), *by construction* (0 actions, or 1 action "
         "where no deal differs before play, with the fewest players; a game of the fewest deals and players the "
         "rule sets allow), or *not proved*, with the reason. A ruling that can make no difference until another ruling "
@@ -286,7 +286,7 @@ def render(
             title = f"`{args.rules}`{_with(args.ruling_a)} against `{args.against}`{_with(args.ruling_b)}"
             lines += field_section("", "", "", "", rs, out_dir, args.deals, args.games, title=title)[2:]
             if len(diff) > 1:
-                lines += field_breakdown(rs[0].pair, diff)
+                lines += field_breakdown(rs[0].pair, diff, args.deals, args.games)
             continue
         lines += field_section(
             f,
@@ -309,18 +309,34 @@ def _with(overrides: Sequence[str]) -> str:
     return f" with {', '.join(f'`{o}`' for o in overrides)}" if overrides else ""
 
 
-def field_breakdown(pair: Pair, diff: dict[str, object]) -> list[str]:
+def field_breakdown(pair: Pair, diff: dict[str, object], deals: int = 0, games: int = 0) -> list[str]:
     """Which changed field causes which difference: each field of B switched alone in A, its smallest
-    witness searched afresh (``witness.search`` with the size proof), and the first difference it shows."""
+    witness searched afresh (``witness.search`` with the size proof), the first difference it shows and,
+    with ``deals`` (or ``games`` for a field that acts between deals), its impact alone: the ``random``
+    player's verdict at the game's usual player count (or the first where the field can matter), measured
+    by the same study code as every pair (``study.measure_pair``, ``effect.verdict``)."""
+    from comet.diverge.effect import verdict
+    from comet.diverge.impact_report import game_verdict
     from comet.diverge.pairs import value_text
+    from comet.diverge.study import game_level, measure_pair, player_counts
+    from comet.variant import variant_of
 
+    unit = "points" if variant_of(pair.a).scoring != "chips" else "chips"
     lines = [
         "### Field by field",
         "",
-        "Each field that differs, switched alone from A's reading to B's (a fresh witness search per field):",
+        "Each field that differs, switched alone from A's reading to B's (a fresh witness search per field"
+        + (
+            f"; impact alone: the `random` player over {deals:,} paired deals, or {games:,} paired whole games for a "
+            "field that acts between deals, at the game's usual player count where the field can matter there, "
+            "else the first count where it can"
+            if deals or games
+            else ""
+        )
+        + "):",
         "",
-        "| field alone | A → B | first difference | smallest? | what differs |",
-        "|---|---|---|---|---|",
+        "| field alone | A → B | first difference | smallest? | what differs |" + (" impact alone |" if deals or games else ""),
+        "|---|---|---|---|---|" + ("---|" if deals or games else ""),
     ]
     for k, v in sorted(diff.items()):
         alone = Pair(pair.preset, k, pair.a, pair.a.with_overrides({k: v}))
@@ -335,6 +351,17 @@ def field_breakdown(pair: Pair, diff: dict[str, object]) -> list[str]:
             first, what = f"{w.kind}, {len(w.actions)} action(s), {w.players} players", w.detail
         proved = "yes" if pr is not None and pr.proved and w is not None else "no"
         cells = [f"`{k}`", f"{value_text(getattr(pair.a, k))} → {value_text(v)}", first, proved, what.replace("|", "/")]
+        if deals or games:
+            counts = player_counts(alone)
+            usual = variant_of(pair.a).default_players
+            n = usual if usual in counts else counts[0]
+            whole = game_level(alone)
+            m = measure_pair(alone, n, 0 if whole else deals, games if whole else 0, ("random",))
+            if whole:
+                impact = game_verdict(m.games["random"]) if "random" in m.games else "not measured (no games asked)"
+            else:
+                impact = verdict(m.deals["random"], unit).text if "random" in m.deals else "not measured"
+            cells.append(f"{n} players: {impact}".replace("|", "/"))
         lines.append("| " + " | ".join(cells) + " |")
     return [*lines, ""]
 
