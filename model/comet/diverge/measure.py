@@ -19,6 +19,10 @@ by addition and every figure gets a paired interval (``comet.diverge.stats``).  
 dealer's left, the dealer last.  ``reduce_deals`` turns per-deal arrays (from either engine) into a
 ``Paired``; ``reference_paired`` plays seeds with ``comet.engine``; the fast engine has its own batch
 form (``comet.fast.diverge.paired_measure``), checked equal to this one.
+
+Rulings that act only between deals are measured over paired whole games (``reference_games``, summed in a
+``GamePaired``): both readings draw the first dealer from the same stream and shuffle deal k from the same
+seed (``deal_stream``), so a reading that makes the draw take more cards does not reshuffle the game.
 """
 
 from __future__ import annotations
