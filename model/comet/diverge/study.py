@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from comet.diverge.measure import GamePaired, Paired, reference_games, reference_paired
 from comet.diverge.pairs import Pair
+from comet.diverge.pimc import SAMPLES, samples_for
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.errors import RecordError
 from comet.ruleset import Ruleset
@@ -204,7 +205,7 @@ COST_FAST = 1  # about 0.027 ms of CPU per pair and paired deal
 COST_REFERENCE = 150
 COST_GAME = 1_200  # the mean over the game-level pairs (8 to 190 ms per paired game)
 COST_PIMC = 65_000
-COST_PIMC_FAST = 140
+COST_PIMC_FAST = 140  # at ``pimc.SAMPLES`` deals per choice; scaled by the game's own count (``samples_for``)
 
 
 def engine_of(job: Job) -> str:
@@ -222,7 +223,7 @@ def job_cost(job: Job) -> int:
         # whole games are played by every policy but pimc, the extra ones too
         players_of_games = len(job.policies) + sum(1 for p, _ in extra if p != "pimc")
         total += deals * len(job.policies) * per + games * players_of_games * COST_GAME
-        pimc = COST_PIMC_FAST if fast and fast_pimc_plays(pair) else COST_PIMC
+        pimc = COST_PIMC_FAST * samples_for(pair.a) // SAMPLES if fast and fast_pimc_plays(pair) else COST_PIMC
         total += sum(n * (pimc if p == "pimc" else per) for p, n in extra)
     return total
 
