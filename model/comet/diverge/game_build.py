@@ -92,6 +92,25 @@ def built_game(pair: Pair) -> Witness | None:
     )
 
 
+def _dealt_out(
+    rules: Ruleset, players: int, dealer: int, hands: list[list[int]], rest: list[int], size: int
+) -> DealState | None:
+    """The deal whose hands are ``hands``, each topped up to ``size`` cards from ``rest`` in its order (seat
+    by seat), the cards left over the stock; None where a chosen hand is over full, the rest too short to fill one, or the engine refuses
+    the deal (``explicit_deal``)."""
+    full: list[tuple[int, ...]] = []
+    for hand in hands:
+        need = size - len(hand)
+        if need < 0 or need > len(rest):
+            return None
+        full.append(tuple(sorted(hand + rest[:need])))
+        rest = rest[need:]
+    try:
+        return explicit_deal(rules, players, dealer, tuple(full), tuple(sorted(rest)), None)
+    except RecordError:
+        return None
+
+
 def _deal(pair: Pair, players: int, index: int) -> tuple[DealState, tuple[Action, ...]] | None:
     """The deal of index ``index`` (its dealer ``index % players``): its first player holds the run of clubs from the Ace (as many as a hand
     holds), seat ``LOSER`` (when it is not the first player) the four Kings and the 9♦, the rest of the
@@ -106,14 +125,8 @@ def _deal(pair: Pair, players: int, index: int) -> tuple[DealState, tuple[Action
     hands[first] = run
     if first != LOSER:
         hands[LOSER] = [c for c in pack.cards if rank_of(c) == KING] + [NINE_OF_DIAMONDS]
-    rest = [c for c in pack.cards if all(c not in h for h in hands)]
-    for seat in range(players):
-        need = size - len(hands[seat])
-        hands[seat] += rest[:need]
-        rest = rest[need:]
-    try:
-        s = explicit_deal(rules, players, dealer, tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest)), None)
-    except RecordError:
+    s = _dealt_out(rules, players, dealer, hands, [c for c in pack.cards if all(c not in h for h in hands)], size)
+    if s is None:
         return None
     start = s
     actions: list[Action] = []
@@ -150,18 +163,11 @@ def _race_deal(pair: Pair, players: int, index: int) -> tuple[DealState, tuple[A
     rest = sorted(
         (c for c in pack.cards if all(c not in h for h in hands)), key=lambda c: (rank_of(c) == 1, rank_of(c))
     )
-    for seat in range(players):
-        need = size - len(hands[seat])
-        hands[seat] += rest[:need]
-        rest = rest[need:]
-    if len(hands[SCORER]) != size or any(rank_of(c) == KING for c in hands[SCORER] if suit_of(c) != 0):
-        return None
-    try:
-        s = explicit_deal(rules, players, dealer, tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest)), None)
-    except RecordError:
+    s = _dealt_out(rules, players, dealer, hands, rest, size)
+    if s is None or any(rank_of(c) == KING for c in s.hands[SCORER] if suit_of(c) != 0):
         return None
     start = s
-    plays = ([] if first == SCORER else clubs[:1]) + sorted(hands[SCORER], key=lambda c: (suit_of(c), rank_of(c)))
+    plays = ([] if first == SCORER else clubs[:1]) + sorted(start.hands[SCORER], key=lambda c: (suit_of(c), rank_of(c)))
     actions: list[Action] = []
     for c in plays:
         a = Action((c,))
@@ -222,16 +228,8 @@ def scripted_deal(
     hands: list[list[int]] = [[] for _ in range(players)]
     for seat, a in steps:
         hands[seat] += a.cards
-    rest = [c for c in pack.cards if all(c not in h for h in hands)]
-    for seat in range(players):
-        need = size - len(hands[seat])
-        if need < 0:
-            return None
-        hands[seat] += rest[:need]
-        rest = rest[need:]
-    try:
-        s = explicit_deal(rules, players, dealer, tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest)), None)
-    except RecordError:
+    s = _dealt_out(rules, players, dealer, hands, [c for c in pack.cards if all(c not in h for h in hands)], size)
+    if s is None:
         return None
     start = s
     actions: list[Action] = []
