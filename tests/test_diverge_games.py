@@ -267,3 +267,19 @@ def test_a_refused_game_is_counted_not_summed() -> None:
     assert measure.pair_games(r, None) == GamePaired(games=1, refused_b=1)
     assert measure.pair_games(r, GameResult((0, 1), 4, 30)) == GamePaired(1, 0, 0, 1, 3, 1, 1, 40, -10, 100, 1)
     assert game_result(DROP_OUT.a, 3, 0, "greedy") == GameResult(*BY_HAND[0][0])
+
+
+def test_game_level_counts_without_games_are_named() -> None:
+    """RUL-COMMIT-C-TARGET: a game-level ruling whose readings can differ at several counts, played as whole
+    games at one, says which counts go unmeasured (a section must not list counts it then skips silently)."""
+    from comet.diverge.impact_report import impact_lines
+    from comet.diverge.measure import GamePaired
+    from comet.diverge.study import Measured
+
+    one = GamePaired(games=1, played=1)
+    measured = [Measured(2), Measured(4, games={"random": one}), Measured(5)]
+    text = "\n".join(impact_lines(measured, True, None, "x", "x"))
+    assert "Whole games are played at 4 players only" in text, text
+    assert "at 2, 5 players this ruling is not measured" in text, text
+    everywhere = [Measured(n, games={"random": one}) for n in (2, 4, 5)]
+    assert "not measured" not in "\n".join(impact_lines(everywhere, True, None, "x", "x"))

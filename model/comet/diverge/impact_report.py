@@ -158,6 +158,14 @@ def impact_lines(
     ]
     if unmeasured:
         lines += [*(f"- Not measured at {n} players: {why}." for n, why in unmeasured), ""]
+    at = [m.players for m in measured if m.games]
+    idle = [m.players for m in measured if not m.deals and not m.games]
+    if at and idle:
+        lines += [
+            f"- Whole games are played at {', '.join(map(str, at))} players only (the game's usual count, "
+            f"`comet.commands.diverge.games_at`): at {', '.join(map(str, idle))} players this ruling is not measured.",
+            "",
+        ]
     for m in measured:
         pols = list(m.deals)
         if not pols:
