@@ -340,8 +340,7 @@ def most_points_in_a_deal(rules: Ruleset, players: int) -> int | None:
     from comet.games.commit_cats.rules import CATS_TABLE
 
     hand = CATS_TABLE[players][0]
-    comet = 3 if rules.commit_comet_king == "comet_and_king" else 2
-    return 1 + (players - 1) * hand + 4 + comet
+    return 1 + (players - 1) * hand + 4 + _comet_points(rules)
 
 
 def _comet_points(rules: Ruleset) -> int:

@@ -470,7 +470,7 @@ def action_of(a: int, pack: Pack) -> Action:
     if kind == kc.WILD:
         return Action((card,), rank)
     if kind == kc.QUARTET and card:  # a set short of the whole rank (RUL-2P-SETS any_number): copies per suit
-        return Action(tuple(rank * 4 + s for s in range(4) for _ in range((a >> (4 + 2 * s)) & 3)))
+        return Action(tuple(rank * 4 + s for s in range(4) for _ in range(kc.set_copies(a, s))))
     naturals = tuple(c for c in pack.cards if rank_of(c) == rank and c not in pack.wild)
     if kind == kc.QUARTET:
         return Action(naturals)
