@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import comet.openspiel as cos
+import comet.frameworks.openspiel as cos
 from comet.presets import PRESETS
 from rich.console import Console
 from rich.progress import Progress

@@ -4,7 +4,7 @@ Usage:  .venv/bin/python bench/oracle_apply.py [--seconds S]
 
 Spawns ``comet oracle`` as a subprocess and streams ``new``/``apply``/``close`` requests for seeded
 complete 4-player standard deals through its stdin, reading every response from its stdout
-(``comet.oracle_bench.measure_oracle_apply``, which ``comet bench`` calls too).  Wall time: the
+(``comet.oracle.bench.measure_oracle_apply``, which ``comet bench`` calls too).  Wall time: the
 oracle and this client share the machine.  Measured, never asserted by a test.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from comet.oracle_bench import measure_oracle_apply
+from comet.oracle.bench import measure_oracle_apply
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from comet.commands.bench import cpu_rate
 from comet.engine import apply, legal_actions, returns, shuffled_deal
 from comet.policy import random_policy, simple_policy
 from comet.presets import preset
-from comet.record import DealRecord, loads_record, record_from_state, replay_record
+from comet.records.deal_record import DealRecord, loads_record, record_from_state, replay_record
 
 
 def sample_records(preset_name: str, players: int, count: int, seed: int = 1) -> list[DealRecord]:

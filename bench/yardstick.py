@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import naive
 from comet.engine import apply, legal_actions, returns, shuffled_deal
-from comet.record import parse_record, record_from_state, replay_record
+from comet.records.deal_record import parse_record, record_from_state, replay_record
 from comet.ruleset import Ruleset
 
 

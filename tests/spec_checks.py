@@ -239,7 +239,7 @@ def import_all_comet_modules() -> None:
     for mod in pkgutil.walk_packages(comet.__path__, "comet."):
         try:
             importlib.import_module(mod.name)
-        except ModuleNotFoundError as e:  # comet.openspiel / comet.pettingzoo without their extras
+        except ModuleNotFoundError as e:  # comet.frameworks.openspiel / comet.frameworks.pettingzoo without their extras
             if e.name not in OPTIONAL_DEPENDENCIES:
                 raise
 

@@ -15,7 +15,7 @@ from collections import Counter
 
 from comet import engine
 from comet.checks import Counterexample, check_rejection, check_replay, check_state, check_terminal, check_transition
-from comet.coverage import all_rule_ids
+from comet.checks.coverage import all_rule_ids
 from comet.engine import player_counts
 from comet.fuzz import EXTREMES, INT_RANGE, make_deal, pack_count, preset_fields, ruleset_from_choices
 from comet.presets import PRESETS

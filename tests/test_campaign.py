@@ -1,4 +1,4 @@
-"""Campaigns in work units (``comet.campaign``): the same results on one core, on local workers
+"""Campaigns in work units (``comet.parallel.runner``): the same results on one core, on local workers
 and on a Dask cluster; a unit that is not pure is caught.  Fuzz (R-END-OUT and the invariants it
 checks), perft (R-PLAY-CONTINUE through the legal actions it counts) and the fast-engine study."""
 
@@ -10,19 +10,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from comet.campaign import (
-    Runner,
-    StudyUnit,
-    first_difference,
-    run_units,
-    seed_chunks,
-    study_unit,
-    study_units,
-)
 from comet.cli import main
 from comet.fast import play_deals
+from comet.fast.study import StudyUnit, study_unit, study_units
 from comet.fuzz import MAX_FAILURES_PER_PRESET, ChunkReport, campaign_report, fuzz_chunk, fuzz_units, run_campaign
-from comet.perft import reference_table
+from comet.oracle.perft import reference_table
+from comet.parallel.runner import Runner, first_difference, run_units, seed_chunks
 from comet.presets import PRESETS
 from comet.trace import IMPLEMENTATIONS
 
@@ -164,7 +157,7 @@ def test_local_workers_are_not_forked_while_other_threads_run() -> None:
     with a second thread alive the local pool starts its workers by forkserver, and by fork otherwise."""
     import threading
 
-    from comet.campaign import pool_context
+    from comet.parallel.runner import pool_context
 
     assert pool_context().get_start_method() == ("fork" if threading.active_count() == 1 else "forkserver")
     stop = threading.Event()
@@ -186,7 +179,7 @@ def test_the_game_folders_are_walked_once_per_search_path(monkeypatch: pytest.Mo
     from types import SimpleNamespace
 
     import comet.games
-    from comet import coverage
+    from comet.checks import coverage
 
     coverage.load_games()
     coverage.load_model()
@@ -218,19 +211,19 @@ def test_the_walk_skips_an_adapter_whose_library_is_not_installed(monkeypatch: p
     is absent is skipped, and no rule id is lost with it."""
     import sys
 
-    from comet import coverage
+    from comet.checks import coverage
 
     coverage.load_model()
     before = frozenset(IMPLEMENTATIONS)
-    for name in ("pyspiel", "pettingzoo", "comet.openspiel", "comet.pettingzoo"):
+    for name in ("pyspiel", "pettingzoo", "comet.frameworks.openspiel", "comet.frameworks.pettingzoo"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel: ModuleNotFoundError
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     monkeypatch.setattr(coverage, "_WALKED", set())
     coverage.load_model()
-    assert "comet.openspiel" not in sys.modules and "comet.pettingzoo" not in sys.modules
+    assert "comet.frameworks.openspiel" not in sys.modules and "comet.frameworks.pettingzoo" not in sys.modules
     assert frozenset(IMPLEMENTATIONS) == before
-    assert coverage.import_if_installed("comet.openspiel") is False
+    assert coverage.import_if_installed("comet.frameworks.openspiel") is False
 
 
 def test_a_missing_module_of_the_package_is_not_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -238,7 +231,7 @@ def test_a_missing_module_of_the_package_is_not_skipped(monkeypatch: pytest.Monk
     import of a module that does not exist) still fails the walk."""
     import sys
 
-    from comet import coverage
+    from comet.checks import coverage
 
     assert "comet.no_such_module" not in sys.modules
     with pytest.raises(ModuleNotFoundError):

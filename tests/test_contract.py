@@ -1,4 +1,4 @@
-"""The versioned contract (spec/CHANGELOG.md, comet.contract): the shipped vectors have the digest the
+"""The versioned contract (spec/CHANGELOG.md, comet.records.contract): the shipped vectors have the digest the
 changelog's latest entry records, that entry is the current format, and every place that states the
 format says the same number (records, replay outputs, the oracle's hello, the vectors' index, the schemas).
 R-REC-FAULTS: a record written for a later format is refused with kind ``field``."""
@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from comet.contract import FORMAT, changelog_problems, check_format, latest_entry, vectors_digest
 from comet.errors import RecordError
-from comet.oracle import hello
-from comet.record import loads_record, replay_record
+from comet.oracle.protocol import hello
+from comet.records.contract import FORMAT, changelog_problems, check_format, latest_entry, vectors_digest
+from comet.records.deal_record import loads_record, replay_record
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANGELOG = (ROOT / "spec" / "CHANGELOG.md").read_text(encoding="utf-8")

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from comet.cards import card_text
 from comet.errors import RecordError
-from comet.gamesession import Games
 from comet.notation import parse_action
-from comet.oracle import handle
-from comet.record import loads_record, replay_record
+from comet.oracle.game_session import Games
+from comet.oracle.protocol import handle
+from comet.records.deal_record import loads_record, replay_record
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = json.loads((ROOT / "vectors" / "standard" / "default" / "replay" / "00.json").read_text(encoding="utf-8"))

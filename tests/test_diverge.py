@@ -17,8 +17,9 @@ from comet.diverge.records import Bound
 from comet.diverge.study import Job, measure_pair, run_job
 from comet.diverge.witness import search
 from comet.presets import preset
-from comet.record import JsonObject
-from comet.ruleset import RULING_FIELDS, families_reading
+from comet.records.deal_record import JsonObject
+from comet.ruleset import RULING_FIELDS
+from comet.variant import families_reading
 
 # The searches here are bounded by counts (seeds, depth, nodes, games), which end them in a few seconds of CPU;
 # the time cap is only a safety net, far above that, so a loaded machine searches exactly the same deals.

@@ -27,13 +27,13 @@ from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Witness
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.game import GameState, deal_payments, first_dealer_draw, new_game, next_deal, play_deal
+from comet.game import deal_payments, first_dealer_draw, new_game, next_deal, play_deal
 from comet.games.commit_hoyle import rules as hoyle
 from comet.policy import Policy
 from comet.presets import preset
-from comet.record import parse_record
+from comet.records.deal_record import parse_record
 from comet.ruleset import Ruleset
-from comet.state import DealState
+from comet.state import DealState, GameState
 
 ENTRIES = load()
 

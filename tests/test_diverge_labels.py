@@ -18,7 +18,7 @@ from comet.diverge.labels import claimed_difference
 from comet.diverge.pairs import pairs_for
 from comet.diverge.records import cards_played
 from comet.diverge.store import load, pair_for, proof_of, witness_of
-from comet.record import JsonObject
+from comet.records.deal_record import JsonObject
 
 ENTRIES = load()
 

@@ -28,7 +28,7 @@ from comet.diverge.results import (
 )
 from comet.diverge.study import Job, Measured, run_job
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue
+from comet.records.deal_record import JsonObject, JsonValue
 from comet.ruleset import Ruleset, field_readings
 
 ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--games", "0", "--policies", "random"]

@@ -17,7 +17,7 @@ from comet.diverge.game_search import game_outcome
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.store import load, missing, pair_for, witness_of
 from comet.presets import preset
-from comet.record import JsonObject
+from comet.records.deal_record import JsonObject
 from comet.ruleset import Ruleset
 
 ENTRIES = load()

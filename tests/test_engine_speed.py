@@ -20,7 +20,7 @@ from comet.engine import STATE_FIELDS, _replace, apply, legal_actions, shuffled_
 from comet.errors import IllegalAction
 from comet.notation import parse_action
 from comet.presets import PRESETS, preset
-from comet.record import CARD_RE, exact_action
+from comet.records.deal_record import CARD_RE, exact_action
 from comet.state import PASS, Action, DealState
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -35,8 +35,9 @@ from comet.fast import (
 from comet.fast.check import check_deals, check_record
 from comet.fuzz import make_deal, pack_count
 from comet.presets import PRESETS
-from comet.record import replay_record
-from comet.ruleset import RULING_FIELDS, Ruleset, families_reading, field_readings
+from comet.records.deal_record import replay_record
+from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
+from comet.variant import families_reading
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import deal_starts, rulesets

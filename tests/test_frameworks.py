@@ -1,4 +1,4 @@
-"""The framework-free layer under comet.openspiel and comet.pettingzoo (spec/frameworks.md):
+"""The framework-free layer under comet.frameworks.openspiel and comet.frameworks.pettingzoo (spec/frameworks.md):
 the canonical action ids, the table from parameters, the deal as chance outcomes, utilities.
 
 Rules exercised through the engine: R-REC-ACTION-ORDER (the legal actions the ids encode),
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from comet import PRESETS, engine
 from comet.errors import RecordError
-from comet.frameworks import (
+from comet.frameworks.common import (
     NUM_ACTIONS,
     Table,
     action_id,
@@ -28,8 +28,9 @@ from comet.frameworks import (
     utilities,
     utility_bound,
 )
-from comet.ruleset import RULING_FIELDS, applies, field_readings
+from comet.ruleset import RULING_FIELDS, field_readings
 from comet.state import Action, DealState
+from comet.variant import applies
 
 
 def every_reading() -> Iterator[tuple[str, dict[str, object]]]:
@@ -194,7 +195,7 @@ def test_every_ruling_field_is_a_parameter() -> None:
 def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
     """comet bench's framework rows: steps/s of the engine, then of each installed wrapper with its
     overhead against the engine stated."""
-    from comet.framework_bench import WRAPPERS, available, framework_rows
+    from comet.frameworks.bench import WRAPPERS, available, framework_rows
 
     rows = framework_rows("standard", 3, 0.05)
     assert [r[0] for r in rows] == [what for what, module in WRAPPERS if available(module)]

@@ -14,7 +14,7 @@ import pytest
 from comet import engine
 from comet.cards import cards_text, rank_of
 from comet.checks import check_of, check_state, payment_bound
-from comet.coverage import all_rule_ids, unclassified_ids
+from comet.checks.coverage import all_rule_ids, unclassified_ids
 from comet.fuzz import EXTREMES, check_deal, coverage_sweep, make_deal, pick_policy
 from comet.games.standard.check import standard_settlement
 from comet.presets import PRESETS, Preset
@@ -115,7 +115,7 @@ def test_a_preset_without_a_recomputation_fails_by_name() -> None:
 
 def test_every_rule_id_has_a_classifier() -> None:
     """Coverage never depends on call counting: every id named by an ``@rule`` is emitted by a
-    classifier over (before, action, after) (``comet.coverage``)."""
+    classifier over (before, action, after) (``comet.checks.coverage``)."""
     missing = sorted(unclassified_ids())
     assert not missing, (
         f"rule ids without a classifier (only call counting would see them): {', '.join(missing)}; "
@@ -159,7 +159,7 @@ def _escalation_game_hits() -> set[str]:
     chance (12 of 48 cards lie dead for two or three players), so one more game starts with a deal
     shaped with the Comet dead; the classifier judges the next deal as in any game."""
     from comet import game as game_module
-    from comet.coverage import game_rules
+    from comet.checks.coverage import game_rules
     from comet.fuzz import shape_deal
 
     game = game_module.new_game(Ruleset(), 3, 3, 0)
@@ -172,7 +172,7 @@ def _escalation_game_hits() -> set[str]:
 def test_a_lost_rule_shows_up_as_a_coverage_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: the classifier forgets R-STOP-KING; the sweep must then report it as a gap."""
     import comet.fuzz.check as fuzz_check
-    from comet.coverage import transition_rules
+    from comet.checks.coverage import transition_rules
 
     monkeypatch.setattr(fuzz_check, "transition_rules", lambda b, a, s: transition_rules(b, a, s) - {"R-STOP-KING"})
     hits, _ = coverage_sweep(["standard"], seed=0)
@@ -201,7 +201,7 @@ def test_a_variant_rule_lost_by_its_classifier_is_a_gap(monkeypatch: pytest.Monk
     """Planted: Old Comet's classifier forgets R-OLD-LAST-CARD; no call counting fills the gap."""
     from dataclasses import replace
 
-    from comet import coverage
+    from comet.checks import coverage
 
     entry = coverage.variant_classifiers()["old_comet"]
     hits, _ = coverage_sweep(["old_comet"], seed=0)

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import comet.game
-import comet.gamerecord as gamerecord
+import comet.records.game_record as gamerecord
 import pytest
 from comet.errors import RecordError
 from comet.game import play_game, winners
-from comet.gamerecord import game_trace, parse_game_record, record_game, replay_game
-from comet.itf import read_trace
 from comet.presets import PRESETS
+from comet.records.game_record import game_trace, parse_game_record, record_game, replay_game
+from comet.records.itf import read_trace
 from comet.variant import variant_of
 
 COMET = str(Path(sys.executable).with_name("comet"))

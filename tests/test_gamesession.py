@@ -9,10 +9,10 @@ import json
 from typing import Any
 
 import pytest
-from comet.gamerecord import record_game
-from comet.gamesession import GAME_OPS, Games
-from comet.oracle import handle
+from comet.oracle.game_session import GAME_OPS, Games
+from comet.oracle.protocol import handle
 from comet.presets import PRESETS
+from comet.records.game_record import record_game
 from comet.variant import variant_of
 
 
@@ -135,7 +135,7 @@ def test_race_and_drop_out_games_through_the_oracle(
     if name != "commit_cats":
         assert any(d["record"]["players"] < players for d in want["deals"])
         return
-    from comet.gamerecord import parse_game_record, replay_game
+    from comet.records.game_record import parse_game_record, replay_game
 
     assert not replay_game(parse_game_record(want)).deals[-1].verdict.final.terminal  # the race cut it short
     last = want["deals"][-1]["record"]

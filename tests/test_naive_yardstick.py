@@ -19,7 +19,7 @@ from types import ModuleType
 import pytest
 from comet.cards import card_text
 from comet.engine import apply, legal_actions, packs_in_rotation, returns, shuffled_deal
-from comet.record import loads_record, record_from_state, replay_record
+from comet.records.deal_record import loads_record, record_from_state, replay_record
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 

@@ -1,4 +1,4 @@
-"""comet.openspiel: OpenSpiel's own checks (random_sim_test with serialization, the playthrough
+"""comet.frameworks.openspiel: OpenSpiel's own checks (random_sim_test with serialization, the playthrough
 format), a differential test against comet.engine, what a seat may know, and OpenSpiel's stock
 MCTS and ISMCTS bots playing whole deals of every preset.
 
@@ -22,8 +22,8 @@ else:
 
 from comet import PRESETS, engine
 from comet.cards import card_text
-from comet.frameworks import action_of, deal_of, legal_ids, make_table, utilities
-from comet.openspiel import (
+from comet.frameworks.common import action_of, deal_of, legal_ids, make_table, utilities
+from comet.frameworks.openspiel import (
     CometState,
     ismcts_bot,
     load_game,
@@ -83,11 +83,11 @@ def test_one_import_and_a_game_string_load_any_preset_and_reading() -> None:
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_stored_playthrough_regenerates_identically(name: str) -> None:
     """spec/playthroughs/<preset>.txt is OpenSpiel's playthrough format; replaying its actions gives
-    the same text (regenerate: comet.openspiel.write_playthroughs("spec/playthroughs"))."""
+    the same text (regenerate: comet.frameworks.openspiel.write_playthroughs("spec/playthroughs"))."""
     stored = (PLAYTHROUGHS / f"{name}.txt").read_text(encoding="utf-8")
     game, actions = playthrough_actions(stored)
     assert game == f"python_comet(preset={name})"
-    regen = "comet.openspiel.write_playthroughs('spec/playthroughs')"
+    regen = "comet.frameworks.openspiel.write_playthroughs('spec/playthroughs')"
     assert playthrough_text(game, actions) == stored, f"spec/playthroughs/{name}.txt is stale (a new ruling field is a new parameter): regenerate with {regen}"
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 import json
 
-from comet.oracle import handle_line, serve, session
-from comet.record import JsonObject
+from comet.oracle.protocol import handle_line, serve, session
+from comet.records.deal_record import JsonObject
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_record import ACTIONS, HAND_RECORD, json_values

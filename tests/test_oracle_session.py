@@ -1,4 +1,4 @@
-"""The oracle's deal session (comet.session): new / apply / legal_actions / state / undo / close.
+"""The oracle's deal session (comet.oracle.deal_session): new / apply / legal_actions / state / undo / close.
 
 Every step of a session deal must agree with ``replay_record`` of the same actions (the stateless
 reference), undo must give back the exact earlier state, and bad requests get error responses
@@ -13,14 +13,14 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
-from comet import session as session_module
 from comet.engine import apply, legal_actions
-from comet.oracle import handle, handle_line, session
-from comet.oracle_bench import ORACLE_COMMAND
+from comet.oracle import deal_session as session_module
+from comet.oracle.bench import ORACLE_COMMAND
+from comet.oracle.deal_session import SESSION_OPS, Sessions, state_json
+from comet.oracle.protocol import handle, handle_line, session
 from comet.presets import PRESETS, preset
-from comet.record import JsonObject, JsonValue, parse_record, replay_record
+from comet.records.deal_record import JsonObject, JsonValue, parse_record, replay_record
 from comet.ruleset import Ruleset
-from comet.session import SESSION_OPS, Sessions, state_json
 from comet.state import Action, DealState
 from hypothesis import given, settings
 from hypothesis import strategies as st

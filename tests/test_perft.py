@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import comet.perft as perft_mod
+import comet.oracle.perft as perft_mod
 import pytest
 from comet.cli import main
 from comet.engine import apply, legal_actions
-from comet.perft import perft, perft_counts, reference_table, seeded_start, spec_table, table_markdown
+from comet.oracle.perft import perft, perft_counts, reference_table, seeded_start, spec_table, table_markdown
 from comet.ruleset import Ruleset
 from comet.state import PASS, DealState
 

@@ -1,4 +1,4 @@
-"""comet.pettingzoo: PettingZoo's own API and seed tests for every preset, Gymnasium's env checker
+"""comet.frameworks.pettingzoo: PettingZoo's own API and seed tests for every preset, Gymnasium's env checker
 for the single-agent environment, and a differential test against comet.engine.
 
 Skipped without the ``pettingzoo`` extra, unless ``COMET_REQUIRE_EXTRAS`` or ``CI`` is set (.ci/run sets both).
@@ -21,8 +21,8 @@ else:
     pytest.importorskip("pettingzoo")
 
 from comet import PRESETS, engine
-from comet.frameworks import action_of, legal_ids, seeded_deal, utilities
-from comet.pettingzoo import CometAEC, env, single_agent_env
+from comet.frameworks.common import action_of, legal_ids, seeded_deal, utilities
+from comet.frameworks.pettingzoo import CometAEC, env, single_agent_env
 from comet.state import DealState
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
@@ -99,7 +99,7 @@ def test_differential_against_the_engine(name: str) -> None:
 
 def test_differential_catches_a_mask_that_drops_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
     """A planted bug: the mask loses the highest legal id."""
-    monkeypatch.setattr("comet.pettingzoo.legal_ids", lambda s: legal_ids(s)[:-1] or legal_ids(s))
+    monkeypatch.setattr("comet.frameworks.pettingzoo.legal_ids", lambda s: legal_ids(s)[:-1] or legal_ids(s))
     e = env(preset="standard")
     assert any(aec_differences(e, seed) for seed in range(5))
 

@@ -22,8 +22,9 @@ from comet.games.commit_hoyle.rules import hoyle_packs
 from comet.games.old_comet.rules import old_deck
 from comet.notation import parse_action
 from comet.presets import PRESETS
-from comet.ruleset import RULING_FIELDS, applies
+from comet.ruleset import RULING_FIELDS
 from comet.state import DealState
+from comet.variant import applies
 from comet_proofs import ENCODINGS, crosscheck, encoding_for, sample_states
 from comet_proofs.crosscheck import check_state, coverage_problems, sampled_fields
 from comet_proofs.games.standard.encoding import StandardEncoding

@@ -311,11 +311,11 @@ def test_the_fuzz_campaigns_rule_universe_is_loaded_while_the_pool_runs(
     """R-REC-STATE: with workers, this process loads every module of the model (the rule ids the fuzz campaign
     counts) while the pool runs; the campaign's units run in that pool too, and their report is made after the
     load, with no second campaign after the pool."""
-    import comet.coverage
+    import comet.checks.coverage
     import comet.fuzz
 
     events: list[str] = []
-    real_load, real_report = comet.coverage.load_model, comet.fuzz.campaign_report
+    real_load, real_report = comet.checks.coverage.load_model, comet.fuzz.campaign_report
 
     def load_model() -> None:
         events.append("load")
@@ -329,7 +329,7 @@ def test_the_fuzz_campaigns_rule_universe_is_loaded_while_the_pool_runs(
         events.append("campaign after the pool")
         raise AssertionError("the default campaign runs in the pool")
 
-    monkeypatch.setattr(comet.coverage, "load_model", load_model)
+    monkeypatch.setattr(comet.checks.coverage, "load_model", load_model)
     monkeypatch.setattr(comet.fuzz, "campaign_report", campaign_report)
     monkeypatch.setattr(comet.fuzz, "run_campaign", run_campaign)
     argv = ["verify", "--preset", "two_player", "--no-proofs", "--no-refine", "--no-bounds", "--fuzz-deals", "5"]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from comet import engine
-from comet.contract import FORMAT
-from comet.itf import deal_trace
 from comet.presets import PRESETS
 from comet.presets import preset as preset_named
-from comet.record import parse_record, replay_record
+from comet.records.contract import FORMAT
+from comet.records.deal_record import parse_record, replay_record
+from comet.records.itf import deal_trace
 from comet.state import DealState, Payment
 from comet.variant import variant_of
 from comet_proofs.bounds import bounds, proved_bounds

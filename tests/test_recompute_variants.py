@@ -29,7 +29,7 @@ from comet.checks import (
     check_settlement,
     check_transition,
 )
-from comet.coverage import all_rule_ids
+from comet.checks.coverage import all_rule_ids
 from comet.engine import player_counts
 from comet.fuzz import check_deal, check_game, game_length, make_deal, pick_policy, random_ruleset
 from comet.games.commit_cats.check import commit_cats_recomputed

@@ -15,7 +15,7 @@ import pytest
 from comet.engine import shuffled_deal
 from comet.errors import RecordError
 from comet.game import play_deal
-from comet.record import loads_record, parse_record, record_from_state, replay_record
+from comet.records.deal_record import loads_record, parse_record, record_from_state, replay_record
 from comet.ruleset import Ruleset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import comet.engine as engine
-import comet.record as record
+import comet.records.deal_record as record
 import pytest
 from comet.cards import KING, card_text, parse_card, rank_of
 from comet.engine import apply, legal_actions, player_counts, returns, settlement, shuffled_deal
@@ -26,7 +26,7 @@ from comet.game import finish_deal, game_over, new_game, play_deal, winners
 from comet.notation import parse_action
 from comet.policy import random_policy
 from comet.presets import PRESETS, preset
-from comet.record import CHECK_ORDER, loads_record, record_from_state, replay_record
+from comet.records.deal_record import CHECK_ORDER, loads_record, record_from_state, replay_record
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of

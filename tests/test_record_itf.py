@@ -9,9 +9,9 @@ import json
 import pytest
 from comet.engine import player_counts, shuffled_deal
 from comet.game import play_deal
-from comet.itf import deal_trace, read_trace
 from comet.presets import PRESETS
-from comet.record import record_from_state, replay_record
+from comet.records.deal_record import record_from_state, replay_record
+from comet.records.itf import deal_trace, read_trace
 from test_replay_cli import validator
 
 

@@ -16,7 +16,6 @@ import pytest
 from comet.engine import packs_in_rotation
 from comet.errors import RecordError
 from comet.game import (
-    GameState,
     default_deals,
     draw_first_dealer,
     finish_deal,
@@ -27,10 +26,10 @@ from comet.game import (
     play_game,
 )
 from comet.notation import narrate, parse_action, seat_name
-from comet.oracle import MAX_PERFT_DEPTH, handle, handle_line, session
+from comet.oracle.protocol import MAX_PERFT_DEPTH, handle, handle_line, session
 from comet.policy import random_policy, simple_policy
 from comet.presets import PRESETS
-from comet.record import (
+from comet.records.deal_record import (
     MAX_TEXT,
     explain_lines,
     loads_record,
@@ -39,7 +38,7 @@ from comet.record import (
     replay_record,
 )
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 from test_record import ACTIONS, HAND_RECORD
 from test_record_contract import ROWS, apply_example
 
@@ -331,7 +330,7 @@ def test_default_deals() -> None:
 
 def test_canonical_json_text() -> None:
     """The oracle's and replay's JSON is canonical: sorted keys, no spaces, ASCII only."""
-    from comet.record import dumps_json
+    from comet.records.deal_record import dumps_json
 
     assert dumps_json({"b": [1, 2], "a": "é"}) == '{"a":"\\u00e9","b":[1,2]}'
 

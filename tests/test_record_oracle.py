@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from comet.commands.presets import presets_json
 from comet.engine import player_counts
-from comet.oracle import handle, handle_line
-from comet.perft import perft_counts, seeded_start
+from comet.oracle.perft import perft_counts, seeded_start
+from comet.oracle.protocol import handle, handle_line
 from comet.presets import PRESETS
-from comet.record import CHECK_ORDER, loads_record, replay_record
+from comet.records.deal_record import CHECK_ORDER, loads_record, replay_record
 from comet.ruleset import RULING_FIELDS, field_readings
 from test_record import HAND_RECORD
 from test_replay_cli import validator
@@ -51,7 +51,7 @@ def test_hello_lists_ruling_fields_readings_and_kinds() -> None:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_deal_gives_the_seeded_deal_perft_starts_from(name: str) -> None:
-    """deal(players, seed) is the record of comet.perft.seeded_start; perft from it matches perft_counts."""
+    """deal(players, seed) is the record of comet.oracle.perft.seeded_start; perft from it matches perft_counts."""
     rules = PRESETS[name].rules
     players = player_counts(rules)[0]
     record = ok({"id": "d", "op": "deal", "variant": name, "players": players, "seed": 2})["record"]

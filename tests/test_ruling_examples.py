@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from comet.errors import RecordError
 from comet.game import winners
-from comet.gamerecord import parse_game_record, replay_game, with_rulings
-from comet.record import loads_record, replay_record, state_summary
+from comet.records.deal_record import loads_record, replay_record, state_summary
+from comet.records.game_record import parse_game_record, replay_game, with_rulings
 from comet.ruleset import GAME_LEVEL_FIELDS
 from spec_checks import SPEC_DIR, parse_files, spec_files
 

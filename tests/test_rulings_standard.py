@@ -20,7 +20,6 @@ from comet.cards import Card, Pack, black_pack, parse_card, rank_of
 from comet.engine import apply, deal_sizes, distribute, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.game import (
-    GameState,
     comet_value_for,
     draw_first_dealer,
     finish_deal,
@@ -33,7 +32,7 @@ from comet.game import (
 )
 from comet.notation import parse_action
 from comet.ruleset import Ruleset
-from comet.state import PASS, Action, DealState
+from comet.state import PASS, Action, DealState, GameState
 
 STD = Ruleset()
 COMET_BLACK = parse_card("9D")
@@ -670,7 +669,7 @@ def test_rul_insolvency_drop_out_game_records_replay() -> None:
     """RUL-INSOLVENCY = drop_out (R-GAME-CHIPS, R-GAME-DEALS): a recorded game in which players drop out
     replays (its later deal records have fewer players), and a deal record dealt to everyone after a
     drop-out is refused."""
-    from comet.gamerecord import record_game, replay_game
+    from comet.records.game_record import record_game, replay_game
 
     r = rules(insolvency="drop_out", deal_count="any")
     rec = record_game(r, "standard", 4, 12, 0)

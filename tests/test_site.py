@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from comet.cli import main
 from comet.diverge.store import load
-from comet.record import parse_record, replay_record
+from comet.records.deal_record import parse_record, replay_record
 from comet.site.divergence import read_reports
 from comet.site.sources import RULE_FILES, RULING_FILES, read_spec
 from comet.site.witness import record_with, side, stepper_data

@@ -25,13 +25,13 @@ from pathlib import Path
 import pytest
 from comet import engine
 from comet.checks import check_of
+from comet.checks.coverage import all_rule_ids
 from comet.checks.play import check_game, play_checked
-from comet.coverage import all_rule_ids
 from comet.fuzz import check_deal, pick_policy
 from comet.policy import random_policy
 from comet.presets import PRESETS, preset
-from comet.ruleset import Ruleset, applies, families_reading
-from comet.variant import REGISTRY, variant_of
+from comet.ruleset import Ruleset
+from comet.variant import REGISTRY, applies, families_reading, variant_of
 
 RULES = '''
     """The toy game: the standard play with the black pack only and a Comet worth a fixed 5."""
@@ -284,7 +284,7 @@ def test_comet_vectors_writes_the_toy_preset(toy_folder: Path, tmp_path: Path) -
     import json
 
     from comet.cli import main
-    from comet.record import parse_record, replay_record
+    from comet.records.deal_record import parse_record, replay_record
 
     out = tmp_path / "vectors"
     assert main(["vectors", "--preset", "toy", str(out)]) == 0

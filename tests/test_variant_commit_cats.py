@@ -12,11 +12,11 @@ from comet.checks import check_settlement, check_transition
 from comet.checks.play import check_game, play_checked
 from comet.engine import apply, deal_points, deal_sizes, explicit_deal, legal_actions, packs_in_rotation, shuffled_deal
 from comet.errors import IllegalAction, RecordError
-from comet.game import GameState, game_over, new_game, winners
+from comet.game import game_over, new_game, winners
 from comet.games.commit_cats.check import commit_cats_economy
 from comet.policy import random_policy
 from comet.presets import PRESETS
-from comet.state import PASS, Action, DealState
+from comet.state import PASS, Action, DealState, GameState
 from comet.variant import REGISTRY, variant_named
 
 CATS = PRESETS["commit_cats"].rules
@@ -388,7 +388,7 @@ def test_race_points_arrive_winner_first(reading: str, net: tuple[int, ...]) -> 
 def test_race_checked_and_recorded_games() -> None:
     """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME): whole race games pass the one checker, their records replay (the
     last deal cut where the game was won), and an action after that point is a fault of R-COMMIT-C-GAME."""
-    from comet.gamerecord import record_game, replay_game
+    from comet.records.game_record import record_game, replay_game
 
     rules = CATS.with_overrides({"commit_race": "race"})
     cut = ended = 0

@@ -20,13 +20,13 @@ from comet import engine
 from comet.cli import main
 from comet.errors import RecordError
 from comet.fuzz import INT_RANGE, preset_fields, random_ruleset
-from comet.game import GameState, play_game
+from comet.game import play_game
 from comet.policy import simple_policy
 from comet.presets import PRESETS
-from comet.record import loads_record
-from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, VariantName, applies, families_reading, field_readings
-from comet.state import DealState, Payment
-from comet.variant import REGISTRY, variant_named
+from comet.records.deal_record import loads_record
+from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, VariantName, field_readings
+from comet.state import DealState, GameState, Payment
+from comet.variant import REGISTRY, applies, families_reading, variant_named
 from hypothesis import HealthCheck, given, settings
 from spec_checks import Section, applies_to, parse_files, spec_files
 from strategies import rulesets

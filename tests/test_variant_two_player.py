@@ -11,11 +11,11 @@ from comet.checks import check_transition
 from comet.checks.play import check_game
 from comet.engine import apply, deal_points, deal_sizes, legal_actions, returns, settlement, shuffled_deal
 from comet.errors import IllegalAction, RecordError
-from comet.game import GameState, finish_deal, game_over, new_game, winners
+from comet.game import finish_deal, game_over, new_game, winners
 from comet.games.two_player import rules as tp
 from comet.notation import parse_action
 from comet.presets import PRESETS
-from comet.state import DealState
+from comet.state import DealState, GameState
 from comet.variant import REGISTRY
 
 TWO = PRESETS["two_player"].rules

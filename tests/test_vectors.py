@@ -13,9 +13,9 @@ import comet.engine as engine
 import pytest
 from comet.cards import KING, rank_of
 from comet.engine import legal_actions, packs_in_rotation, player_counts
-from comet.perft import seeded_start, spec_table
+from comet.oracle.perft import seeded_start, spec_table
 from comet.presets import PRESETS
-from comet.record import loads_record, replay_record
+from comet.records.deal_record import loads_record, replay_record
 from comet.vectors.features import deal_features
 from comet.vectors.readings import all_readings
 from comet.vectors.table import TABLE_BEGIN, TABLE_END, coverage_gaps, coverage_markdown, vector_rule_ids

@@ -20,11 +20,11 @@ from comet.engine import (
     shuffled_deal,
 )
 from comet.errors import IllegalAction, RecordError
-from comet.game import GameState, finish_deal, new_game, next_deal, play_deal, play_game, winners
+from comet.game import finish_deal, new_game, next_deal, play_deal, play_game, winners
 from comet.notation import narrate, parse_action
 from comet.presets import PRESETS, preset
 from comet.ruleset import Ruleset
-from comet.state import PASS, Action, DealState, Payment
+from comet.state import PASS, Action, DealState, GameState, Payment
 
 __all__ = [
     "PASS",

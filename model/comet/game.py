@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from comet.cards import rank_of
 from comet.engine import (
@@ -22,29 +22,12 @@ from comet.engine import (
 from comet.errors import RecordError
 from comet.policy import Policy, simple_policy
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState, Payment
+from comet.state import Action, DealState, GameState, Payment
 from comet.trace import rule
 from comet.variant import variant_of
 
 COMET_STEP = 2
 MAX_EXTRA_ROUNDS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """Between deals: who deals next, balances, the Comet values carried over."""
-
-    rules: Ruleset
-    players: int
-    deals: int
-    dealer: int
-    deal_index: int
-    balances: tuple[int, ...]
-    comet_values: tuple[int, ...]
-    history: tuple[tuple[int, ...], ...] = ()
-    extra_rounds: int = 0
-    # RUL-INSOLVENCY = drop_out: the seats that dropped out, in the order they did (never dealt in again).
-    out: tuple[int, ...] = ()
 
 
 def seats_in_play(game: GameState) -> tuple[int, ...]:

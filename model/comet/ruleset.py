@@ -14,10 +14,12 @@ import functools
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
-from comet.variant import VariantName as VariantName
-from comet.variant import families, variant_named
+#: The game families of the sources, in the order presets are listed (a plug-in folder on ``comet.games``'
+#: path comes after them).  Defined here, below the registry (``comet.variant``), because a ruleset names
+#: the family it plays.
+VariantName = Literal["standard", "two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,18 +327,34 @@ def ruling_of(name: str) -> str:
     return RULING_OF[name]
 
 
-def families_reading(name: str) -> tuple[VariantName, ...]:
-    """The game families whose play or scoring field ``name`` changes (each declares it in its folder)."""
-    return tuple(v.name for v in families() if name in v.reads)
+class FamilyIndex(Protocol):
+    """What this module asks of the game-family registry: the fields a family reads and the presets whose
+    family reads a field.  ``comet.variant`` (above this module: it names ``Ruleset`` in its records)
+    installs itself with ``install_family_index`` when it loads, so this module never imports it."""
+
+    def reads(self, variant: str) -> tuple[str, ...]: ...
+
+    def presets_reading(self, name: str) -> tuple[str, ...]: ...
 
 
-def applies(name: str, variant: VariantName) -> bool:
-    """Does the ruling behind field ``name`` apply to ``variant`` (its family declares the field)?"""
-    return name in variant_named(variant).reads
+_INDEX: list[FamilyIndex] = []
+
+
+def install_family_index(index: FamilyIndex) -> None:
+    """Called once by the registry as it loads (``comet.variant``); the last one installed is asked."""
+    _INDEX.append(index)
+
+
+def family_index() -> FamilyIndex:
+    """The installed registry.  ``import comet`` (or any ``comet.*`` module, which loads the package first)
+    installs it before any ruleset can be built from a record or a command line."""
+    if not _INDEX:
+        raise RuntimeError("the game-family registry (comet.variant) has not been loaded")
+    return _INDEX[-1]
 
 
 def _fits(rules: Ruleset, name: str) -> bool:
-    return getattr(rules, name) == getattr(_DEFAULTS, name) or applies(name, rules.variant)
+    return getattr(rules, name) == getattr(_DEFAULTS, name) or name in family_index().reads(rules.variant)
 
 
 def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
@@ -345,7 +363,7 @@ def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
     for name in names:
         if _fits(rules, name):
             continue
-        presets = ", ".join(p.name for v in families() if name in v.reads for p in v.presets)
+        presets = ", ".join(family_index().presets_reading(name))
         raise ValueError(
             f"ruling {name!r} ({RULING_OF[name]}) does not apply to the {rules.variant} game; "
             f"it applies to the presets {presets}"

@@ -121,3 +121,20 @@ class DealState:
             net[p.payer] -= p.amount
             net[p.payee] += p.amount
         return tuple(net)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Between deals: who deals next, balances, the Comet values carried over."""
+
+    rules: Ruleset
+    players: int
+    deals: int
+    dealer: int
+    deal_index: int
+    balances: tuple[int, ...]
+    comet_values: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...] = ()
+    extra_rounds: int = 0
+    # RUL-INSOLVENCY = drop_out: the seats that dropped out, in the order they did (never dealt in again).
+    out: tuple[int, ...] = ()

@@ -1,4 +1,4 @@
-"""The variant hook record and its registry (no engine imports here, so the engine can import it).
+"""The variant hook record and its registry (below the engine and the game loop, which both read it).
 
 A ``Variant`` is data plus optional hooks.  Every hook left ``None`` means "the
 standard engine's behaviour": the engine then calls its own module-level
@@ -18,17 +18,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import comet.games
+from comet.ruleset import Ruleset, VariantName, install_family_index
 
 if TYPE_CHECKING:
     from comet.cards import Card, Pack
     from comet.errors import IllegalAction
-    from comet.game import GameState
-    from comet.ruleset import Ruleset
-    from comet.state import Action, DealState, Payment
+    from comet.state import Action, DealState, GameState, Payment
 
-#: The game families of the sources, in the order presets are listed (a plug-in folder on ``comet.games``'
-#: path comes after them).
-VariantName = Literal["standard", "two_player", "old_comet", "commit_hoyle", "commit_cats", "red_nines"]
 Scoring = Literal["chips", "points"]
 
 
@@ -234,3 +230,27 @@ def variant_of(rules: Ruleset) -> Variant:
         return REGISTRY[rules.variant]
     except KeyError:  # not imported yet
         return variant_named(rules.variant)
+
+
+def families_reading(name: str) -> tuple[VariantName, ...]:
+    """The game families whose play or scoring field ``name`` changes (each declares it in its folder)."""
+    return tuple(v.name for v in families() if name in v.reads)
+
+
+def applies(name: str, variant: str) -> bool:
+    """Does the ruling behind field ``name`` apply to ``variant`` (its family declares the field)?"""
+    return name in variant_named(variant).reads
+
+
+class _Index:
+    """The registry as ``comet.ruleset`` asks it (``FamilyIndex``), so ``Ruleset.with_overrides`` can refuse a
+    reading for a family that does not read the field without importing this module."""
+
+    def reads(self, variant: str) -> tuple[str, ...]:
+        return variant_named(variant).reads
+
+    def presets_reading(self, name: str) -> tuple[str, ...]:
+        return tuple(p.name for v in families() if name in v.reads for p in v.presets)
+
+
+install_family_index(_Index())

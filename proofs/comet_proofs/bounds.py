@@ -545,7 +545,7 @@ def witness_values(preset: str, players: int) -> dict[str, tuple[int, str]]:
     import json
     from importlib import resources
 
-    from comet.record import parse_record, replay_record
+    from comet.records.deal_record import parse_record, replay_record
 
     root = resources.files("comet_proofs") / "witnesses"
     index = json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]

@@ -66,7 +66,8 @@ def sampled_fields(enc: Encoding) -> tuple[str, ...]:
 def coverage_problems(preset: str, enc: Encoding) -> list[str]:
     """Every ruling field that applies to ``preset`` is quantified by ``enc``, or listed as unquantified
     or outside; nothing is listed twice or listed for a preset it does not apply to."""
-    from comet.ruleset import RULING_FIELDS, applies
+    from comet.ruleset import RULING_FIELDS
+    from comet.variant import applies
 
     variant = preset_named(preset).rules.variant
     quantified = [name for name, _ in enc.rulings]

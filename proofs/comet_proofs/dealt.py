@@ -32,8 +32,9 @@ import z3
 from comet import engine
 from comet.game import game_over, new_game
 from comet.presets import preset as preset_named
-from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
+from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
 from comet.state import DealState
+from comet.variant import applies
 
 from comet_proofs.abstraction import describe
 from comet_proofs.dealing import deal_fields, dealt_sizes, reading_combos

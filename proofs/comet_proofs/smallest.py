@@ -31,9 +31,9 @@ import z3
 from comet import engine
 from comet.diverge.lockstep import legal_split, step_both
 from comet.presets import preset as preset_named
-from comet.ruleset import RULING_FIELDS, Ruleset, applies
+from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.state import Action, DealState
-from comet.variant import variant_of
+from comet.variant import applies, variant_of
 
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding

@@ -7,7 +7,7 @@ asks for a final state with the scenario's property (bounded model checking, k g
 size).  The first state is turned into a real deal (``concrete.concretise``, then ``engine.start_deal``);
 each step is matched with the model's legal action whose successor abstracts to the next state, so the
 model replays the whole deal; the deal is checked on the model's side too (``Scenario.holds``) and written
-as an ITF trace (``comet.itf.deal_trace``, with the deal's record in ``#meta.record``).
+as an ITF trace (``comet.records.itf.deal_trace``, with the deal's record in ``#meta.record``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import z3
 from comet import engine
-from comet.itf import deal_trace
 from comet.presets import preset as preset_named
-from comet.record import JsonObject, record_from_state
+from comet.records.deal_record import JsonObject, record_from_state
+from comet.records.itf import deal_trace
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState
 from comet.variant import variant_of
@@ -298,7 +298,7 @@ def shipped_deals(presets: Sequence[str]) -> list[tuple[DealState, tuple[Action,
     from the record in the trace's meta (for ``comet verify``'s directed deals)."""
     from importlib import resources
 
-    from comet.record import parse_record
+    from comet.records.deal_record import parse_record
 
     root = resources.files("comet_proofs") / "witnesses"
     out: list[tuple[DealState, tuple[Action, ...]]] = []

@@ -12,8 +12,7 @@ from comet.checks.recompute import (
     table_text,
 )
 from comet.checks.registry import check_of
-from comet.game import GameState
-from comet.state import DealState
+from comet.state import DealState, GameState
 from comet.variant import variant_of
 
 # 000:55 "it is worth 2 chips more in the next deal (4, then 6 …), until it is dealt to a player

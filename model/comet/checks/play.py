@@ -9,10 +9,10 @@ from collections.abc import Callable
 from comet.checks.deal import check_state, check_terminal, check_transition
 from comet.checks.game import check_game_economy, check_game_economy_end, check_game_end, check_game_step
 from comet.engine import apply, deal_points, legal_actions, step_bound
-from comet.game import GameState, deal_over, finish_deal, game_over, new_game, next_deal
+from comet.game import deal_over, finish_deal, game_over, new_game, next_deal
 from comet.policy import Policy, random_policy
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 
 def check_step(before: DealState, action: Action, after: DealState) -> list[str]:

@@ -7,8 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from comet.game import GameState
-from comet.state import Action, DealState, Payment
+from comet.state import Action, DealState, GameState, Payment
 
 
 @dataclass(frozen=True, slots=True)

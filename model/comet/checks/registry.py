@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from comet.cards import KING
 from comet.checks.recompute import GameEconomy, Recomputation, StepCheck
-from comet.game import GameState
 from comet.ruleset import Ruleset
+from comet.state import GameState
 from comet.variant import variant_named
 
 GameEndCheck = Callable[[GameState, GameState], list[str]]

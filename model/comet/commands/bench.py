@@ -168,7 +168,7 @@ def sample_records(players: int, count: int) -> list[Any]:
     """``count`` complete standard deals as parsed records (seeded shuffles, seeded random play)."""
     from comet.engine import apply, legal_actions, shuffled_deal
     from comet.presets import preset
-    from comet.record import record_from_state
+    from comet.records.deal_record import record_from_state
 
     rules = preset("standard").rules
     out = []
@@ -187,7 +187,7 @@ def sample_records(players: int, count: int) -> list[Any]:
 
 
 def replay_records(records: list[Any], seconds: float) -> float:
-    from comet.record import replay_record
+    from comet.records.deal_record import replay_record
 
     def work() -> int:
         for rec in records:
@@ -201,11 +201,11 @@ def replay_records(records: list[Any], seconds: float) -> float:
 def oracle_apply(records: list[Any], seconds: float) -> tuple[float, str]:
     """``apply`` requests/s answered by ``comet oracle`` over a pipe (wall clock).
 
-    The incremental deal session (``comet.oracle_bench.measure_oracle_apply``: ``new`` once per
+    The incremental deal session (``comet.oracle.bench.measure_oracle_apply``: ``new`` once per
     deal, then one ``apply`` per action, requests streamed) when it exists; otherwise the stateless
     ``apply``, where every request carries its record prefix (answered in order, one at a time)."""
     try:
-        from comet.oracle_bench import measure_oracle_apply
+        from comet.oracle.bench import measure_oracle_apply
     except ImportError:
         return stateless_oracle_apply(records, seconds), "stateless: each request replays its record prefix"
     return measure_oracle_apply(seconds), "incremental session ops (new, apply by deal id), streamed"
@@ -367,7 +367,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 rows.append(Row(what, name, n, rate, note))
             elif what == "framework-steps":
-                from comet.framework_bench import framework_rows
+                from comet.frameworks.bench import framework_rows
 
                 rows += [Row(w, name, n, rate, note) for w, rate, note in framework_rows(name, n, seconds)]
             elif what == "replay-records":

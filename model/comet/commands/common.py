@@ -3,10 +3,31 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from comet.errors import RecordError
 from comet.presets import PRESETS, preset
 from comet.ruleset import RULING_FIELDS, Ruleset
+
+
+def checkout_root(explicit: Path | None = None) -> Path:
+    """The checkout whose ``spec/`` and ``seeds/`` a command reads: ``explicit`` if given; else the one this
+    package runs from (an editable install or a source tree); else the current folder or the nearest folder
+    above it that holds both (a wheel installed beside a clone, run from inside the clone).  A plain error
+    saying how to point at one when none is found."""
+    if explicit is not None:
+        candidates = [explicit]
+    else:
+        here = Path.cwd().resolve()
+        candidates = [Path(__file__).resolve().parents[3], here, *here.parents]
+    for root in candidates:
+        if (root / "spec").is_dir() and (root / "seeds").is_dir():
+            return root
+    where = explicit if explicit is not None else "this package's folder, the current folder or above it"
+    raise ValueError(
+        f"no checkout with spec/ and seeds/ found in {where}: run from a clone of comet-rules or point at one "
+        "(--root DIR, or --spec DIR for the spec folder)"
+    )
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
@@ -44,8 +65,8 @@ def rules_from_args(args: argparse.Namespace) -> Ruleset:
 
 
 def add_jobs_options(p: argparse.ArgumentParser) -> None:
-    """``--jobs`` and ``--scheduler`` for commands whose work is cut into units (``comet.campaign``)."""
-    from comet.campaign import default_jobs
+    """``--jobs`` and ``--scheduler`` for commands whose work is cut into units (``comet.parallel.runner``)."""
+    from comet.parallel.runner import default_jobs
 
     p.add_argument(
         "--jobs",

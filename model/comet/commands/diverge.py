@@ -28,8 +28,8 @@ from comet.diverge.study import (
 )
 from comet.diverge.witness import search
 from comet.presets import PRESETS, preset
+from comet.records.rules_file import resolve
 from comet.ruleset import RULING_FIELDS, RULING_OF
-from comet.rulesfile import resolve
 
 
 def register(sub: Any) -> None:
@@ -521,7 +521,7 @@ def saved_strength(
     from comet.diverge.pimc import samples_for
     from comet.diverge.results import FORMAT, load_json, rules_digest, save_json
     from comet.diverge.strength import Strength, strength, strength_engine
-    from comet.record import JsonObject
+    from comet.records.deal_record import JsonObject
     from comet.variant import variant_of
 
     if players is None:

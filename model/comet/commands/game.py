@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 from comet.commands.common import add_rules_options, rules_from_args
-from comet.game import GameState, default_deals, play_game, winners
+from comet.game import default_deals, play_game, winners
 from comet.notation import seat_name
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 from comet.variant import variant_of
 
 
@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
         game = play_game(rules, players, deals, args.seed, on_deal=on_deal)
     if args.record is not None or args.itf is not None:
-        from comet.gamerecord import game_trace, record_game, write_text
-        from comet.record import dumps_json
+        from comet.records.deal_record import dumps_json
+        from comet.records.game_record import game_trace, record_game, write_text
 
         grec = record_game(rules, args.preset, players, args.deals, args.seed)
         if args.record is not None:

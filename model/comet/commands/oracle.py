@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from comet.oracle import serve
+from comet.oracle.protocol import serve
 
 
 def register(sub: Any) -> None:

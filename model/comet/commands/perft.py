@@ -8,7 +8,7 @@ from typing import Any
 
 from comet.commands.common import add_jobs_options, add_rules_options, rules_from_args
 from comet.errors import RecordError
-from comet.perft import PerftRow, perft_counts, reference_rows, reference_table, table_markdown, update_spec
+from comet.oracle.perft import PerftRow, perft_counts, reference_rows, reference_table, table_markdown, update_spec
 
 
 def register(sub: Any) -> None:

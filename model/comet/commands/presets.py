@@ -28,7 +28,8 @@ def register(sub: Any) -> None:
 def presets_json() -> dict[str, object]:
     """Every preset as plain JSON data (``comet presets --json``)."""
     from comet.engine import packs_in_rotation
-    from comet.ruleset import RULING_FIELDS, applies
+    from comet.ruleset import RULING_FIELDS
+    from comet.variant import applies
 
     out: dict[str, object] = {}
     for name in sorted(PRESETS):

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from comet.errors import RecordError
-from comet.record import dumps_json, explain_lines, replay_record
+from comet.records.deal_record import dumps_json, explain_lines, replay_record
 
 
 def register(sub: Any) -> None:
@@ -39,7 +39,7 @@ def read_text(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # A RecordError propagates to comet.cli.main, which prints "[kind] message" on one line, exit 2.
-    from comet.gamerecord import GameRecord, explain_game, loads_any, replay_game
+    from comet.records.game_record import GameRecord, explain_game, loads_any, replay_game
 
     rec = loads_any(read_text(args.file))
     if isinstance(rec, GameRecord):

@@ -16,11 +16,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from comet.coverage import import_if_installed
+from comet.checks.coverage import import_if_installed
+from comet.commands.common import checkout_root
 from comet.presets import PRESETS
-from comet.record import JsonObject, JsonValue
-from comet.ruleset import RULING_FIELDS, RULING_OF, applies, families_reading, field_readings
-from comet.rulesfile import dumps_toml, resolve
+from comet.records.deal_record import JsonObject, JsonValue
+from comet.records.rules_file import dumps_toml, resolve
+from comet.ruleset import RULING_FIELDS, RULING_OF, field_readings
+from comet.variant import applies, families_reading
 
 RULE_HEADING = re.compile(r"^### (R-[A-Z0-9-]+): (.+)$")
 RULING_HEADING = re.compile(r"^### (RUL-[A-Z0-9-]+): (.+)$")
@@ -30,8 +32,12 @@ RULING_FILES = ("rulings.md", "rulings-variants.md")
 
 
 def default_spec_dir() -> Path:
-    """``spec/`` of the checkout the package runs from."""
-    return Path(__file__).resolve().parents[3] / "spec"
+    """``spec/`` of the checkout the package runs from (``checkout_root``), else where a source tree would hold
+    it (absent: the listings then say so, or show no questions)."""
+    try:
+        return checkout_root() / "spec"
+    except ValueError:
+        return Path(__file__).resolve().parents[3] / "spec"
 
 
 def _spec_text(spec: Path, names: tuple[str, ...]) -> list[tuple[str, list[str]]]:

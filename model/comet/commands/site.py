@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from comet.commands.common import checkout_root
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -34,9 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from comet.site.build import build, steps
 
-    root = args.root or Path(__file__).resolve().parents[3]
-    if not (root / "spec").is_dir() or not (root / "seeds").is_dir():
-        raise ValueError(f"{root} holds no spec/ and seeds/ (use --root DIR to point at a checkout)")
+    root = checkout_root(args.root)
     t0 = time.perf_counter()
     names = [n for n, _ in steps()]
     with Progress(transient=True) as bar:

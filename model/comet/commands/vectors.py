@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     if args.digest:
-        from comet.contract import vectors_digest
+        from comet.records.contract import vectors_digest
 
         root = Path(args.out_dir)
         if not (root / "index.json").is_file():

@@ -234,7 +234,7 @@ def run_pooled(
         if not args.no_fuzz:
             # while the workers run: the fuzz campaign's rule universe (every module of the model imported,
             # the fast engine's among them, about 1.4 s), which it would otherwise load after the pool
-            from comet.coverage import load_model
+            from comet.checks.coverage import load_model
 
             load_model()
         task = bar.add_task("proofs, refinement check, bounds", total=len(what))

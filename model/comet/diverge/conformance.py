@@ -34,7 +34,7 @@ from comet.engine import apply, deal_points, explicit_deal, legal_actions
 from comet.errors import RecordError
 from comet.policy import simple_policy
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, Verdict, parse_record, replay_from, state_summary
+from comet.records.deal_record import JsonObject, JsonValue, Verdict, parse_record, replay_from, state_summary
 from comet.ruleset import Ruleset
 from comet.vectors.format import case_text
 

@@ -21,8 +21,8 @@ from comet.diverge.policies import make_policy
 from comet.diverge.records import Bound, Witness
 from comet.engine import apply, legal_actions, returns
 from comet.presets import preset
-from comet.ruleset import applies
 from comet.state import Action, DealState
+from comet.variant import applies
 
 
 def free_nine_out(s: DealState, a: Action, n: DealState) -> bool:

@@ -29,14 +29,14 @@ from __future__ import annotations
 import json
 
 from comet.cards import KING, parse_card, parse_rank, rank_of, suit_of
-from comet.contract import FORMAT
 from comet.diverge.game_search import game_difference, game_floor
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Witness
 from comet.engine import apply, deal_sizes, explicit_deal, legal_actions, packs_in_rotation
 from comet.errors import RecordError
 from comet.games.commit_common import NINE_OF_DIAMONDS
-from comet.record import JsonObject, JsonValue, record_from_state
+from comet.records.contract import FORMAT
+from comet.records.deal_record import JsonObject, JsonValue, record_from_state
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState
 

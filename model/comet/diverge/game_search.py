@@ -13,7 +13,6 @@ from comet.diverge.records import Bound, Proof, Witness
 from comet.engine import apply, explicit_deal, player_counts
 from comet.errors import IllegalAction, RecordError
 from comet.game import (
-    GameState,
     deal_over,
     default_deals,
     finish_deal,
@@ -23,9 +22,9 @@ from comet.game import (
     seats_in_play,
     winners,
 )
-from comet.gamerecord import loads_game_record
+from comet.records.game_record import loads_game_record
 from comet.ruleset import Ruleset
-from comet.state import DealState
+from comet.state import DealState, GameState
 from comet.variant import variant_of
 
 # --------------------------------------------------------------------- whole games

@@ -25,7 +25,7 @@ from comet.diverge.store import load, pair_for, proof_of, witness_of
 from comet.diverge.witness import search
 from comet.errors import RecordError
 from comet.presets import preset
-from comet.record import JsonObject
+from comet.records.deal_record import JsonObject
 from comet.ruleset import Ruleset
 
 QUICK = Bound(seeds=3, depth=4, nodes=400, random_playouts=1, game_seeds=2, max_game_deals=2, seconds=3.0)

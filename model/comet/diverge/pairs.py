@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from comet.presets import PRESETS, preset
-from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, applies, field_readings
+from comet.ruleset import RULING_FIELDS, RULING_OF, Ruleset, field_readings
+from comet.variant import applies
 
 
 @dataclass(frozen=True, slots=True)

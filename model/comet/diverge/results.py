@@ -28,7 +28,7 @@ from pathlib import Path
 from comet.diverge.measure import GAME_PAIRING, GamePaired, Paired
 from comet.diverge.pairs import Pair
 from comet.diverge.study import Job, Measured
-from comet.record import JsonObject, JsonValue
+from comet.records.deal_record import JsonObject, JsonValue
 from comet.ruleset import Ruleset
 from comet.variant import variant_of
 

@@ -167,7 +167,7 @@ def replay_tells_apart(pair: Pair, w: Witness) -> bool:
     A witness that fails this could not be a discriminating vector (``tests/test_diverge_vectors.py``)."""
     from comet.diverge.conformance import played_on, verdict, with_rulings
     from comet.presets import preset
-    from comet.record import record_from_state
+    from comet.records.deal_record import record_from_state
 
     rec, _ = played_on(pair, record_from_state(w.start(pair.a), pair.preset, w.actions).to_json())
     base = preset(pair.preset).rules

@@ -14,7 +14,7 @@ from pathlib import Path
 from comet.diverge.pairs import Pair, all_pairs
 from comet.diverge.records import Proof, Search, Witness
 from comet.presets import preset
-from comet.record import DealRecord, JsonObject, JsonValue, parse_record, record_from_state
+from comet.records.deal_record import DealRecord, JsonObject, JsonValue, parse_record, record_from_state
 from comet.ruleset import Ruleset
 
 STORE = Path(__file__).with_name("witnesses.json")

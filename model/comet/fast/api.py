@@ -3,7 +3,7 @@
 ``play_deals(rules, players, seeds, policy)`` plays one complete deal per seed in the
 compiled kernel (``comet.fast.kernel``) and returns ``Outcomes`` (NumPy arrays: winner,
 net chips and points per seat, actions, flags).  ``record_of(...)`` plays one deal and
-returns it as a reference ``DealRecord`` with its actions, which ``comet.record`` can
+returns it as a reference ``DealRecord`` with its actions, which ``comet.records.deal_record`` can
 replay.  A seed deals exactly the cards ``comet.engine.shuffled_deal(rules, players,
 dealer, seed, pack)`` deals, and the policies are the reference ones (``POLICIES``), so
 the fast engine plays the very deal the reference would play for that seed.
@@ -37,7 +37,7 @@ from comet.fast import games
 from comet.fast import kernel as k
 from comet.fast import rng as fast_rng
 from comet.presets import PRESETS
-from comet.record import DealRecord
+from comet.records.deal_record import DealRecord
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_LEVEL
 from comet.ruleset import RULING_FIELDS, Ruleset
 from comet.state import PASS, Action

@@ -22,7 +22,7 @@ from comet.errors import IllegalAction
 from comet.fast.api import FastRecord, PolicyName, record_batch
 from comet.notation import seat_name
 from comet.policy import Policy, simple_policy
-from comet.record import dumps_json
+from comet.records.deal_record import dumps_json
 from comet.ruleset import Ruleset
 
 

@@ -24,12 +24,11 @@ from comet.checks import (
     check_terminal,
     check_transition,
 )
-from comet.coverage import deal_rules, game_rules, transition_rules
+from comet.checks.coverage import deal_rules, game_rules, transition_rules
 from comet.errors import IllegalAction, RecordError
 from comet.fuzz.space import arbitrary_action
-from comet.game import GameState
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 from comet.variant import variant_of
 
 # Fields of a deal state that record the path, not the position: two states differing only

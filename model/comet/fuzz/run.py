@@ -4,7 +4,7 @@
 rulesets, for every preset asked for, and checks after every step the invariants of
 ``comet.checks`` (the same functions the Hypothesis state machines in ``tests/`` call).
 It also offers arbitrary, mostly illegal actions to the engine and checks each is rejected
-with a known rule id.  Coverage per rule id comes from ``comet.coverage``.
+with a known rule id.  Coverage per rule id comes from ``comet.checks.coverage``.
 
 Nothing here is specific to one variant: the preset comes from ``PRESETS``, the ruleset
 from every field of ``Ruleset`` that applies to the preset (``preset_fields``; ``field_readings``;
@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from comet.campaign import Runner, iter_waves
-from comet.coverage import CallCounter, all_rule_ids, classified_ids
+from comet.checks.coverage import CallCounter, all_rule_ids, classified_ids
 from comet.engine import player_counts
 from comet.errors import RecordError
 from comet.fuzz.check import DealOutcome, check_deal, check_game, game_length
 from comet.fuzz.space import pick_policy, random_ruleset, random_start
+from comet.parallel.runner import Runner, iter_waves
 from comet.presets import PRESETS, preset
 
 MAX_FAILURES_PER_PRESET = 5
@@ -105,7 +105,7 @@ def run_campaign(
 
     One deal in five is the start of a short whole game (checked deal by deal and at the end).
     With ``jobs`` > 1 or a Dask ``scheduler`` address the campaign is cut into work units
-    (``fuzz_chunk``; see ``comet.campaign``), and so is every campaign with ``deals``: then the
+    (``fuzz_chunk``; see ``comet.parallel.runner``), and so is every campaign with ``deals``: then the
     report is the same on one core as on many.
     """
     if seconds is None and deals is None:

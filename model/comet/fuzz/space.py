@@ -14,8 +14,9 @@ from comet.cards import KING, Card, Pack, rank_of
 from comet.engine import player_counts
 from comet.policy import Policy, random_policy, simple_policy
 from comet.presets import preset
-from comet.ruleset import Ruleset, applies, field_readings
+from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState
+from comet.variant import applies
 
 INT_RANGE = (0, 120)
 

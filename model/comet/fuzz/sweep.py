@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from comet import game as game_module
-from comet.coverage import CallCounter, all_rule_ids, classified_ids
+from comet.checks.coverage import CallCounter, all_rule_ids, classified_ids
 from comet.engine import player_counts
 from comet.fuzz.check import Chooser, check_deal, check_game, game_length
 from comet.fuzz.space import EXTREMES, make_deal, random_ruleset

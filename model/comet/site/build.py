@@ -24,8 +24,8 @@ from comet.engine import deal_sizes, packs_in_rotation, shuffled_deal
 from comet.game import play_deal
 from comet.notation import narrate, seat_name
 from comet.presets import PRESETS, Preset
-from comet.record import JsonObject, JsonValue
-from comet.ruleset import RULING_FIELDS, RULING_OF, applies, field_readings
+from comet.records.deal_record import JsonObject, JsonValue
+from comet.ruleset import RULING_FIELDS, RULING_OF, field_readings
 from comet.site.divergence import Impact, read_reports
 from comet.site.html import card, esc, json_script, page
 from comet.site.markdown import github_slug, render
@@ -42,6 +42,7 @@ from comet.site.sources import (
     read_spec,
 )
 from comet.site.witness import record_with, stepper_data
+from comet.variant import applies
 
 ASSETS = Path(__file__).with_name("assets")
 SPEC_PAGES = {"rules.md": "rules.html", "rules-variants.md": "rules-variants.html"}

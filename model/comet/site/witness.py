@@ -13,7 +13,7 @@ from comet.engine import apply, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import parse_action, seat_name
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, canonical_actions, parse_record
+from comet.records.deal_record import JsonObject, JsonValue, canonical_actions, parse_record
 from comet.state import Action, DealState, Payment
 
 

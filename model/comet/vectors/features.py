@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from comet.coverage import deal_rules, transition_rules
+from comet.checks.coverage import deal_rules, transition_rules
 from comet.engine import apply, legal_actions, packs_in_rotation, player_counts, settlement
 from comet.fuzz import EXTREMES, make_deal
 from comet.game import play_deal
@@ -23,7 +23,7 @@ CONTRACT_CASE_IDS = frozenset({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-P
 
 def deal_case_rules(start: DealState, actions: Sequence[Action]) -> set[str]:
     """The rule ids a replay (or trace) of ``actions`` from ``start`` exercises, judged by the
-    coverage classifier (``comet.coverage``) step by step, plus the record contract's own."""
+    coverage classifier (``comet.checks.coverage``) step by step, plus the record contract's own."""
     hits = set(deal_rules(start))
     s = start
     for a in actions:

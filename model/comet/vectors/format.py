@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from comet.record import (
+from comet.records.deal_record import (
     JsonObject,
     JsonValue,
 )

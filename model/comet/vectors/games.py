@@ -8,7 +8,7 @@ readings also get planted faults (exit 1), one per item a game record can get wr
 rule id, and a few malformed game records (exit 2).
 
 Everything is derived from seeds, so the same version writes byte-identical files; every game comes
-from ``comet.game`` through ``comet.gamerecord``.
+from ``comet.game`` through ``comet.records.game_record``.
 """
 
 from __future__ import annotations
@@ -18,15 +18,22 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from comet.coverage import variant_classifiers
+from comet.checks.coverage import variant_classifiers
 from comet.engine import packs_in_rotation
 from comet.errors import RecordError
-from comet.gamerecord import GameRecord, game_rule_ids, parse_game_record, record_game, replay_game, with_rulings
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue
+from comet.records.deal_record import JsonObject, JsonValue
+from comet.records.game_record import (
+    GameRecord,
+    game_rule_ids,
+    parse_game_record,
+    record_game,
+    replay_game,
+    with_rulings,
+)
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
-from comet.ruleset import RULING_FIELDS, Ruleset, applies, field_readings
-from comet.variant import variant_of
+from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
+from comet.variant import applies, variant_of
 from comet.vectors.features import deal_case_rules
 from comet.vectors.format import VectorFile, case_text
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from comet.cards import KING, rank_of
 from comet.engine import apply, legal_actions
 from comet.errors import IllegalAction, RecordError
-from comet.record import (
+from comet.records.deal_record import (
     JsonObject,
     JsonValue,
     loads_record,

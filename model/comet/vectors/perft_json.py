@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from comet.perft import perft_counts, reference_rows, seeded_start
+from comet.oracle.perft import perft_counts, reference_rows, seeded_start
 from comet.presets import preset
-from comet.record import (
+from comet.records.deal_record import (
     JsonValue,
     record_from_state,
 )

@@ -7,16 +7,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from comet.contract import FORMAT
 from comet.engine import packs_in_rotation, player_counts, shuffled_deal
 from comet.errors import RecordError
 from comet.game import play_deal
 from comet.policy import random_policy, simple_policy
 from comet.presets import PRESETS, preset
-from comet.ruleset import GAME_LEVEL_FIELDS, RULING_FIELDS, RULING_OF, Ruleset, applies, field_readings
+from comet.records.contract import FORMAT
+from comet.ruleset import GAME_LEVEL_FIELDS, RULING_FIELDS, RULING_OF, Ruleset, field_readings
 from comet.state import Action, DealState
+from comet.variant import applies
 
-FORMAT_VERSION = FORMAT  # comet.contract: the contract's version (spec/CHANGELOG.md)
+FORMAT_VERSION = FORMAT  # comet.records.contract: the contract's version (spec/CHANGELOG.md)
 REPLAY_CASES = 4
 TRACE_CASES = 1
 ILLEGAL_CASES = 8

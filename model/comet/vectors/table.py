@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from comet.coverage import (
+from comet.checks.coverage import (
     CLASSIFIED,
     all_rule_ids,
     option_classifiers,
     variant_classifiers,
 )
 from comet.presets import preset
-from comet.record import (
+from comet.records.deal_record import (
     JsonObject,
 )
 from comet.variant import variant_of
@@ -71,7 +71,7 @@ def update_spec_table(text: str, table: str) -> str:
 
 def coverage_gaps(index: JsonObject) -> list[str]:
     """What the default-reading vectors fail to cover: a rule id with no vector at all (game-only ids
-    aside), or a preset whose own rule ids (its classifiers in ``comet.coverage``; for games with the
+    aside), or a preset whose own rule ids (its classifiers in ``comet.checks.coverage``; for games with the
     standard play, every standard id) have no vector in its default reading."""
     counts = coverage_counts(index)
     problems = [f"{rid} has no vector" for rid in sorted(vector_rule_ids()) if rid not in counts]

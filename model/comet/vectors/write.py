@@ -22,18 +22,18 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from comet.contract import FORMAT
 from comet.diverge.conformance import write_divergence_vectors
-from comet.itf import deal_trace
 from comet.notation import narrate
 from comet.presets import PRESETS
-from comet.record import (
+from comet.records.contract import FORMAT
+from comet.records.deal_record import (
     JsonObject,
     JsonValue,
     loads_record,
     record_from_state,
     replay_record,
 )
+from comet.records.itf import deal_trace
 from comet.vectors.features import deal_case_rules, deal_features, describe_deal, feature_deals, unfinished_prefix
 from comet.vectors.format import VectorFile, case_text, dump_itf
 from comet.vectors.games import all_game_readings, reading_game_vectors

@@ -13,8 +13,7 @@ from comet.checks.recompute import (
     no_chips_step,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 _NINE_D = card(9, DIAMONDS)  # 002:32 "the nine of Diamonds is considered the Comet"
 

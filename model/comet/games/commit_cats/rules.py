@@ -20,7 +20,6 @@ from dataclasses import replace
 from comet.cards import CLUBS, HEARTS, KING, SPADES, Card, Pack, card, card_text, rank_of, suit_of
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
-from comet.game import GameState
 from comet.games.commit_common import (
     at_new_run,
     continuations,
@@ -31,7 +30,7 @@ from comet.games.commit_common import (
     suited_why_illegal,
 )
 from comet.ruleset import EVERY_GAME_RULINGS, Ruleset
-from comet.state import PASS, Action, DealState, Payment
+from comet.state import PASS, Action, DealState, GameState, Payment
 from comet.trace import rule
 from comet.variant import Preset, Variant, register
 

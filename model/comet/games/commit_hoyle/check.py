@@ -17,8 +17,7 @@ from comet.checks.recompute import (
     table_text,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 _NINE_D = card(9, DIAMONDS)
 

@@ -1,10 +1,10 @@
 """Which of the commit hoyle rules a transition exercised, judged from (before, action, after)
-(``comet.coverage``), registered by this folder."""
+(``comet.checks.coverage``), registered by this folder."""
 
 from __future__ import annotations
 
 from comet.cards import DIAMONDS, KING, card, rank_of
-from comet.coverage import (
+from comet.checks.coverage import (
     VariantClassifier,
     continues_in_suit,
     first_step,

@@ -1,7 +1,7 @@
 """The old comet game family, all of it in this folder.
 
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
-- ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
+- ``coverage.py``: which of its rule ids a transition exercised (``comet.checks.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
 
 Index: Old Comet of 1718 (000:85), everywhere else it lives (``tests/test_game_index.py`` checks every path

@@ -18,9 +18,8 @@ from comet.checks.recompute import (
     table_text,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
 from comet.games.opera.check import first_turn_opera
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 # 000:85 "the Ace counts as 1", "1 chip per point left in the other hands, Ace 1"; "as above" for the
 # rest (000:61: 2 to 10 their number, Jack, Queen and King 10); the manille counts "9 to the winner".

@@ -1,7 +1,7 @@
 """The Opera, a rule option the standard game, two players and Old Comet admit (000:83, 002:31).
 
 - ``rules.py``: the option's hooks (``OPERA``), listed in those families' ``Variant.options``.
-- ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
+- ``coverage.py``: which of its rule ids a transition exercised (``comet.checks.coverage``).
 - ``check.py``: the Opera's doubling as the families' independent recomputations apply it.
 
 Index: The Opera option (000:83, 002:31), everywhere else it lives (``tests/test_game_index.py`` checks every path

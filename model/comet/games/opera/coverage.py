@@ -1,9 +1,9 @@
 """Which of the opera rules a transition exercised, judged from (before, action, after)
-(``comet.coverage``), registered by this folder."""
+(``comet.checks.coverage``), registered by this folder."""
 
 from __future__ import annotations
 
-from comet.coverage import (
+from comet.checks.coverage import (
     VariantClassifier,
     register_classifier,
 )

@@ -1,7 +1,7 @@
 """The red nines game family, all of it in this folder.
 
 - ``rules.py``: its ``Variant`` record (data and the hooks where its rules differ), registered on import.
-- ``coverage.py``: which of its rule ids a transition exercised (``comet.coverage``).
+- ``coverage.py``: which of its rule ids a transition exercised (``comet.checks.coverage``).
 - ``check.py``: its independent recomputation for the one invariant checker (``comet.checks``).
 
 Index: Red Nines (002:46-89), everywhere else it lives (``tests/test_game_index.py`` checks every path

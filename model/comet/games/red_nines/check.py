@@ -13,9 +13,8 @@ from comet.checks.recompute import (
     no_chips_step,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 # 002:75-81: "2 to 10 | Face value", "Jack | 11", "Queen | 12", "King | 13", "Ace | 20"; a red nine
 # counts its nine (002:83 "including the nine points for the red nine itself").

@@ -1,10 +1,10 @@
 """Which of the red nines rules a transition exercised, judged from (before, action, after)
-(``comet.coverage``), registered by this folder."""
+(``comet.checks.coverage``), registered by this folder."""
 
 from __future__ import annotations
 
 from comet.cards import rank_of
-from comet.coverage import (
+from comet.checks.coverage import (
     VariantClassifier,
     first_step,
     losers_hold,

@@ -18,10 +18,9 @@ from dataclasses import replace
 from comet.cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUITS, Card, Pack, card, rank_of, suit_of
 from comet.engine import remove_cards
 from comet.errors import IllegalAction
-from comet.game import GameState
 from comet.games.commit_common import may_pass_new_run
 from comet.ruleset import EVERY_GAME_RULINGS, FIXED_LENGTH_RULINGS, Ruleset
-from comet.state import PASS, Action, DealState, Payment
+from comet.state import PASS, Action, DealState, GameState, Payment
 from comet.trace import rule
 from comet.variant import Preset, Variant, register
 

@@ -18,8 +18,7 @@ from comet.checks.recompute import (
     table_text,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 # 002:24-28 "| Card | Normal Score (Without Comet in Hand) | Score With Comet in Hand |": a card
 # scores the value marked on it (2..9), ten for 10, Jack, Queen and King (000:61 "Jack, Queen and

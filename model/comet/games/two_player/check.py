@@ -12,9 +12,8 @@ from comet.checks.recompute import (
     no_chips_step,
 )
 from comet.checks.registry import GameCheck, register_check
-from comet.game import GameState
 from comet.games.standard.check import standard_settlement
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 
 def two_player_recomputed(state: DealState) -> Expected:

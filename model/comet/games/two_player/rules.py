@@ -10,10 +10,9 @@ holds the Comet, doubled (x4 for a 9) if the winner went out with it.
 from __future__ import annotations
 
 from comet.engine import DEAL_TABLE, standard_settlement
-from comet.game import GameState
 from comet.games.opera.rules import OPERA
 from comet.ruleset import EVERY_GAME_RULINGS, STANDARD_PLAY_RULINGS, Ruleset
-from comet.state import Action, DealState, Payment
+from comet.state import Action, DealState, GameState, Payment
 from comet.trace import rule
 from comet.variant import Preset, Variant, register
 

@@ -27,13 +27,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TextIO
 
-from comet.contract import FORMAT
 from comet.errors import RecordError
-from comet.gamerecord import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
-from comet.gamesession import GAME_OPS, GAMES, is_game_request
-from comet.perft import perft
+from comet.oracle.deal_session import SESSION_OPS, SESSIONS, is_session_request, seeded_record, whole_field
+from comet.oracle.game_session import GAME_OPS, GAMES, is_game_request
+from comet.oracle.perft import perft
 from comet.presets import PRESETS
-from comet.record import (
+from comet.records.contract import FORMAT
+from comet.records.deal_record import (
     CHECK_ORDER,
     MAX_TEXT,
     JsonObject,
@@ -45,13 +45,14 @@ from comet.record import (
     replay_record,
     requested_record,
 )
-from comet.ruleset import RULING_FIELDS, families_reading, field_readings, ruling_of
-from comet.session import SESSION_OPS, SESSIONS, is_session_request, seeded_record, whole_field
+from comet.records.game_record import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
+from comet.ruleset import RULING_FIELDS, field_readings, ruling_of
 from comet.state import DealState
+from comet.variant import families_reading
 
 PROTOCOL_VERSION = 1
 #: Every op; the deal session's (new, legal_actions, state, undo, close, and apply with a deal_id) are
-#: answered by ``comet.session``.
+#: answered by ``comet.oracle.deal_session``.
 OPS: tuple[str, ...] = (
     "hello",
     "legal",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from comet import engine
-from comet.frameworks import make_table, seeded_deal
+from comet.frameworks.common import make_table, seeded_deal
 
 #: (what, wrapper) in the order the rows are measured.
 WRAPPERS: tuple[tuple[str, str], ...] = (
@@ -64,7 +64,7 @@ def engine_steps(preset: str, players: int, seconds: float) -> float:
 
 
 def openspiel_steps(preset: str, players: int, seconds: float) -> float:
-    from comet.openspiel import load_game
+    from comet.frameworks.openspiel import load_game
 
     game = load_game(preset, players=players)
 
@@ -86,7 +86,7 @@ def openspiel_steps(preset: str, players: int, seconds: float) -> float:
 
 
 def pettingzoo_steps(preset: str, players: int, seconds: float) -> float:
-    from comet.pettingzoo import env
+    from comet.frameworks.pettingzoo import env
 
     e = env(preset=preset, players=players)
 
@@ -108,7 +108,7 @@ def pettingzoo_steps(preset: str, players: int, seconds: float) -> float:
 
 
 def gymnasium_steps(preset: str, players: int, seconds: float) -> float:
-    from comet.pettingzoo import single_agent_env
+    from comet.frameworks.pettingzoo import single_agent_env
 
     g = single_agent_env(preset=preset, players=players, opponents="random")
 

@@ -35,7 +35,7 @@ from comet.cards import SUITS, card_text, rank_text
 from comet.engine import apply, check_players, legal_actions, packs_in_rotation, returns, shuffled_deal
 from comet.errors import IllegalAction, RecordError
 from comet.presets import preset
-from comet.record import (
+from comet.records.deal_record import (
     DealRecord,
     JsonObject,
     JsonValue,
@@ -86,7 +86,7 @@ def is_session_request(req: JsonObject) -> bool:
 
 
 def respond(rid: JsonValue, req: JsonObject, run: Callable[[JsonObject], JsonObject]) -> JsonObject:
-    """The response to one request of a session (deals here, games in ``comet.gamesession``): ``run``'s
+    """The response to one request of a session (deals here, games in ``comet.oracle.game_session``): ``run``'s
     result, or the ``SessionError`` or ``RecordError`` it raised as an error response (never raises for bad
     input)."""
     op = req.get("op")

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from comet.cards import CARD_CODES, card_text, rank_of, rank_text, suit_of
-from comet.contract import FORMAT, check_format
 from comet.engine import apply, deal_points, explicit_deal, legal_actions, returns, settlement
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
+from comet.records.contract import FORMAT, check_format
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
 from comet.trace import rule

@@ -3,7 +3,7 @@
 
 ::
 
-    from comet.pettingzoo import env, single_agent_env
+    from comet.frameworks.pettingzoo import env, single_agent_env
     e = env(preset="opera", players=4, comet_lead="any_rank")  # AEC: one agent per seat
     g = single_agent_env(preset="standard", seat=0, opponents="greedy")  # the other seats are our policies
 
@@ -11,7 +11,7 @@ One episode is one deal, dealt by ``comet.engine.shuffled_deal`` from the seed g
 (the same seed deals the same cards as ``comet deal --seed``).  Observations are a dict of
 ``observation`` (the seat's view: spec/frameworks.md, "Observation tensor") and ``action_mask``
 (1 for the ids of ``comet.engine.legal_actions``, for the agent to move only); actions are the
-canonical ids of ``comet.frameworks``.  Every rule comes from ``comet.engine``; an illegal id raises
+canonical ids of ``comet.frameworks.common``.  Every rule comes from ``comet.engine``; an illegal id raises
 ``ValueError`` naming the rule it breaks.
 """
 
@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 
 from comet import engine
 from comet.errors import IllegalAction
-from comet.frameworks import (
+from comet.frameworks.common import (
     NUM_ACTIONS,
     Table,
     action_id,

@@ -8,7 +8,7 @@ happened" (a King actually stopped a run), rather than "the function that holds 
 was called" (``legal_actions`` holds eight rule ids and runs on every step).
 
 Every rule id has a classifier: the standard game's in ``transition_rules``/``deal_rules``/
-``game_rules``, each variant's in ``VARIANT_CLASSIFIERS`` and the Opera option's in
+``game_rules``, each variant's in ``VARIANT_CLASSIFIERS`` and each rule option's in
 ``OPTION_CLASSIFIERS``; ``unclassified_ids()`` lists any id an ``@rule`` names that none of
 them emits, and a test fails while it is not empty.  Only as a fallback for such a gap (a
 rule added later, before its classifier), ``CallCounter`` is an opt-in counting mode that,
@@ -109,7 +109,7 @@ def load_model() -> None:
 
 def import_if_installed(name: str) -> bool:
     """Import the module ``name`` of the package; False, and nothing imported, where it needs a library that
-    is not installed (the adapters of the optional extras, ``comet.openspiel`` without ``open_spiel``: the
+    is not installed (the adapters of the optional extras, ``comet.frameworks.openspiel`` without ``open_spiel``: the
     main job runs from the plain ``.[dev]`` install).  A module of the package that is missing, or any other
     error, is raised: only a third-party library may be absent."""
     try:
@@ -253,7 +253,7 @@ def continues_in_suit(before: DealState, c: int) -> bool:
 
 
 #: Each game family's classifier of its own rule ids, registered by ``comet/games/<name>/coverage.py``;
-#: options' (the Opera's), active when their ruleset flag is set.  Every id named by an ``@rule`` must be
+#: options' (a game folder registers them), active when their ruleset flag is set.  Every id named by an ``@rule`` must be
 #: emitted by ``CLASSIFIED``, a game's or an option's classifier (``unclassified_ids``; a test fails
 #: otherwise); call counting (``CallCounter``) remains only as the fallback that keeps a campaign's
 #: report honest while such a gap exists.

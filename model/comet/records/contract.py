@@ -63,12 +63,12 @@ def changelog_problems(changelog: str, digest: str, version: int = FORMAT) -> li
     problems = []
     if entry.version != version:
         problems.append(
-            f"the latest entry of spec/CHANGELOG.md is format {entry.version} but comet.contract.FORMAT is {version}"
+            f"the latest entry of spec/CHANGELOG.md is format {entry.version} but comet.records.contract.FORMAT is {version}"
         )
     if entry.digest != digest:
         problems.append(
             f"vectors/ changed (digest {digest}) but the latest entry of spec/CHANGELOG.md records "
-            f"{entry.digest}: if the contract changed, raise comet.contract.FORMAT and add an entry saying what "
+            f"{entry.digest}: if the contract changed, raise comet.records.contract.FORMAT and add an entry saying what "
             "changed; if it did not, say in the latest entry what the vectors gained and put the new digest in "
             "its 'Vectors digest:' line (`comet vectors --digest vectors/` prints it)"
         )

@@ -31,7 +31,6 @@ from comet.engine import apply, check_players, legal_actions
 from comet.errors import IllegalAction, RecordError
 from comet.game import (
     Draw,
-    GameState,
     deal_over,
     finish_deal,
     first_dealer_draw,
@@ -41,12 +40,12 @@ from comet.game import (
     seats_in_play,
     winners,
 )
-from comet.gamerecord import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
+from comet.oracle.deal_session import SessionError, id_field, read_action, requested_rules, respond, whole_field
 from comet.presets import preset
-from comet.record import JsonObject, JsonValue, parse_record, record_from_state
+from comet.records.deal_record import JsonObject, JsonValue, parse_record, record_from_state
+from comet.records.game_record import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
 from comet.ruleset import Ruleset
-from comet.session import SessionError, id_field, read_action, requested_rules, respond, whole_field
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 
 GAME_OPS = (
     "game_new",

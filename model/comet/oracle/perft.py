@@ -87,7 +87,7 @@ def reference_table(
 ) -> tuple[PerftRow, ...]:
     """Compute every row of the reference table (each row a work unit: ``jobs`` local workers or a
     Dask ``scheduler`` give the same table as one core; ``on_row`` is called as rows finish)."""
-    from comet.campaign import run_units
+    from comet.parallel.runner import run_units
 
     units = [(name, players, seed, depth) for name, players, seed in reference_rows()]
     rows: list[PerftRow] = []

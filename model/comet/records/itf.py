@@ -22,7 +22,7 @@ from itf_py import State, Trace, trace_from_json, trace_to_json
 
 from comet.cards import card_text, rank_text
 from comet.engine import apply, returns, settlement
-from comet.record import JsonObject, JsonValue
+from comet.records.deal_record import JsonObject, JsonValue
 from comet.state import Action, DealState
 
 ITF_VARS = (

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from comet.errors import RecordError
 from comet.presets import PRESETS, preset
-from comet.ruleset import RULING_FIELDS, Ruleset, applies, ruling_of
+from comet.ruleset import RULING_FIELDS, Ruleset, ruling_of
+from comet.variant import applies
 
 TOP_KEYS = ("preset", "rulings")
 

@@ -22,13 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from comet.cards import card_text
-from comet.contract import FORMAT, check_format
-from comet.coverage import variant_classifiers
+from comet.checks.coverage import variant_classifiers
 from comet.engine import apply, packs_in_rotation
 from comet.errors import RecordError
 from comet.game import (
     Draw,
-    GameState,
     deal_over,
     draw_round,
     finish_deal,
@@ -42,7 +40,8 @@ from comet.game import (
 )
 from comet.policy import Policy, simple_policy
 from comet.presets import preset
-from comet.record import (
+from comet.records.contract import FORMAT, check_format
+from comet.records.deal_record import (
     MAX_TEXT,
     DealRecord,
     JsonObject,
@@ -56,7 +55,7 @@ from comet.record import (
     whole_number,
 )
 from comet.ruleset import Ruleset
-from comet.state import Action, DealState
+from comet.state import Action, DealState, GameState
 from comet.variant import variant_of
 
 REQUIRED_FIELDS = ("variant", "players", "length", "first_dealer", "deals")
@@ -612,7 +611,7 @@ def with_rulings(rec: GameRecord, rulings: Mapping[str, str | int | bool]) -> Ga
 
 def loads_any(text: str) -> DealRecord | GameRecord:
     """A deal record or a game record (an object with ``deals``), read from JSON text."""
-    from comet.record import loads_record
+    from comet.records.deal_record import loads_record
 
     if len(text) <= MAX_TEXT:
         try:
@@ -626,7 +625,7 @@ def loads_any(text: str) -> DealRecord | GameRecord:
 def explain_game(verdict: GameVerdict) -> list[str]:
     """The game narrated for a person (``comet replay --explain`` of a game record)."""
     from comet.notation import seat_name
-    from comet.record import explain_lines
+    from comet.records.deal_record import explain_lines
 
     lines = [f"{seat_name(verdict.first_dealer)} deals first."]
     for i, d in enumerate(verdict.deals):

@@ -2,7 +2,7 @@
 
 ::
 
-    import comet.openspiel, pyspiel
+    import comet.frameworks.openspiel, pyspiel
     game = pyspiel.load_game("python_comet(preset=opera,players=4,comet_lead=any_rank)")
 
 One episode is one deal.  Chance deals the cards one at a time off a shuffled pack (the outcome is
@@ -10,7 +10,7 @@ the card, 0..51 = ``(rank - 1) * 4 + suit``, with its share of the cards left; w
 follows R-DEAL-ORDER through ``comet.engine.distribute``); the undealt rest is the dead hand.  Every
 rule comes from ``comet.engine``: legal actions, the transition, the settlement.  Parameters, action
 ids, observations and utilities are described in spec/frameworks.md and live, framework-free, in
-``comet.frameworks``.
+``comet.frameworks.common``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pyspiel
 
 from comet import engine
 from comet.cards import card_text, cards_text
-from comet.frameworks import (
+from comet.frameworks.common import (
     NUM_ACTIONS,
     Table,
     action_id,
