@@ -30,6 +30,16 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``COMET_CORE_ONLY=1``: the core's tests alone, for a bare install (.ci/run's bare step): a test module
+    that needs an optional extra (``extras_needed``, from its imports) is not collected."""
+    if os.environ.get("COMET_CORE_ONLY") and collection_path.name.startswith("test_") and collection_path.suffix == ".py":
+        from extras_needed import extras_needed
+
+        return bool(extras_needed(collection_path)) or None
+    return None
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The rulebook site (``comet site``), built once per test run (``built_once``) for test_site*.py."""

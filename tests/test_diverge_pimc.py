@@ -13,6 +13,9 @@ from comet.engine import apply, legal_actions, shuffled_deal
 from comet.presets import PRESETS
 from comet.state import DealState
 
+#: the competent player's strength is measured on the fast engine
+NEEDS_EXTRAS = ("fast",)
+
 
 def positions(n: int) -> list[DealState]:
     """Real positions from seeded deals, a few actions in."""

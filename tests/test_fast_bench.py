@@ -11,6 +11,9 @@ import pytest
 from comet.cli import main
 from comet.commands.bench import GOALS, YARDSTICK_GOALS, Row, goal_lines, yardstick_lines
 
+#: comet bench plays the fast engine
+NEEDS_EXTRAS = ("fast",)
+
 
 def test_goal_lines_say_met_or_by_how_much_short() -> None:
     rows = [Row(what, p, n, target * (2 if i % 2 else 0.5)) for i, (what, p, n, target, _) in enumerate(GOALS)]

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from comet.cli import main
 from comet.presets import preset
+from comet.records.rules_file import dumps_toml, load_rules_file, loads_toml, resolve
 from comet.ruleset import RULING_FIELDS, RULING_OF
-from comet.rulesfile import dumps_toml, load_rules_file, loads_toml, resolve
+from extras_needed import unless_installed
 
 
 def test_rules_json_lists_ids_citations_and_functions(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,7 +77,10 @@ def test_resolve_errors_and_cli_exit_2(capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["rulings", "--help"], ["rules", "show", "--help"], ["diverge", "--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["rulings", "--help"], ["rules", "show", "--help"], pytest.param(["diverge", "--help"], marks=unless_installed("numpy"))],
+)
 def test_listing_commands_have_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(argv)

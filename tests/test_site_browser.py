@@ -29,6 +29,9 @@ from comet.diverge.store import load
 from comet.site.witness import record_with
 from site_checks import link_problems, site_files
 
+#: the browser and its driver (the extra [browser], Debian's chromium): not a test of the bare install
+NEEDS_EXTRAS = ("browser",)
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("COMET_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [

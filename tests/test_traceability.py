@@ -25,6 +25,8 @@ from spec_checks import (
     spec_files,
 )
 
+#: every module is imported (below), the fast engine's and the proofs' too: not a test of the bare install
+NEEDS_EXTRAS = ("fast", "proofs", "study")
 import_all_comet_modules()
 SECTIONS = parse_files(spec_files()).sections
 

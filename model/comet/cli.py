@@ -12,6 +12,27 @@ from typing import NoReturn
 
 from comet.errors import RecordError
 
+#: The optional packages, by the extra of pyproject.toml that installs them (a bare install is the engine,
+#: the records, the oracle and the site; spec/implementing.md).
+EXTRAS: dict[str, str] = {
+    "z3": "proofs",
+    "numba": "fast",
+    "numpy": "fast",
+    "dask": "study",
+    "distributed": "study",
+    "matplotlib": "study",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+    "pettingzoo": "pettingzoo",
+    "gymnasium": "pettingzoo",
+}
+
+
+def extra_for(module: str | None) -> str | None:
+    """The extra that installs ``module`` (a dotted name: its top package decides), or None for any other."""
+    return EXTRAS.get((module or "").split(".")[0])
+
+
 # Order shown in ``comet --help``.
 COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "vectors", "perft", "fuzz", "prove", "rules", "diverge", "bench", "site")
 
@@ -31,9 +52,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        module = importlib.import_module(f"comet.commands.{name}")
+        try:
+            module = importlib.import_module(f"comet.commands.{name}")
+        except ModuleNotFoundError as err:
+            extra = extra_for(err.name)
+            if extra is None:
+                raise
+            _register_missing(sub, name, extra, err.name or extra)
+            continue
         module.register(sub)
     return parser
+
+
+def _register_missing(sub: argparse._SubParsersAction[OneLineParser], name: str, extra: str, module: str) -> None:
+    """A command whose module needs an extra that is not installed: listed by ``comet --help`` with the
+    extra it needs; run, it says so in one line and exits 2 (whatever arguments it was given)."""
+    p = sub.add_parser(name, help=f"(needs the extra [{extra}]: pip install 'comet-rules[{extra}]')")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    def run(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+
+    p.set_defaults(run=run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,6 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ValueError as err:
         print(f"comet {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        extra = extra_for(err.name)
+        if extra is None:
+            raise
+        print(
+            f"comet {args.command}: error: this needs the extra [{extra}] ({err.name} is not installed); "
+            f"install it with: pip install 'comet-rules[{extra}]'",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print(f"comet {args.command}: interrupted", file=sys.stderr)
