@@ -23,9 +23,11 @@ from comet.diverge.store import load, pair_for, witness_of
 from comet.engine import legal_actions
 from comet.presets import preset
 from comet.state import Action
-from comet_proofs import smallest as sm
+from comet_proofs.budget import QUESTION_RLIMIT
 from comet_proofs.games.red_nines.encoding import RedNinesEncoding
+from comet_proofs.pair_cover import encoding_of
 from comet_proofs.smallest import Smallest
+from comet_proofs.unrolling import Unrolling
 
 KING_KEY = "commit_cats/commit_comet_king=comet_and_king"
 
@@ -36,13 +38,13 @@ def _red_nines_king() -> Pair:
 
 def _two_action_witness(pair: Pair) -> z3.CheckSatResult:
     """Z3's verdict on "a witness of 2 actions in a deal of 4 players" for the pair."""
-    ea = sm.encoding_of(pair.preset, pair.a, 4)
-    eb = sm.encoding_of(pair.preset, pair.b, 4)
+    ea = encoding_of(pair.preset, pair.a, 4)
+    eb = encoding_of(pair.preset, pair.b, 4)
     assert ea is not None and eb is not None
-    u = sm._Unrolling(ea, eb, pair.a, pair.b, pair.preset, 4, False)
+    u = Unrolling(ea, eb, pair.a, pair.b, pair.preset, 4, False)
     diff, _, _ = u.difference(2)
     u.solver.add(diff)
-    u.solver.set("rlimit", sm.QUESTION_RLIMIT)
+    u.solver.set("rlimit", QUESTION_RLIMIT)
     return u.solver.check()
 
 

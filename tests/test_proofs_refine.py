@@ -198,7 +198,7 @@ def test_the_contexts_closed_numbers_are_those_of_the_constant_state() -> None:
     import random
 
     from comet_proofs.crosscheck import random_rules, sample_states, sampled_fields
-    from comet_proofs.refine import Context
+    from comet_proofs.refine_witness import Context
 
     rng = random.Random(3)
     differ: list[str] = []
@@ -239,7 +239,7 @@ def test_the_contexts_broken_parts_are_those_of_the_constant_state() -> None:
     import dataclasses
 
     from comet_proofs.crosscheck import sample_states
-    from comet_proofs.refine import Context
+    from comet_proofs.refine_witness import Context
 
     def constant_way(enc: Encoding, a: AbstractState) -> list[str]:
         parts = enc.invariant_parts(SymState.const(a))

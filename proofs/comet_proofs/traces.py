@@ -30,7 +30,7 @@ from comet.variant import variant_of
 from comet_proofs.bounds import dealt_size
 from comet_proofs.concrete import concretise
 from comet_proofs.encoding import Encoding
-from comet_proofs.refine import pin_readings, realism
+from comet_proofs.pinning import pin_readings, realism
 from comet_proofs.registry import encoding_for, game_part
 from comet_proofs.scenario import Scenario, deal_states
 from comet_proofs.symbolic import NINE, AbstractState, SymAction, SymState

@@ -54,7 +54,8 @@ def z3_smallest(
     ``PAIR_RLIMIT``); None: no encoding tells the readings apart; the string "missing" when the proofs
     package is not installed; ``only``: over deals of those player counts alone)."""
     try:
-        from comet_proofs.smallest import PAIR_RLIMIT, smallest
+        from comet_proofs.budget import PAIR_RLIMIT
+        from comet_proofs.smallest import smallest
     except ImportError:  # the proofs package is not installed
         return "missing"
     budget = PAIR_RLIMIT if rlimit is None else rlimit
@@ -109,7 +110,7 @@ def prove(pair: Pair, found: Witness | None, z: object) -> tuple[Witness | None,
     if z == "missing":
         return found, _or_first_action(pair, found, "not proved (the comet_proofs package is not installed)")
     if z is None:
-        from comet_proofs.smallest import blind_reason
+        from comet_proofs.pair_cover import blind_reason
 
         why = blind_reason(pair.preset, pair.field, pair.a, pair.b)
         return found, _or_first_action(

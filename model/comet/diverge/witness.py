@@ -379,7 +379,7 @@ def stored_witness(pair: Pair) -> Witness | None:
 def _quantified_under(pair: Pair, g: Pair) -> bool:
     """Does switching ``g`` bring the deal under an encoding that quantifies ``pair``'s field?"""
     try:
-        from comet_proofs.smallest import quantifies
+        from comet_proofs.pair_cover import quantifies
     except ImportError:
         return False
     try:
