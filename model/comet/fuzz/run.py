@@ -357,8 +357,18 @@ def _one_deal(name: str, rng: random.Random, known: frozenset[str], tally: _Tall
         tally.failures.append(f"[{name}] dealing failed: {e}")
         return
     choose = pick_policy(rng)
-    out = check_deal(start, choose, known, rng)
+    try:
+        out = check_deal(start, choose, known, rng)
+    except Exception as e:  # a crash of the engine or a check is a finding too: reported, the campaign goes on
+        tally.failures.append(f"[{name}] {start.players} players, dealer {start.dealer}: the deal raised {_raised(e)}")
+        return
     _record(tally, out, hits, name)
+
+
+def _raised(e: Exception) -> str:
+    """An exception a draw raised, as one line: its type, a record error's kind, its text."""
+    kind = f" [{e.kind}]" if isinstance(e, RecordError) else ""
+    return f"{type(e).__name__}{kind}: {' '.join(str(e).split())}"
 
 
 def _one_game(name: str, rng: random.Random, known: frozenset[str], tally: _Tally, hits: Counter[str]) -> None:
@@ -368,6 +378,9 @@ def _one_game(name: str, rng: random.Random, known: frozenset[str], tally: _Tall
         out = check_game(rules, n, game_length(rules, n, rng), rng.randrange(n), rng, pick_policy(rng), known, hits)
     except (RecordError, ValueError) as e:
         tally.failures.append(f"[{name}] the game could not be played: {e}")
+        return
+    except Exception as e:  # as in _one_deal: reported with the game's player count
+        tally.failures.append(f"[{name}] {n} players: the game raised {_raised(e)}")
         return
     tally.games += 1
     for deal in out.deals:

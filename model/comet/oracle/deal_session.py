@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from comet.cards import SUITS, card_text, rank_text
 from comet.engine import apply, check_players, legal_actions, packs_in_rotation, returns, shuffled_deal
-from comet.errors import IllegalAction, RecordError
+from comet.errors import IllegalAction, PortableError, RecordError
 from comet.presets import preset
 from comet.records.deal_record import (
     DealRecord,
@@ -55,7 +55,7 @@ SESSION_OPS = ("new", "legal_actions", "state", "undo", "close")
 MAX_DEALS = 10_000
 
 
-class SessionError(Exception):
+class SessionError(PortableError):
     """A request the session cannot answer: ``kind`` and ``message`` as in every error response,
     ``rule`` for an illegal action."""
 
