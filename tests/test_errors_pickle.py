@@ -92,7 +92,10 @@ def test_every_error_class_of_the_project_pickles_with_its_fields() -> None:
     """The walk finds the known classes (so it is not empty), and each round-trips."""
     classes, skipped = error_classes()
     names = {c.__qualname__ for c in classes}
-    assert {"RecordError", "IllegalAction", "SessionError", "ConcretiseError", "WorkerError"} <= names, (names, skipped)
+    expected = {"RecordError", "IllegalAction", "SessionError", "WorkerError"}
+    if not any(s.startswith("comet_proofs.concrete ") for s in skipped):  # the bare install has no z3
+        expected.add("ConcretiseError")
+    assert expected <= names, (names, skipped)
     problems = [p for c in classes if (p := round_trip_problem(c)) is not None]
     assert not problems, "\n".join(problems)
 
