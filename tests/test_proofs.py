@@ -19,8 +19,8 @@ from comet.cli import main
 from comet.ruleset import Ruleset
 from comet.state import PASS as PASS_ACTION
 from comet.state import Action, DealState, Payment
-from comet_proofs import ProofResult, crosscheck, prove, run_all, sample_states
-from comet_proofs.crosscheck import check_state
+from comet_proofs import ProofResult, prove, run_all, sample_states
+from comet_proofs.crosscheck import check_state, crosscheck
 from comet_proofs.games.standard.encoding import StandardEncoding
 from comet_proofs.symbolic import (
     COMET,

@@ -25,8 +25,8 @@ from comet.presets import PRESETS
 from comet.ruleset import RULING_FIELDS
 from comet.state import DealState
 from comet.variant import applies
-from comet_proofs import ENCODINGS, crosscheck, encoding_for, sample_states
-from comet_proofs.crosscheck import check_state, coverage_problems, sampled_fields
+from comet_proofs import ENCODINGS, encoding_for, sample_states
+from comet_proofs.crosscheck import check_state, coverage_problems, crosscheck, sampled_fields
 from comet_proofs.games.standard.encoding import StandardEncoding
 
 STD = PRESETS["standard"].rules
@@ -105,7 +105,9 @@ def test_sampling_reaches_a_free_lead_and_the_encoding_agrees() -> None:
 def test_manille_as_a_king_cross_checks(reading: str) -> None:
     """R-OLD-MANILLE-PLAY, R-OLD-KING: RUL-OLD-MANILLE-KING in the Old Comet encoding."""
     rules = OLD.with_overrides({"old_manille_king": reading})
-    s = position(["9D 7C", "KH 2C", "QS 3C"], run=(11, 12), last_player=2, to_move=0, rules=rules, pack=old_deck(OLD, None)[0])
+    s = position(
+        ["9D 7C", "KH 2C", "QS 3C"], run=(11, 12), last_player=2, to_move=0, rules=rules, pack=old_deck(OLD, None)[0]
+    )
     s = replace(s, comet_value=10)
     after = engine.apply(s, parse_action("play 9D as K"))
     assert engine.returns(after)[0] == (20 if reading == "manille_only" else 22)

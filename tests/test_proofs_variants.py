@@ -33,8 +33,8 @@ from comet.notation import parse_action
 from comet.presets import PRESETS
 from comet.state import Action, DealState, Payment
 from comet.variant import REGISTRY
-from comet_proofs import ENCODINGS, ProofResult, crosscheck, encoding_for, plan, prove, run_all, sample_states
-from comet_proofs.crosscheck import check_state
+from comet_proofs import ENCODINGS, ProofResult, encoding_for, plan, prove, run_all, sample_states
+from comet_proofs.crosscheck import check_state, crosscheck
 from comet_proofs.games.commit_cats.encoding import CommitCatsEncoding
 from comet_proofs.games.commit_common import BRANCH, SUIT
 from comet_proofs.games.commit_hoyle.encoding import KINGS, CommitHoyleEncoding
@@ -240,7 +240,9 @@ HAND_MADE: list[tuple[str, DealState, str]] = [
     # R-COMMIT-C-LEAD, RUL-COMMIT-C-COMET-LEAD = last_resort: a hand of only the Comet goes out with it as a 9
     (
         "commit_cats",
-        cats_position(["9D", "2C 3C", "4C"], 0, (), CATS.with_overrides({"commit_comet_lead": "last_resort"}), to_move=0),
+        cats_position(
+            ["9D", "2C 3C", "4C"], 0, (), CATS.with_overrides({"commit_comet_lead": "last_resort"}), to_move=0
+        ),
         "play 9D as 9",
     ),
     # R-COMMIT-C-LEAD: the lowest card leads, the Ace low (either Ace under RUL-COMMIT-C-LOWEST = rank)

@@ -1,7 +1,7 @@
 """Z3 proofs of the invariants of Comet's games, over a symbolic encoding of each whose
 successors are cross-checked against the model (see spec/proofs.md).
 
-Public API: ``run_all(preset, players) -> list[ProofResult]``; ``crosscheck`` and
+Public API: ``run_all(preset, players) -> list[ProofResult]``; ``crosscheck.crosscheck`` (the module, imported by name) and
 ``sample_states`` for the model cross-check.
 
 The names load their modules on first use, so that the package's data (``witnesses/``, ``certified/``)
@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from comet_proofs.crosscheck import CrossCheckResult as CrossCheckResult
-    from comet_proofs.crosscheck import crosscheck as crosscheck
     from comet_proofs.crosscheck import sample_states as sample_states
     from comet_proofs.encoding import Encoding as Encoding
     from comet_proofs.obligation import ProofResult as ProofResult
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 #: Each public name and the module that defines it.
 _HOME = {
     "CrossCheckResult": "crosscheck",
-    "crosscheck": "crosscheck",
     "sample_states": "crosscheck",
     "Encoding": "encoding",
     "ProofResult": "obligation",

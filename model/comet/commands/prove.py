@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
 def prove_one(console: Any, name: str, obligations: list[Any], args: argparse.Namespace) -> int:
     """Run one preset's obligations (and its cross-check); 1 if anything fails."""
-    from comet_proofs import ProofResult, crosscheck, encoding_for, sample_states
+    from comet_proofs import ProofResult, encoding_for, sample_states
+    from comet_proofs.crosscheck import crosscheck
     from comet_proofs.proofs import discharge
     from rich.progress import Progress
     from rich.table import Table
