@@ -11,6 +11,7 @@ import dataclasses
 import itertools
 import operator
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -19,7 +20,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, Payment, one_card
 from comet.trace import rule
-from comet.variant import variant_of
+from comet.variant import REGISTRY, Variant, variant_of
 
 # --------------------------------------------------------------------- packs and deal
 
@@ -177,7 +178,9 @@ def explicit_deal(
 
 def pack_diff(have: Counter[Card], rules: Ruleset, players: int | None = None) -> str:
     """A short description of how ``have`` differs from the nearest pack."""
-    best = min(packs_in_rotation(rules, players), key=lambda p: sum(((p.counts() - have) + (have - p.counts())).values()))
+    best = min(
+        packs_in_rotation(rules, players), key=lambda p: sum(((p.counts() - have) + (have - p.counts())).values())
+    )
     extra = sorted((have - best.counts()).elements())
     missing = sorted((best.counts() - have).elements())
     parts = []
@@ -258,13 +261,36 @@ def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
 )
 def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every legal action of the player to move, in canonical (sorted) order, no duplicates."""
-    if state.terminal:
+    if state.winner >= 0 or state.drawn:  # state.terminal, without the property's call
         return ()
-    hook = variant_of(state.rules).legal_actions
+    rules = state.rules
+    v = REGISTRY.get(rules.variant) or variant_of(rules)
+    hook = v.legal_actions
     if hook is not None:
         return hook(state)
-    rules = state.rules
     hand = state.hands[state.to_move]
+    run = state.run
+    if run and not state.free_lead:
+        # Going on with a run.  The usual position: the hand holds no card of the rank needed and no wild
+        # card, so the turn passes (R-PLAY-MUST); two binary searches over the sorted hand tell.
+        need = run[-1] + 1
+        lo = bisect_left(hand, need * 4)
+        hi = bisect_left(hand, need * 4 + 4, lo)
+        if lo == hi:
+            for w in state.wild:
+                if w in hand:
+                    break
+            else:
+                return PASS_ONLY
+        if plain_readings(rules, v):
+            return plain_continue(state, hand[lo:hi], need)
+    elif not run and plain_readings(rules, v):
+        return plain_lead(state, hand)
+    return general_legal_actions(state, rules, hand)
+
+
+def general_legal_actions(state: DealState, rules: Ruleset, hand: tuple[Card, ...]) -> tuple[Action, ...]:
+    """``legal_actions`` under any readings of the rulings (the lean paths cover the defaults)."""
     need = state.need
     wilds = [*filter(hand.__contains__, state.wild)]  # the pack's wild cards that the hand holds, sorted
     if need == 0:
@@ -317,6 +343,72 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     if may_pass:
         acts.insert(0, PASS)
     return tuple(acts)
+
+
+#: The ``Ruleset`` fields the lean paths of ``legal_actions`` assume at their defaults (every field that
+#: ``general_legal_actions`` and the functions it calls read; ``tests/test_engine_speed.py`` checks the
+#: source against this list, so a new reading there cannot be skipped by the lean paths).
+LEGAL_FIELDS = (
+    "quartet_on_lead",
+    "comet_lead",
+    "new_run",
+    "stuck_restart",
+    "comet_in_quartet",
+    "comet_requires_missing",
+    "comet_as",
+    "may_stop_early",
+    "comet_after",
+)
+_PLAIN: dict[int, tuple[Ruleset, Variant, bool]] = {}
+
+
+def plain_readings(rules: Ruleset, v: Variant) -> bool:
+    """Do ``rules`` read every ruling of ``LEGAL_FIELDS`` as the defaults do, in a family with no set hook
+    (``partial_sets``) and the standard lowest rank?  Worked out once per ``Ruleset`` value and family (a
+    small table keyed by the ruleset's identity; a family re-registered under its name is seen)."""
+    entry = _PLAIN.get(id(rules))
+    if entry is not None and entry[0] is rules and entry[1] is v:
+        return entry[2]
+    plain = v.partial_sets is None and all(getattr(rules, f) == getattr(_DEFAULT_RULES, f) for f in LEGAL_FIELDS)
+    if len(_PLAIN) >= 256:  # rulesets made afresh in a loop: keep the table small
+        _PLAIN.clear()
+    _PLAIN[id(rules)] = (rules, v, plain)
+    return plain
+
+
+_DEFAULT_RULES = Ruleset()
+
+
+def plain_continue(state: DealState, held: tuple[Card, ...], need: int) -> tuple[Action, ...]:
+    """``legal_actions`` going on with a run under the default readings: each natural card of the rank
+    needed, all of them together when they are every one in the pack (``quartet``), the Comet for that
+    rank; a pass first when no natural card can go on (R-PLAY-MUST, R-COMET-OPTIONAL)."""
+    wild = state.wild
+    acts = [NATURAL_PLAYS[c] for c in dict.fromkeys(held) if c not in wild]
+    naturals = len(acts)
+    if len(held) >= 3:
+        q = quartet(state, held, need)
+        if q is not None:
+            acts.append(Action(q))
+    hand = state.hands[state.to_move]
+    for w in wild:
+        if w in hand:
+            acts.append(one_card(w, need))
+    if len(acts) > naturals:
+        acts.sort(key=action_order)
+    if not naturals:
+        acts.insert(0, PASS)
+    return tuple(acts)
+
+
+def plain_lead(state: DealState, hand: tuple[Card, ...]) -> tuple[Action, ...]:
+    """``legal_actions`` starting a run under the default readings: each distinct card of the hand, a
+    wild card standing for the King (RUL-COMET-LEAD); it sorts where its card does, as no other action
+    plays that card alone.  No pass: the hand is not empty (R-NEW-RUN, R-LEAD-ANY)."""
+    if not hand:
+        return PASS_ONLY  # no card to lead (a hand is empty only once the deal is over)
+    wild = state.wild
+    return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in dict.fromkeys(hand)])
 
 
 def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Card]) -> list[Action]:
@@ -424,10 +516,16 @@ def apply(state: DealState, action: Action, *, legal: Sequence[Action] | None = 
 
     ``legal``: ``legal_actions(state)`` when the caller has just computed it (to choose the action
     from it); the action is then looked up there rather than the legal actions computed again."""
-    if action not in (legal_actions(state) if legal is None else legal):
-        raise why_illegal(state, action)
-    v = variant_of(state.rules)
-    if action.is_pass:
+    options = legal_actions(state) if legal is None else legal
+    for a in options:
+        if a is action:  # the usual case: the action was picked from the list (no field-by-field comparison)
+            break
+    else:
+        if action not in options:
+            raise why_illegal(state, action)
+    rules = state.rules
+    v = REGISTRY.get(rules.variant) or variant_of(rules)
+    if not action.cards:
         return end_turn(state) if v.end_turn is None else v.end_turn(state)
     return play(state, action) if v.play is None else v.play(state, action)
 
@@ -436,11 +534,19 @@ def apply(state: DealState, action: Action, *, legal: Sequence[Action] | None = 
 def end_turn(state: DealState) -> DealState:
     """'Without' or 'pass': the turn passes left; back at the last player to play, a new run starts."""
     nxt = (state.to_move + 1) % state.players
-    run = () if nxt == state.last_player else state.run
-    after = _replace(
-        state, to_move=nxt, run=run, turn_played=False, turn=state.turn + 1, steps=state.steps + 1, free_lead=False
+    after = _new_state(
+        state.__dict__
+        | {
+            "to_move": nxt,
+            "run": () if nxt == state.last_player else state.run,
+            "turn_played": False,
+            "turn": state.turn + 1,
+            "steps": state.steps + 1,
+            "free_lead": False,
+        }
     )
-    hook = variant_of(state.rules).pass_payments
+    rules = state.rules
+    hook = (REGISTRY.get(rules.variant) or variant_of(rules)).pass_payments
     if hook is not None:
         paid = hook(state, after)
         if paid:
@@ -461,39 +567,54 @@ def remove_cards(state: DealState, cards: Sequence[Card]) -> tuple[tuple[Card, .
 def play(state: DealState, action: Action) -> DealState:
     """Put ``action.cards`` on the pile; stops (King, Comet) end the run; an empty hand ends the deal."""
     seat = state.to_move
-    hands = remove_cards(state, action.cards)
-    rank = action.rank
-    is_wild = bool(action.as_rank)
-    out = not hands[seat]
+    cards = action.cards
+    hands = state.hands
+    hand = hands[seat]
+    if len(cards) == 1:  # the usual play: one card, found in the sorted hand
+        i = hand.index(cards[0])
+        hand = hand[:i] + hand[i + 1 :]
+        hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    else:
+        hands = remove_cards(state, cards)
+        hand = hands[seat]
+    as_rank = action.as_rank
+    rank = as_rank or cards[0] >> 2  # action.rank (a card is rank * 4 + suit)
+    out = not hand
     payments = state.payments
-    v = variant_of(state.rules)
+    rules = state.rules
+    v = REGISTRY.get(rules.variant) or variant_of(rules)
     hook = v.play_payments
     if hook is not None:
         payments = payments + hook(state, seat, action, out)
-    elif is_wild:
-        payments = payments + comet_bonus(state, seat, out, action.as_rank)
+    elif as_rank:
+        payments = payments + comet_bonus(state, seat, out, as_rank)
     # R-COMET-STOP; under RUL-COMET-AFTER=optional_restart the run goes on from the Comet's rank,
     # and the player may instead start a new run (free_lead).  A card that does not continue the
     # run (a lead, that free restart, or a Comet standing for another rank) starts a run of its own.
-    go_on = is_wild and state.rules.comet_after == "optional_restart" and rank != KING
-    stop = rank == KING or (is_wild and not go_on)
-    run = () if stop else (state.run + (rank,) if rank == state.need else (rank,))
-    after = _replace(
-        state,
-        hands=hands,
-        played=state.played + action.cards,
-        run=run,
-        turn_played=True,
-        last_player=seat,
-        steps=state.steps + 1,
-        payments=payments,
-        winner=seat if out else -1,
-        out_wild_as=action.as_rank if (out and is_wild) else 0,
-        free_lead=go_on and not out,
+    go_on = bool(as_rank) and rules.comet_after == "optional_restart" and rank != KING
+    if rank == KING or (as_rank and not go_on):
+        run: tuple[int, ...] = ()
+    else:
+        run = state.run
+        run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
+    after = _new_state(
+        state.__dict__
+        | {
+            "hands": hands,
+            "played": state.played + cards,
+            "run": run,
+            "turn_played": True,
+            "last_player": seat,
+            "steps": state.steps + 1,
+            "payments": payments,
+            "winner": seat if out else -1,
+            "out_wild_as": as_rank if out else 0,
+            "free_lead": go_on and not out,
+        }
     )
     if out:
         for option in v.options:
-            after = option.on_going_out(after, is_wild and hook is None)
+            after = option.on_going_out(after, bool(as_rank) and hook is None)
     return after
 
 
@@ -518,12 +639,23 @@ def _replace(state: DealState, **changes: object) -> DealState:
     """``dataclasses.replace`` for states, made for the engine's one new state per action: a copy of
     the fields with the changes applied, built without a call per field (``DealState`` has no slots
     for this reason).  A new state is never written to again.  The field names are not checked here,
-    on the path of every action: ``tests/test_engine_speed.py`` checks every call's keywords against
-    ``STATE_FIELDS`` in the source instead.  The merged copy is made in one step and given to the new
-    state whole (a frozen state is assigned through ``object.__setattr__``, as dataclasses does)."""
-    after = object.__new__(DealState)
-    object.__setattr__(after, "__dict__", state.__dict__ | changes)
+    on the path of every action: ``tests/test_engine_speed.py`` checks every call's keywords (and every
+    key of the dictionaries ``end_turn`` and ``play`` give ``_new_state``) against ``STATE_FIELDS`` in
+    the source instead."""
+    return _new_state(state.__dict__ | changes)
+
+
+def _new_state(fields: dict[str, object]) -> DealState:
+    """A state with exactly ``fields`` (every field of ``DealState``, in a dictionary made for it alone):
+    the merged copy is given to the new state whole (a frozen state is assigned through
+    ``object.__setattr__``, as dataclasses does)."""
+    after = _object_new(DealState)
+    _set_attribute(after, "__dict__", fields)
     return after
+
+
+_object_new = object.__new__
+_set_attribute = object.__setattr__
 
 
 # --------------------------------------------------------------------- settlement
