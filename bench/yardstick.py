@@ -1,6 +1,8 @@
 """The reference engine against the naive yardstick (``bench/naive.py``), side by side in one run.
 
 Usage:  PYTHONPATH=model:proofs .venv/bin/python bench/yardstick.py [--seconds S] [--players N] [--json FILE]
+        PYTHONPATH=model:proofs .venv/bin/python bench/yardstick.py --side reference|naive [--deals N]
+        (one side only, dealing and all, timing nothing: for ``farm-bench --vs``, whole processes)
 
 Two ratios (issue 32 item 6 and issue 21's goals: at least 2x and at least 0.6x):
 
@@ -178,7 +180,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per ratio, both sides together")
     parser.add_argument("--players", type=int, default=4, help="players per deal (2 to 5)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--side",
+        choices=("reference", "naive"),
+        help="only deal and play --deals random deals on this side, timing nothing (for farm-bench --vs)",
+    )
+    parser.add_argument("--deals", type=int, default=3000, help="deals played with --side")
     args = parser.parse_args()
+    if args.side is not None:
+        deal, play = (
+            (reference_deal, reference_play_random)
+            if args.side == "reference"
+            else (naive.shuffled_for, naive.play_random)
+        )
+        actions = sum(play(deal(args.players, seed), seed)[1] for seed in range(args.deals))
+        print(f"{args.side}: {args.deals} deals, {actions} actions")
+        return
     figures = measure(args.seconds, args.players)
     print(
         f"random {args.players}-player deals, actions/s: reference {figures['reference_actions_per_s']:,.0f}, "
