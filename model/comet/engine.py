@@ -131,19 +131,23 @@ def apply(state: DealState, action: Action, *, legal: Sequence[Action] | None = 
 @rule("R-TURN-END", "R-STOP-STUCK")
 def end_turn(state: DealState) -> DealState:
     """'Without' or 'pass': the turn passes left; back at the last player to play, a new run starts."""
-    nxt = (state.to_move + 1) % state.players
-    after = _new_state(
-        state.__dict__
+    d = state.__dict__  # the fields, read as a dictionary's items (cheaper than attributes, on every pass)
+    nxt = (d["to_move"] + 1) % d["players"]
+    after = _object_new(DealState)
+    _set_attribute(
+        after,
+        "__dict__",
+        d
         | {
             "to_move": nxt,
-            "run": () if nxt == state.last_player else state.run,
+            "run": () if nxt == d["last_player"] else d["run"],
             "turn_played": False,
-            "turn": state.turn + 1,
-            "steps": state.steps + 1,
+            "turn": d["turn"] + 1,
+            "steps": d["steps"] + 1,
             "free_lead": False,
-        }
+        },
     )
-    rules = state.rules
+    rules = d["rules"]
     hook = (REGISTRY.get(rules.variant) or variant_of(rules)).pass_payments
     if hook is not None:
         paid = hook(state, after)
@@ -164,9 +168,10 @@ def remove_cards(state: DealState, cards: Sequence[Card]) -> tuple[tuple[Card, .
 @rule("R-STOP-KING", "R-COMET-STOP", "R-END-OUT", "R-COMET-BONUS")
 def play(state: DealState, action: Action) -> DealState:
     """Put ``action.cards`` on the pile; stops (King, Comet) end the run; an empty hand ends the deal."""
-    seat = state.to_move
+    d = state.__dict__  # the fields, read as a dictionary's items (cheaper than attributes)
+    seat = d["to_move"]
     cards = action.cards
-    hands = state.hands
+    hands = d["hands"]
     hand = hands[seat]
     if len(cards) == 1:  # the usual play: one card, found in the sorted hand
         i = hand.index(cards[0])
@@ -178,8 +183,8 @@ def play(state: DealState, action: Action) -> DealState:
     as_rank = action.as_rank
     rank = as_rank or cards[0] >> 2  # action.rank (a card is rank * 4 + suit)
     out = not hand
-    payments = state.payments
-    rules = state.rules
+    payments = d["payments"]
+    rules = d["rules"]
     v = REGISTRY.get(rules.variant) or variant_of(rules)
     hook = v.play_payments
     if hook is not None:
@@ -193,22 +198,25 @@ def play(state: DealState, action: Action) -> DealState:
     if rank == KING or (as_rank and not go_on):
         run: tuple[int, ...] = ()
     else:
-        run = state.run
+        run = d["run"]
         run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
-    after = _new_state(
-        state.__dict__
+    after = _object_new(DealState)
+    _set_attribute(
+        after,
+        "__dict__",
+        d
         | {
             "hands": hands,
-            "played": state.played + cards,
+            "played": d["played"] + cards,
             "run": run,
             "turn_played": True,
             "last_player": seat,
-            "steps": state.steps + 1,
+            "steps": d["steps"] + 1,
             "payments": payments,
             "winner": seat if out else -1,
             "out_wild_as": as_rank if out else 0,
             "free_lead": go_on and not out,
-        }
+        },
     )
     if out:
         for option in v.options:
@@ -238,8 +246,8 @@ def _replace(state: DealState, **changes: object) -> DealState:
     the fields with the changes applied, built without a call per field (``DealState`` has no slots
     for this reason).  A new state is never written to again.  The field names are not checked here,
     on the path of every action: ``tests/test_engine_speed.py`` checks every call's keywords (and every
-    key of the dictionaries ``end_turn`` and ``play`` give ``_new_state``) against ``STATE_FIELDS`` in
-    the source instead."""
+    key of the dictionaries ``end_turn`` and ``play`` merge into a state's fields, building the next state
+    as ``_new_state`` does, written out) against ``STATE_FIELDS`` in the source instead."""
     return _new_state(state.__dict__ | changes)
 
 

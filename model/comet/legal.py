@@ -89,31 +89,35 @@ def natural_cards(state: DealState, cards: Sequence[Card]) -> list[Card]:
 )
 def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every legal action of the player to move, in canonical (sorted) order, no duplicates."""
-    if state.winner >= 0 or state.drawn:  # state.terminal, without the property's call
+    d = state.__dict__  # the fields, read as a dictionary's items (cheaper than attributes, on every action)
+    if d["winner"] >= 0 or d["drawn"]:  # state.terminal, without the property's call
         return ()
-    rules = state.rules
+    rules = d["rules"]
     v = REGISTRY.get(rules.variant) or variant_of(rules)
     hook = v.legal_actions
     if hook is not None:
         return hook(state)
-    hand = state.hands[state.to_move]
-    run = state.run
-    if run and not state.free_lead:
+    hand = d["hands"][d["to_move"]]
+    run = d["run"]
+    if run and not d["free_lead"]:
         # Going on with a run.  The usual position: the hand holds no card of the rank needed and no wild
         # card, so the turn passes (R-PLAY-MUST); two binary searches over the sorted hand tell.
         need = run[-1] + 1
         lo = bisect_left(hand, need * 4)
         hi = bisect_left(hand, need * 4 + 4, lo)
         if lo == hi:
-            for w in state.wild:
+            for w in d["wild"]:
                 if w in hand:
                     break
             else:
                 return PASS_ONLY
-        if plain_readings(rules, v):
+        last = _last_plain  # the ruleset of the call before, most often this one
+        if last[2] if (last[0] is rules and last[1] is v) else plain_readings(rules, v):
             return plain_continue(state, hand[lo:hi], need)
-    elif not run and plain_readings(rules, v):
-        return plain_lead(state, hand)
+    elif not run:
+        last = _last_plain
+        if last[2] if (last[0] is rules and last[1] is v) else plain_readings(rules, v):
+            return plain_lead(state, hand)
     return general_legal_actions(state, rules, hand)
 
 
@@ -188,20 +192,23 @@ LEGAL_FIELDS = (
     "comet_after",
 )
 _PLAIN: dict[int, tuple[Ruleset, Variant, bool]] = {}
+#: The entry of ``_PLAIN`` last asked for (one tuple, replaced whole): ``legal_actions`` looks here first.
+_last_plain: tuple[Ruleset | None, Variant | None, bool] = (None, None, False)
 
 
 def plain_readings(rules: Ruleset, v: Variant) -> bool:
     """Do ``rules`` read every ruling of ``LEGAL_FIELDS`` as the defaults do, in a family with no set hook
     (``partial_sets``) and the standard lowest rank?  Worked out once per ``Ruleset`` value and family (a
     small table keyed by the ruleset's identity; a family re-registered under its name is seen)."""
+    global _last_plain
     entry = _PLAIN.get(id(rules))
-    if entry is not None and entry[0] is rules and entry[1] is v:
-        return entry[2]
-    plain = v.partial_sets is None and all(getattr(rules, f) == getattr(_DEFAULT_RULES, f) for f in LEGAL_FIELDS)
-    if len(_PLAIN) >= 256:  # rulesets made afresh in a loop: keep the table small
-        _PLAIN.clear()
-    _PLAIN[id(rules)] = (rules, v, plain)
-    return plain
+    if entry is None or entry[0] is not rules or entry[1] is not v:
+        plain = v.partial_sets is None and all(getattr(rules, f) == getattr(_DEFAULT_RULES, f) for f in LEGAL_FIELDS)
+        if len(_PLAIN) >= 256:  # rulesets made afresh in a loop: keep the table small
+            _PLAIN.clear()
+        entry = _PLAIN[id(rules)] = (rules, v, plain)
+    _last_plain = entry
+    return entry[2]
 
 
 _DEFAULT_RULES = Ruleset()
