@@ -1,11 +1,14 @@
 """A naive yardstick: the standard game of Comet, default readings, in plain standard-library Python.
 
-This is the simplest correct implementation of one deal of the standard game we could write: hands are
-``Counter``s of card codes, actions are the strings of ``spec/record.md``, the state is a mutable dict,
-nothing is cached or precomputed.  It exists to be measured against (issue 21: the reference engine must
-play random 4-player deals at least twice as fast as this, and ``replay_record`` must replay records at
-least 0.6 times as fast as ``replay`` below), and it is checked against the reference engine action for
-action by ``tests/test_naive_yardstick.py``, so the comparison is between two correct programs.
+The plainest correct implementation of one deal of the standard game we could write, with nothing done
+to make it fast and nothing done to make it slow: hands are ``Counter``s of card codes, actions are the
+strings of ``spec/record.md``, the state is a mutable dict changed in place, nothing is cached or
+precomputed.  It exists to be measured against (issue 21, issue 32 item 6: the reference engine's
+``legal_actions`` + ``apply`` must take at least twice as many actions per second as ``legal`` +
+``apply`` here, in the same loop; ``replay_record`` must replay records at least 0.6 times as fast as
+``replay`` below).  It is checked against the reference engine action for action by
+``tests/test_naive_yardstick.py``, and deal by deal on the very deals it is timed on by
+``bench/yardstick.py``, so the comparison is between two correct programs.
 
 It knows only the defaults of ``spec/rulings.md`` (the ``standard`` preset) and one deal; it imports
 nothing from ``comet``.  Rule ids name the rule each piece follows.
@@ -35,15 +38,17 @@ def card_key(card: str) -> tuple[int, int]:
 
 
 def pack(name: str) -> tuple[list[str], str]:
-    """R-PACK-BLACK / R-PACK-RED: the 48 cards of a pack and its Comet."""
+    """R-PACK-BLACK / R-PACK-RED: the 48 cards of a pack in order (rank, then suit) and its Comet."""
     suits, comet, swapped = ("CS", "9D", "9C") if name == "black" else ("DH", "9C", "9D")
     cards = [f"{r}{s}" for r in RANK_CODES.values() for s in suits for _ in range(2)]
     cards.remove(swapped)
     cards.append(comet)
-    return cards, comet
+    return sorted(cards, key=card_key), comet
 
 
-def new_deal(players: int, dealer: int, hands: list[list[str]], dead: list[str], comet: str, value: int = 2) -> dict[str, Any]:
+def new_deal(
+    players: int, dealer: int, hands: list[list[str]], dead: list[str], comet: str, value: int = 2
+) -> dict[str, Any]:
     """R-LEAD-FIRST: the dealer's left neighbour moves first, to start a run."""
     return {
         "players": players,
@@ -53,25 +58,29 @@ def new_deal(players: int, dealer: int, hands: list[list[str]], dead: list[str],
         "value": value,
         "need": 0,  # the rank the run needs; 0 while a new run is to be started
         "to_move": (dealer + 1) % players,
-        "played_in_turn": False,
         "last_player": -1,
         "winner": -1,
         "out_as": 0,  # the rank the Comet stood for, when it was the winner's last card
         "played": [],
         "payments": [],
-        "applied": 0,
     }
 
 
-def shuffled(players: int, dealer: int, rng: random.Random) -> dict[str, Any]:
-    """R-DEAL-ORDER: shuffle the black pack and deal it one card at a time from the dealer's left."""
-    cards, comet = pack("black")
-    rng.shuffle(cards)
+def shuffled(players: int, dealer: int, seed: int, name: str = "black") -> dict[str, Any]:
+    """R-DEAL-ORDER: shuffle the pack (in its order) with ``seed``, deal one card at a time from the
+    dealer's left; the rest is the dead hand."""
+    cards, comet = pack(name)
+    random.Random(seed).shuffle(cards)
     size = HAND_SIZE[players]
     hands: list[list[str]] = [[] for _ in range(players)]
     for i in range(players * size):
         hands[(dealer + 1 + i) % players].append(cards[i])
     return new_deal(players, dealer, hands, cards[players * size :], comet)
+
+
+def shuffled_for(players: int, seed: int) -> dict[str, Any]:
+    """Deal ``seed`` of the black pack (the dealer is seat ``seed % players``)."""
+    return shuffled(players, seed % players, seed)
 
 
 def natural_count(deal: dict[str, Any], r: int) -> int:
@@ -83,78 +92,63 @@ def natural_count(deal: dict[str, Any], r: int) -> int:
     return sum(k for c, k in every.items() if rank(c) == r and c != deal["comet"])
 
 
-def action_text(cards: list[str], as_rank: int) -> str:
-    if not cards:
-        return "pass"
-    text = "play " + " ".join(sorted(cards, key=card_key))
-    return text + (" as " + RANK_CODES[as_rank] if as_rank else "")
-
-
 def legal(deal: dict[str, Any]) -> list[str]:
-    """R-LEAD-ANY, R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-WILD, R-FOUR-OF-A-KIND: the legal actions in order."""
+    """R-LEAD-ANY, R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-WILD, R-FOUR-OF-A-KIND: the legal actions, in the
+    order of R-REC-ACTION-ORDER (a pass first, then by the cards played, then by the Comet's rank)."""
     if deal["winner"] >= 0:
         return []  # R-END-OUT
     hand = deal["hands"][deal["to_move"]]
     comet = deal["comet"]
-    options: list[tuple[list[str], int]] = []
-    if deal["need"] == 0:
-        options += [([c], 0) for c in hand if hand[c] and c != comet]
-        if hand[comet]:
-            options.append(([comet], KING))  # RUL-COMET-LEAD (default): a led Comet stands for the King
-        if not options:
-            options.append(([], 0))
-    else:
-        need = deal["need"]
-        matching = [c for c in hand if hand[c] and c != comet and rank(c) == need]
-        options += [([c], 0) for c in matching]
+    need = deal["need"]
+    plays: list[tuple[list[tuple[int, int]], int, str]] = []  # (cards' keys, rank the Comet stands for, text)
+    matching = [c for c in hand if c != comet and (need == 0 or rank(c) == need)]
+    for c in matching:
+        plays.append(([card_key(c)], 0, "play " + c))
+    if need and len(matching) >= 1:
         held = sum(hand[c] for c in matching)
         if held >= 3 and held == natural_count(deal, need):
-            options.append(([c for c in matching for _ in range(hand[c])], 0))
-        if hand[comet]:
-            options.append(([comet], need))
-        if not matching:
-            options.append(([], 0))  # R-COMET-OPTIONAL: the Comet never has to be played
-    options.sort(key=lambda o: ([card_key(c) for c in sorted(o[0], key=card_key)], o[1]))
-    return [action_text(cards, as_rank) for cards, as_rank in options]
+            every = sorted([c for c in matching for _ in range(hand[c])], key=card_key)
+            plays.append(([card_key(c) for c in every], 0, "play " + " ".join(every)))
+    if comet in hand:
+        as_rank = need or KING  # RUL-COMET-LEAD (default): a led Comet stands for the King
+        plays.append(([card_key(comet)], as_rank, f"play {comet} as {RANK_CODES[as_rank]}"))
+    plays.sort()
+    actions = [text for _, _, text in plays]
+    if not (plays if need == 0 else matching):  # R-COMET-OPTIONAL: the Comet never has to be played
+        actions.insert(0, "pass")
+    return actions
 
 
-def parse_action(text: str) -> tuple[list[str], int]:
-    words = text.split(" ")
-    if words == ["pass"]:
-        return [], 0
-    if len(words) >= 4 and words[-2] == "as":
-        return words[1:-2], RANK_VALUES[words[-1]]
-    return words[1:], 0
-
-
-def apply(deal: dict[str, Any], text: str) -> None:
-    """Apply one action in place; ValueError if it is not legal."""
-    cards, as_rank = parse_action(text)
-    canonical = action_text(cards, as_rank)
-    if canonical not in legal(deal):
+def apply(deal: dict[str, Any], text: str, legal_now: list[str] | None = None) -> None:
+    """Apply one action in place; ValueError if it is not legal.  ``legal_now``: ``legal(deal)`` when the
+    caller has just computed it (the reference engine's ``apply`` takes the same shortcut)."""
+    if text not in (legal(deal) if legal_now is None else legal_now):
         raise ValueError(f"illegal action {text!r}")
     seat = deal["to_move"]
-    deal["applied"] += 1
-    if not cards:  # R-TURN-END, R-STOP-STUCK
+    if text == "pass":  # R-TURN-END, R-STOP-STUCK
         nxt = (seat + 1) % deal["players"]
         if nxt == deal["last_player"]:
             deal["need"] = 0
         deal["to_move"] = nxt
-        deal["played_in_turn"] = False
         return
+    words = text.split(" ")
+    as_rank = RANK_VALUES[words[-1]] if words[-2] == "as" else 0
+    cards = words[1:-2] if as_rank else words[1:]
     hand = deal["hands"][seat]
     hand.subtract(cards)
+    for c in cards:
+        if hand[c] == 0:
+            del hand[c]
     deal["played"].extend(cards)
-    out = sum(hand.values()) == 0
-    played_rank = as_rank or rank(cards[0])
+    out = not hand
     if as_rank:  # R-COMET-BONUS, doubled (x4 as a 9) when it is the last card
         amount = deal["value"] * ((4 if as_rank == 9 else 2) if out else 1)
         for payer in range(deal["players"]):
             if payer != seat and amount:
                 deal["payments"].append((payer, seat, amount, "R-COMET-BONUS"))
+    played_rank = as_rank or rank(cards[0])
     stop = played_rank == KING or bool(as_rank)  # R-STOP-KING, R-COMET-STOP
     deal["need"] = 0 if stop else played_rank + 1
-    deal["played_in_turn"] = True
     deal["last_player"] = seat
     if out:  # R-END-OUT
         deal["winner"] = seat
@@ -190,13 +184,21 @@ def chips(deal: dict[str, Any]) -> list[int]:
     return net
 
 
-def random_deal(players: int, rng: random.Random) -> list[int]:
-    """Shuffle, deal, play uniformly random legal actions to the end, settle."""
-    deal = shuffled(players, rng.randrange(players), rng)
+def play_random(deal: dict[str, Any], seed: int) -> tuple[list[int], int]:
+    """Play ``deal`` to the end with uniformly random legal actions (chosen by ``Random(seed)``), settle:
+    the chips per seat, and the number of actions taken."""
+    choose = random.Random(seed).random
+    actions = 0
     while deal["winner"] < 0:
         options = legal(deal)
-        apply(deal, options[rng.randrange(len(options))])
-    return chips(deal)
+        apply(deal, options[int(choose() * len(options))], options)
+        actions += 1
+    return chips(deal), actions
+
+
+def random_deal(players: int, seed: int) -> tuple[list[int], int]:
+    """Deal ``seed`` (shuffled, dealt), played at random to the end and settled (``play_random``)."""
+    return play_random(shuffled_for(players, seed), seed)
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:
@@ -211,4 +213,3 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         except ValueError:
             return {"legal": False, "index": index}
     return {"legal": True, "winner": deal["winner"], "chips": chips(deal), "finished": deal["winner"] >= 0}
-

@@ -22,6 +22,7 @@ from comet.notation import parse_action
 from comet.presets import PRESETS, preset
 from comet.records.deal_record import CARD_RE, exact_action
 from comet.state import PASS, Action, DealState
+from comet.variant import variant_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,3 +128,85 @@ def test_a_ruleset_without_overrides_is_the_same_ruleset() -> None:
     rules = preset("opera").rules
     assert rules.with_overrides({}) is rules
     assert rules.with_overrides({"new_run": "may"}).new_run == "may"
+
+
+def lean_mismatch(legal: Callable[[DealState], tuple[Action, ...]], states: Sequence[DealState]) -> str | None:
+    """The first state at which ``legal`` differs from the general path of ``legal_actions``."""
+    for s in states:
+        if s.terminal or variant_of(s.rules).legal_actions is not None:
+            continue
+        general = engine.general_legal_actions(s, s.rules, s.hands[s.to_move])
+        if legal(s) != general:
+            return f"step {s.steps} of a {s.rules.variant} deal: {legal(s)} instead of {general}"
+    return None
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_lean_paths_list_what_the_general_path_lists(seed: int) -> None:
+    """R-LEAD-ANY, R-PLAY-CONTINUE, R-PLAY-MUST, R-COMET-WILD, R-FOUR-OF-A-KIND: ``legal_actions``' lean paths
+    (the default readings) give the very actions of the general path, in every preset's positions."""
+    assert lean_mismatch(legal_actions, random_positions(60, seed)) is None
+
+
+def test_a_planted_lean_path_that_forgets_the_quartet_is_caught() -> None:
+    """A lean continue path without R-FOUR-OF-A-KIND differs from the general path where a hand holds all four."""
+    position = next(s for s in random_positions(4000, 3) if any(len(a.cards) >= 3 for a in legal_actions(s)))
+
+    def no_quartet(s: DealState) -> tuple[Action, ...]:
+        return tuple(a for a in legal_actions(s) if len(a.cards) < 3)
+
+    problem = lean_mismatch(no_quartet, [position])
+    assert problem is not None and "instead of" in problem, problem
+
+
+def rules_fields_read(functions: Sequence[Callable[..., object]]) -> set[str]:
+    """Every ``rules.X`` / ``state.rules.X`` attribute the source of ``functions`` reads."""
+    read: set[str] = set()
+    for fn in functions:
+        for node in ast.walk(ast.parse(inspect.getsource(fn).strip())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "rules":
+                read.add(node.attr)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "rules":
+                read.add(node.attr)
+    return read - {"variant"}
+
+
+GENERAL_PATH = (
+    engine.general_legal_actions,
+    engine.may_pass_stuck_restart,
+    engine.lead_quartets,
+    engine.sets_of_rank,
+    engine.quartet,
+    engine.any_sets,
+    engine.lowest_rank,
+    engine.natural_cards,
+)
+
+
+def test_the_lean_paths_assume_every_reading_the_general_path_makes() -> None:
+    """Every ruling field the general path reads is in ``LEGAL_FIELDS`` (checked at its defaults before a lean
+    path is taken); a field read there and missing from the list is named."""
+    assert rules_fields_read(GENERAL_PATH) <= set(engine.LEGAL_FIELDS)
+
+    def reads_a_new_field(state: DealState) -> bool:
+        return state.rules.comet_bonus_last == "plain"
+
+    assert rules_fields_read([*GENERAL_PATH, reads_a_new_field]) - set(engine.LEGAL_FIELDS) == {"comet_bonus_last"}
+
+
+def new_state_keys_unknown(source: str) -> list[str]:
+    """Every key of a dictionary merged into a state's fields (``fields | {...}``, as ``end_turn`` and ``play``
+    build the next state) that is not a field of ``DealState``."""
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and isinstance(node.right, ast.Dict):
+            keys = [k.value for k in node.right.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+            bad += [f"line {node.lineno}: {k}" for k in keys if k not in STATE_FIELDS]
+    return bad
+
+
+def test_every_new_state_names_real_fields() -> None:
+    """``end_turn`` and ``play`` build the next state from a dictionary of changes: its keys are fields."""
+    assert new_state_keys_unknown(inspect.getsource(engine)) == []
+    assert new_state_keys_unknown('_set_attribute(a, "__dict__", d | {"to_mvoe": 1})') == ["line 1: to_mvoe"]

@@ -21,7 +21,7 @@ def test_rules_json_lists_ids_citations_and_functions(capsys: pytest.CaptureFixt
     rows = json.loads(capsys.readouterr().out)
     by_id = {r["id"]: r for r in rows}
     r = by_id["R-PLAYERS"]
-    assert "000:21" in r["citations"] and "comet.engine.check_players" in r["implemented_by"]
+    assert "000:21" in r["citations"] and "comet.deal.check_players" in r["implemented_by"]
     assert all(r["implemented_by"] for r in rows), [r["id"] for r in rows if not r["implemented_by"]]
 
 

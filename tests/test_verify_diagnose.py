@@ -73,7 +73,7 @@ def test_a_two_player_deal_of_17_17_14_is_diagnosed_by_the_default_run(
             "traceback": bounds[0]["traceback"],
         }
     ]
-    assert "comet/engine.py" in bounds[0]["where"] and "RecordError" in bounds[0]["traceback"]
+    assert "comet/deal.py" in bounds[0]["where"] and "RecordError" in bounds[0]["traceback"]
     # the shipped vectors, dealt at 18 each, are refused by the planted model: named, with the reason
     assert any("[hand-size] seat 0 holds 18 cards" in f for f in entry["vectors"]["failures"])
 

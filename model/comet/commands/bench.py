@@ -40,7 +40,7 @@ GOALS: tuple[tuple[str, str, int, float, str], ...] = (
 
 #: Issue 21's goals against the naive yardstick of ``bench/naive.py`` (row ``what``, least ratio, wording).
 YARDSTICK_GOALS: tuple[tuple[str, float, str], ...] = (
-    ("yardstick-deals", 2.0, "reference: 2x the naive yardstick's random 4-player standard deals/s"),
+    ("yardstick-deals", 2.0, "reference: 2x the naive yardstick's actions/s in random 4-player standard deals"),
     ("yardstick-replay", 0.6, "replay_record: 0.6x the naive yardstick's records/s"),
 )
 
@@ -79,7 +79,11 @@ def register(sub: Any) -> None:
     p.add_argument("--quick", action="store_true", help="short measurements, and skip comet verify")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the rows as a JSON list to FILE")
     p.add_argument(
-        "--seconds", type=float, default=None, metavar="S", help="CPU seconds per row (default 0.3 with --quick, else 2)"
+        "--seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="CPU seconds per row (default 0.3 with --quick, else 2)",
     )
     p.add_argument(
         "--check",
@@ -299,10 +303,13 @@ def yardstick_rows(seconds: float) -> list[Row]:
     if module is None:
         return []
     f = module.measure(seconds * 3, 4)
-    deals = f"reference {f['reference_deals_per_s']:,.0f}/s, naive {f['naive_deals_per_s']:,.0f}/s"
+    deals = (
+        f"reference {f['reference_actions_per_s']:,.0f} actions/s, naive {f['naive_actions_per_s']:,.0f} actions/s, "
+        f"{f['deals_checked']:,.0f} deals checked"
+    )
     records = f"replay_record {f['reference_records_per_s']:,.0f}/s, naive {f['naive_records_per_s']:,.0f}/s"
     return [
-        Row("yardstick-deals", "standard", 4, float(f["deals_ratio"]), deals),
+        Row("yardstick-deals", "standard", 4, float(f["actions_ratio"]), deals),
         Row("yardstick-replay", "standard", 4, float(f["replay_ratio"]), records),
     ]
 
@@ -425,7 +432,9 @@ def run(args: argparse.Namespace) -> int:
     for ok, text in goal_lines(rows) + yardstick_lines(rows):
         out.print(("[green]MET[/] " if ok else "[red]SHORT[/] ") + text)
         if not ok and text.startswith("reference"):
-            out.print("  what the profile shows is left (own time, random 4-player standard deals): " + reference_profile())
+            out.print(
+                "  what the profile shows is left (own time, random 4-player standard deals): " + reference_profile()
+            )
     for text in problems[:5]:
         out.print("[bold red]DISAGREEMENT[/] " + escape(text), highlight=False)
     if json_path is not None:
