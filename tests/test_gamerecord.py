@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import comet.game
-import comet.records.game_record as gamerecord
+import comet.records.game_replay as gamerecord
 import pytest
 from comet.errors import RecordError
 from comet.game import play_game, winners
 from comet.presets import PRESETS
-from comet.records.game_record import game_trace, parse_game_record, record_game, replay_game
+from comet.records.game_record import parse_game_record
+from comet.records.game_replay import replay_game
+from comet.records.game_write import game_trace, record_game
 from comet.records.itf import read_trace
 from comet.variant import variant_of
 

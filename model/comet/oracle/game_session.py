@@ -43,7 +43,9 @@ from comet.game import (
 from comet.oracle.deal_session import SessionError, id_field, read_action, requested_rules, respond, whole_field
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue, parse_record, record_from_state
-from comet.records.game_record import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
+from comet.records.game_record import DealEntry, GameRecord, parse_game_record
+from comet.records.game_replay import replay_game, start_fault
+from comet.records.game_verdict import game_rule_ids
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, GameState
 

@@ -45,7 +45,9 @@ from comet.records.deal_record import (
     replay_record,
     requested_record,
 )
-from comet.records.game_record import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
+from comet.records.game_record import is_game_record, loads_game_record, parse_game_record
+from comet.records.game_replay import replay_game
+from comet.records.game_verdict import explain_game
 from comet.ruleset import RULING_FIELDS, field_readings, ruling_of
 from comet.state import DealState
 from comet.variant import families_reading

@@ -23,14 +23,10 @@ from comet.engine import packs_in_rotation
 from comet.errors import RecordError
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue
-from comet.records.game_record import (
-    GameRecord,
-    game_rule_ids,
-    parse_game_record,
-    record_game,
-    replay_game,
-    with_rulings,
-)
+from comet.records.game_record import GameRecord, parse_game_record, with_rulings
+from comet.records.game_replay import replay_game
+from comet.records.game_verdict import game_rule_ids
+from comet.records.game_write import record_game
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
 from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
 from comet.variant import applies, variant_of
