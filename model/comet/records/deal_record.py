@@ -30,6 +30,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
 from comet.records.contract import FORMAT, check_format
+from comet.records.json_text import MAX_CHARS, loads_json
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
@@ -39,7 +40,7 @@ REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
 OPTIONAL_FIELDS = ("format", "rulings", "comet_value")
 #: Guards against hostile input; far above any real deal.
 MAX_ACTIONS = 10_000
-MAX_TEXT = 1_000_000
+MAX_TEXT = MAX_CHARS  # the limit of every record's text (json_text, R-REC-LIMITS)
 
 CARD_RE = re.compile(r"(?:10|[2-9AJQK])[CDHS]")
 RANK_RE = r"(?:10|[2-9AJQK])"
@@ -337,13 +338,7 @@ def parse_record(obj: object) -> DealRecord:
 
 def loads_record(text: str) -> DealRecord:
     """Parse record text (JSON); RecordError kind ``json`` if it is not JSON at all."""
-    if len(text) > MAX_TEXT:
-        raise RecordError("json", f"the record is {len(text)} characters long; at most {MAX_TEXT} are read")
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise RecordError("json", f"not JSON: {e}") from None
-    return parse_record(obj)
+    return parse_record(loads_json(text))
 
 
 def requested_record(req: Mapping[str, object]) -> DealRecord | None:

@@ -26,7 +26,6 @@ from comet.game import (
 )
 from comet.records.contract import check_format
 from comet.records.deal_record import (
-    MAX_TEXT,
     DealRecord,
     JsonObject,
     JsonValue,
@@ -35,6 +34,7 @@ from comet.records.deal_record import (
     record_head,
     whole_number,
 )
+from comet.records.json_text import loads_json
 from comet.ruleset import Ruleset
 
 REQUIRED_FIELDS = ("variant", "players", "length", "first_dealer", "deals")
@@ -218,13 +218,7 @@ def _parse_deal(value: object, i: int) -> DealEntry:
 
 
 def loads_game_record(text: str) -> GameRecord:
-    if len(text) > MAX_TEXT * 10:
-        raise RecordError("json", f"the record is {len(text)} characters long; at most {MAX_TEXT * 10} are read")
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise RecordError("json", f"not JSON: {e}") from None
-    return parse_game_record(obj)
+    return parse_game_record(loads_json(text))
 
 
 def with_rulings(rec: GameRecord, rulings: Mapping[str, str | int | bool]) -> GameRecord:
@@ -236,13 +230,7 @@ def with_rulings(rec: GameRecord, rulings: Mapping[str, str | int | bool]) -> Ga
 
 
 def loads_any(text: str) -> DealRecord | GameRecord:
-    """A deal record or a game record (an object with ``deals``), read from JSON text."""
-    from comet.records.deal_record import loads_record
-
-    if len(text) <= MAX_TEXT:
-        try:
-            obj = json.loads(text)
-        except (ValueError, RecursionError):
-            return loads_record(text)  # the same error a deal record gets
-        return parse_game_record(obj) if is_game_record(obj) else parse_record(obj)
-    return loads_game_record(text)
+    """A deal record or a game record (an object with ``deals``), read from JSON text; the limits of
+    ``json_text`` hold for both (kind ``json`` past them, R-REC-LIMITS)."""
+    obj = loads_json(text)
+    return parse_game_record(obj) if is_game_record(obj) else parse_record(obj)
