@@ -2,7 +2,7 @@
 
 The contract is ``spec/record.md`` ("Game records"), the schema ``spec/schemas/game-record.json``::
 
-    {"format": 2, "variant": "standard", "rulings": {}, "players": 4, "length": 4,
+    {"format": 3, "variant": "standard", "rulings": {}, "players": 4, "length": 4,
      "draw": [["5H", "9C", "2S", "KD"]], "first_dealer": 2,
      "deals": [{"record": DEAL_RECORD, "after": {"standings": [...], "comet_values": [2], "length": 4}}, ...],
      "end": {"standings": [...], "winners": [1]}}
@@ -24,7 +24,7 @@ from comet.errors import RecordError
 from comet.game import (
     Draw,
 )
-from comet.records.contract import check_format
+from comet.records.contract import FORMAT, check_format
 from comet.records.deal_record import (
     DealRecord,
     JsonObject,
@@ -78,13 +78,15 @@ class GameRecord:
     end_standings: tuple[int, ...] | None
     end_winners: tuple[int, ...] | None
     has_end: bool
+    format: int | None = None  # the format the record states (None: not stated, read as the current one)
 
     def ruleset(self) -> Ruleset:
-        """The preset's rules with the record's rulings (RecordError kind ``ruling``)."""
-        return DealRecord(self.variant, self.rulings, self.players, 0, None, (), (), (), ()).ruleset()
+        """The preset's rules with the record's rulings over its format's defaults (RecordError kind
+        ``ruling``)."""
+        return DealRecord(self.variant, self.rulings, self.players, 0, None, (), (), (), (), self.format).ruleset()
 
     def to_json(self) -> JsonObject:
-        out = record_head(self.variant, self.rulings, self.players)
+        out = record_head(self.variant, self.rulings, self.players, self.format)
         out["length"] = self.length
         if self.draw is not None:
             out["draw"] = [[None if c is None else card_text(c) for c in row] for row in self.draw]
@@ -144,10 +146,13 @@ def parse_game_record(obj: object) -> GameRecord:
     """Read a decoded JSON value as a game record; RecordError (kind as for deal records, the message
     naming the item, ``deals[2].record: ...``) for anything malformed."""
     rec = _object(obj, "a game record", REQUIRED_FIELDS, OPTIONAL_FIELDS)
+    fmt = None
     if "format" in rec:
-        why = check_format(_whole(rec["format"], "'format'"))
+        fmt = _whole(rec["format"], "'format'")
+        why = check_format(fmt)
         if why is not None:
             raise RecordError("field", why)
+        fmt = None if fmt == FORMAT else fmt  # None: the current format, stated or not
     variant = rec["variant"]
     if not isinstance(variant, str):
         raise RecordError("field", f"'variant' must be a preset name (a string), not {_show(variant)}")
@@ -191,6 +196,7 @@ def parse_game_record(obj: object) -> GameRecord:
         end_standings,
         end_winners,
         "end" in rec,
+        fmt,
     )
 
 

@@ -8,9 +8,10 @@ carries the result with ``finish_deal``; the first item that differs from what t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from comet.cards import card_text
-from comet.engine import apply, packs_in_rotation
+from comet.engine import apply, check_players, packs_in_rotation
 from comet.errors import RecordError
 from comet.game import (
     Draw,
@@ -24,6 +25,7 @@ from comet.game import (
     seats_in_play,
     winners,
 )
+from comet.records.contract import FORMAT
 from comet.records.deal_record import DealRecord, JsonValue, record_from_state, replay_from
 from comet.records.game_record import GameRecord
 from comet.records.game_verdict import DealOutcome, Fault, GameVerdict, game_rule_ids
@@ -51,7 +53,12 @@ def _draw_fault(rules: Ruleset, draw: Draw, players: int) -> tuple[int | None, F
         for c in row:
             if c is not None:
                 if c not in left:
-                    return None, Fault(where, "R-DEAL-DEALER", f"{card_text(c)} is not in the pack drawn from")
+                    return None, Fault(
+                        where,
+                        "R-DEAL-DEALER",
+                        f"{card_text(c)} is not in the pack drawn from (a fresh pack each round)",
+                        found=card_text(c),
+                    )
                 left.remove(c)
         dealer, tied = draw_round(rules, row)
         if dealer is not None:
@@ -72,6 +79,9 @@ def replay_game(rec: GameRecord) -> GameVerdict:
     rules = rec.ruleset()
     standings_rule, end_rule = game_rule_ids(rules)
     first = rec.first_dealer
+    check_players(rec.players, rules)  # kind players: malformed (step 1 of the check order)
+    if not 0 <= first < rec.players:  # kind dealer: malformed, before the length (a fault, step 2)
+        raise RecordError("dealer", f"'first_dealer' must be a seat from 0 to {rec.players - 1}, not {first}")
     fault: Fault | None = None
     if rec.draw is not None:
         drawn, fault = _draw_fault(rules, rec.draw, rec.players)
@@ -104,10 +114,15 @@ def replay_game(rec: GameRecord) -> GameVerdict:
             deal_rec = record_from_state(start, rec.variant)
         else:
             deal_rec = entry.record
-            mismatch = _deal_mismatch(deal_rec, rec, rules, len(seats_in_play(game)))
-            if mismatch is not None:
-                raise RecordError("field", f"{where}.record: {mismatch}")
-            start = deal_rec.start()
+            if deal_rec.format is None:  # a deal record of a game is read under the game's format
+                deal_rec = replace(deal_rec, format=rec.format)
+            try:
+                mismatch = _deal_mismatch(deal_rec, rec, rules, len(seats_in_play(game)))
+                if mismatch is not None:
+                    raise RecordError("field", mismatch)
+                start = deal_rec.start()  # kinds players, hand-size, pack, dealer
+            except RecordError as e:
+                raise RecordError(e.kind, f"{where}.record: {e.message}") from None
             wrong = start_fault(game, start, f"{where}.record", i)
             if wrong is not None:
                 return stop(wrong)
@@ -245,10 +260,15 @@ def _deal_mismatch(deal: DealRecord, rec: GameRecord, rules: Ruleset, players: i
     the seats still in play, RUL-INSOLVENCY = drop_out)."""
     if deal.variant != rec.variant:
         return f"'variant' is {deal.variant!r}, the game's is {rec.variant!r}"
+    if (deal.format or FORMAT) != (rec.format or FORMAT):
+        return f"'format' is {deal.format or FORMAT}, the game's is {rec.format or FORMAT}"
     if deal.players != players:
         if players != rec.players:
             return f"'players' is {deal.players}, the players still in the game are {players}"
         return f"'players' is {deal.players}, the game's is {rec.players}"
     if deal.ruleset() != rules:
-        return "its 'rulings' differ from the game's (a deal record of a game states the game's rulings)"
+        return (
+            "its 'rulings' give another rule set than the game's (a deal record of a game plays the game's "
+            "rule set: the same reading of every ruling, a ruling left out reading its default)"
+        )
     return None

@@ -8,6 +8,7 @@ record"); ``comet.records.game_replay`` builds the verdict.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from comet.checks.coverage import variant_classifiers
@@ -18,6 +19,53 @@ from comet.records.game_record import GameRecord
 from comet.ruleset import Ruleset
 from comet.state import DealState, GameState
 from comet.variant import variant_of
+
+#: The faults of a game record (exit 1), in check order: the rows of the table in ``spec/record.md``
+#: ("Faults of a game record"), each an item pattern (``r`` a draw round, ``i`` a deal, ``j`` an action)
+#: with its rule.  The whole record's items come first, then each deal's in turn (all of deal 0's rows
+#: before deal 1's), then the end's.  ``tests/test_game_contract.py`` checks the table against this and
+#: the code against both.
+GAME_CHECK_ORDER: tuple[tuple[str, str], ...] = (
+    ("length", "R-GAME-DEALS"),
+    ("draw[r]", "R-DEAL-DEALER"),
+    ("first_dealer", "R-DEAL-DEALER"),
+    ("deals[i]", "R-GAME-DEALS"),
+    ("deals[i].record.dealer", "R-DEAL-DEALER"),
+    ("deals[i].record", "R-PACK-ALTERNATE"),
+    ("deals[i].record.comet_value", "R-COMET-ESCALATE"),
+    ("deals[i].record.actions[j]", "the game's end rule (RUL-COMMIT-C-RACE)"),
+    ("deals[i].record.actions[j]", "the action's rule"),
+    ("deals[i].after", "R-GAME-DEALS"),
+    ("deals[i].after.standings", "R-GAME-CHIPS"),
+    ("deals[i].after.comet_values", "R-COMET-ESCALATE"),
+    ("deals[i].after.length", "R-GAME-WINNER"),
+    ("end", "R-GAME-DEALS"),
+    ("end.standings", "R-GAME-CHIPS"),
+    ("end.winners", "R-GAME-WINNER"),
+)
+_PATTERNS = [item for item, _ in GAME_CHECK_ORDER]
+
+
+def item_pattern(item: str) -> tuple[str, int | None]:
+    """A fault's item as its row pattern, and its deal: ``deals[3].record.actions[5]`` ->
+    (``deals[i].record.actions[j]``, 3)."""
+    deal = None
+    m = re.match(r"deals\[(\d+)\]", item)
+    if m:
+        deal = int(m.group(1))
+        item = "deals[i]" + item[m.end() :]
+    item = re.sub(r"^draw\[\d+\]", "draw[r]", item)
+    item = re.sub(r"actions\[\d+\]$", "actions[j]", item)
+    return item, deal
+
+
+def check_rank(item: str) -> tuple[int, int, int]:
+    """Where a fault's item comes in the check order: (phase: the whole record 0, the deals 1, the end 2;
+    the deal; the row).  Of two faults in one record the one of the lower rank is reported."""
+    pattern, deal = item_pattern(item)
+    row = _PATTERNS.index(pattern)  # ValueError: not an item of the table
+    phase = 0 if row < _PATTERNS.index("deals[i]") else 2 if row >= _PATTERNS.index("end") else 1
+    return phase, -1 if deal is None else deal, row
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,6 +271,54 @@ def _undecided_draw(obj: JsonObject) -> None:
     obj["draw"] = [row]
 
 
+def _draw_card_not_in_pack(obj: JsonObject) -> None:
+    """Every seat draws the same card: more copies than the pack holds (where it holds too few)."""
+    draw = obj.get("draw")
+    if isinstance(draw, list) and draw and isinstance(draw[0], list):
+        row = draw[0]
+        card = next(c for c in row if c is not None)
+        draw[0] = [card if c is not None else None for c in row]
+
+
+def _first_dealer_moved(obj: JsonObject) -> None:
+    players, first = obj["players"], obj["first_dealer"]
+    assert isinstance(players, int) and isinstance(first, int)
+    obj["first_dealer"] = (first + 1) % players
+
+
+def _cut_short(obj: JsonObject, i: int, keep_after: bool) -> None:
+    d = _sub(obj, "deals", i)
+    rec = _sub(d, "record")
+    actions = rec["actions"]
+    assert isinstance(actions, list)
+    rec["actions"] = actions[:1]
+    if not keep_after:
+        d.pop("after", None)
+
+
+def _other_pack(obj: JsonObject) -> None:
+    """Deal 1 holds deal 0's cards: the pack whose turn it was not (where packs alternate)."""
+    deals = _deals(obj)
+    if len(deals) > 1:
+        first, second = _sub(obj, "deals", 0, "record"), _sub(obj, "deals", 1, "record")
+        second["hands"], second["dead"] = copy.deepcopy(first["hands"]), copy.deepcopy(first["dead"])
+        second["actions"] = []
+
+
+def _seed_deal(obj: JsonObject, i: int) -> None:
+    """Deal ``i`` given by ``seed``: an unplayed, unfinished deal (so any deal after it is a fault)."""
+    d = _sub(obj, "deals", i)
+    d.clear()
+    d["seed"] = 1
+
+
+def _wrong_after_length(obj: JsonObject) -> None:
+    after = _sub(obj, "deals", 0, "after")
+    length, players = after["length"], obj["players"]
+    assert isinstance(length, int) and isinstance(players, int)
+    after["length"] = length + players
+
+
 #: (case name, mutation) of the planted faults of the default readings.
 FAULTS: tuple[tuple[str, Mutation], ...] = (
     ("wrong-standings", _bump_standing),
@@ -283,6 +331,14 @@ FAULTS: tuple[tuple[str, Mutation], ...] = (
     ("illegal-action-in-a-deal", _illegal_pass),
     ("length-not-a-multiple", _wrong_length),
     ("undecided-draw", _undecided_draw),
+    # issue 34: every row of the game-fault table of spec/record.md has a vector
+    ("draw-card-not-in-the-pack", _draw_card_not_in_pack),
+    ("first-dealer-not-the-draws", _first_dealer_moved),
+    ("deal-after-an-unfinished-deal", lambda o: _cut_short(o, 0, keep_after=False)),
+    ("after-on-an-unfinished-deal", lambda o: _cut_short(o, len(_deals(o)) - 1, keep_after=True)),
+    ("deal-from-the-wrong-pack", _other_pack),
+    ("wrong-length-after-a-deal", _wrong_after_length),
+    ("deal-given-by-seed-then-more", lambda o: _seed_deal(o, 0)),
 )
 
 #: Malformed game records: (case name, change of the JSON object).
