@@ -231,7 +231,8 @@ def _wrong_winners(obj: JsonObject) -> None:
 
 
 def _deal_after_the_end(obj: JsonObject) -> None:
-    deals = _deals(obj)
+    deals = obj["deals"]  # the list itself (``_deals`` returns a copy, so appending to it planted nothing)
+    assert isinstance(deals, list)
     deals.append(copy.deepcopy(deals[0]))
 
 
