@@ -158,6 +158,8 @@ class Games:
                 raise SessionError("request", "op 'game_apply' needs an 'action' field (e.g. \"play 5H\" or \"pass\")")
             if snap.now is None or snap.start is None:
                 raise SessionError("request", "no deal is going on: deal one with op 'game_deal'")
+            if not isinstance(req["action"], str):  # a bad request field, as the session's other fields
+                raise SessionError("request", f"'action' must be a string such as \"play 5H\", not {req['action']!r}")
             action = read_action(req["action"], len(snap.actions))
             try:
                 after = apply(snap.now, action)

@@ -116,6 +116,8 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
     if op == "apply":
         if "action" not in req:
             raise RecordError("request", "op 'apply' needs an 'action' field")
+        if not isinstance(req["action"], str):  # a bad request field (kind request), as in the sessions
+            raise RecordError("request", f"'action' must be a string such as \"play 5H\", not {req['action']!r}")
         action = parse_action_text(req["action"], len(rec.actions))
         text = req["action"]
         assert isinstance(text, str)  # parse_action_text refused anything else
