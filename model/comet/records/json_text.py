@@ -26,8 +26,8 @@ from comet.trace import rule
 MAX_CHARS = 10_000_000
 #: The largest integer magnitude read: 2^53 - 1, exact in every JSON reader (IEEE doubles).
 MAX_INT = 2**53 - 1
-#: The longest JSON list read (any list: actions, deals, hands, ...; the fields' own caps are lower).
-MAX_LIST = 10_000
+#: The longest JSON list read (any list); the fields' own caps are lower (10,000 actions: kind field).
+MAX_LIST = 100_000
 #: The deepest nesting read (a record nests 5 deep; a game record 7).
 MAX_DEPTH = 32
 
