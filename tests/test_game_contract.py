@@ -245,3 +245,14 @@ def test_a_reordered_table_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_verdict, "_PATTERNS", [item for item, _ in order])
     problems = disagreements()
     assert any(re.match(r"draw-card \+ length", p) for p in problems), problems
+
+
+def test_the_race_row_has_its_vector() -> None:
+    """R-COMMIT-C-GAME under RUL-COMMIT-C-RACE = race: one action after the game was won inside a deal is
+    the race row (an action item with the game's end rule, expected null, found the action)."""
+    path = ROOT / "vectors" / "commit_cats" / "commit_race=race" / "game" / "01-action-after-the-race-was-won.json"
+    case = json.loads(path.read_text(encoding="utf-8"))
+    error = case["expected"]["error"]
+    assert item_pattern(error["item"])[0] == "deals[i].record.actions[j]" and error["rule"] == "R-COMMIT-C-GAME"
+    assert error["expected"] is None and error["found"] == case["record"]["deals"][-1]["record"]["actions"][-1]
+    assert _replay(case["record"]) == case["expected"]

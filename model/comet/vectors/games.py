@@ -372,6 +372,7 @@ def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
         f"a {reading.preset} game of {len(rec.deals)} deals for {rec.players} players{how}",
     )
     if reading.field is not None:
+        yield from _race_cut_vectors(reading, base, obj)
         return
     n = 1
     for name, mutate in FAULTS:
@@ -409,6 +410,36 @@ def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
                 ("R-REC-FAULTS",),
                 f"a malformed game record ({name.replace('-', ' ')}): kind {e.kind}",
             )
+
+
+def _race_cut_vectors(reading: GameReading, base: str, obj: JsonObject) -> Iterator[VectorFile]:
+    """Under a race to the target (RUL-COMMIT-C-RACE = race) the deal in which the game is won stops at
+    that action; one more action there is the race row of the game-fault table."""
+    from comet.engine import legal_actions
+    from comet.records.deal_record import parse_record, replay_record
+
+    if variant_of(reading.rules).race_end is None:
+        return
+    bad = json.loads(json.dumps(obj))
+    last = _sub(bad, "deals", len(_deals(bad)) - 1, "record")
+    verdict = replay_record(parse_record(last))
+    if verdict.final.terminal or not legal_actions(verdict.final):
+        return
+    actions = last["actions"]
+    assert isinstance(actions, list)
+    actions.append(str(legal_actions(verdict.final)[0]))
+    out = replay_game(parse_game_record(bad)).to_json()
+    error = out.get("error")
+    if not isinstance(error, dict):
+        return
+    rid = str(error["rule"])
+    yield VectorFile(
+        f"{base}/01-action-after-the-race-was-won.json",
+        "game",
+        case_text({"record": bad, "expected": out, "exit": 1}),
+        (rid,),
+        f"game/00 with one action after the game was won inside the deal: {error['item']} breaks {rid}",
+    )
 
 
 def all_game_readings(presets: list[str] | None = None) -> list[GameReading]:
