@@ -256,3 +256,13 @@ def test_the_race_row_has_its_vector() -> None:
     assert item_pattern(error["item"])[0] == "deals[i].record.actions[j]" and error["rule"] == "R-COMMIT-C-GAME"
     assert error["expected"] is None and error["found"] == case["record"]["deals"][-1]["record"]["actions"][-1]
     assert _replay(case["record"]) == case["expected"]
+
+
+def test_every_row_has_a_vector() -> None:
+    """Every row of the table is the fault of some game vector (vectors/*/*/game/*.json)."""
+    seen = set()
+    for path in (ROOT / "vectors").glob("*/*/game/*.json"):
+        error = json.loads(path.read_text(encoding="utf-8"))["expected"].get("error")
+        if isinstance(error, dict):
+            seen.add(item_pattern(error["item"])[0])
+    assert {item for item, _ in GAME_CHECK_ORDER} - seen == set()

@@ -306,6 +306,13 @@ def _other_pack(obj: JsonObject) -> None:
         second["actions"] = []
 
 
+def _bump_final_standing(obj: JsonObject) -> None:
+    end = _sub(obj, "end")
+    standings = end["standings"]
+    assert isinstance(standings, list) and isinstance(standings[0], int)
+    standings[0] += 1
+
+
 def _seed_deal(obj: JsonObject, i: int) -> None:
     """Deal ``i`` given by ``seed``: an unplayed, unfinished deal (so any deal after it is a fault)."""
     d = _sub(obj, "deals", i)
@@ -340,6 +347,7 @@ FAULTS: tuple[tuple[str, Mutation], ...] = (
     ("deal-from-the-wrong-pack", _other_pack),
     ("wrong-length-after-a-deal", _wrong_after_length),
     ("deal-given-by-seed-then-more", lambda o: _seed_deal(o, 0)),
+    ("wrong-final-standings", _bump_final_standing),
 )
 
 #: Malformed game records: (case name, change of the JSON object).
