@@ -14,8 +14,8 @@ MAX_TRIES = 400
 
 def shrink_record(record: JsonObject, disagrees: Callable[[JsonObject], bool]) -> JsonObject:
     """The smallest record found that still disagrees: for a game, trailing deals dropped (and its
-    ``end``), then ``after``s; for a deal (or a game's last deal), the shortest prefix of its actions;
-    then each ruling dropped in turn."""
+    ``end``), then ``after``s, then its last deal's actions cut to the shortest prefix; for a deal, the
+    shortest prefix of its actions; then each ruling dropped in turn."""
     tries = [0]
 
     def still(candidate: JsonObject) -> bool:
@@ -66,4 +66,27 @@ def _shrink_game(record: JsonObject, still: Callable[[JsonObject], bool]) -> Jso
             d.pop("after", None)
     if still(no_after):
         best = no_after
-    return best
+    return _shrink_last_deal(best, still)
+
+
+def _shrink_last_deal(record: JsonObject, still: Callable[[JsonObject], bool]) -> JsonObject:
+    """The game with its last deal's actions cut to the shortest prefix that still disagrees (its
+    ``after`` and the game's ``end`` dropped, since the deal is then unfinished)."""
+    deals = record["deals"]
+    assert isinstance(deals, list)
+    last = deals[-1] if deals else None
+    if not isinstance(last, dict) or not isinstance(last.get("record"), dict):
+        return record
+    deal = last["record"]
+    assert isinstance(deal, dict)
+    actions = deal.get("actions")
+    if not isinstance(actions, list):
+        return record
+    head = {k: v for k, v in record.items() if k != "end"}
+    for k in range(len(actions)):
+        cut: JsonObject = {**deal, "actions": actions[:k]}
+        entry: JsonObject = {"record": cut}
+        candidate: JsonObject = {**head, "deals": [*deals[:-1], entry]}
+        if still(candidate):
+            return candidate
+    return record
