@@ -62,6 +62,16 @@ def test_a_planted_game_bug_is_caught_and_shrunk_to_one_deal() -> None:
     assert isinstance(deals, list) and len(deals) == 1
 
 
+def test_a_payment_bug_names_the_payments_rule() -> None:
+    """payment: the last payment one chip too many; the finding names that payment's rule
+    (R-SETTLE-POINTS or another R-REC-PAYMENTS label), not just 'no rule id'."""
+    report = _run("payment", seconds=0.5, vectors=40)
+    assert report.findings
+    assert all(f.rule is not None and f.rule.startswith("R-") for f in report.findings), [
+        (f.case.name, f.rule, f.problem) for f in report.findings[:5]
+    ]
+
+
 @pytest.mark.parametrize("mode", ["slow", "crash", "garbage"])
 def test_a_hanging_crashing_or_garbling_implementation_is_reported(mode: str) -> None:
     """The fifth request: never answered, the process gone, or not JSON.  Reported, restarted, no hang."""

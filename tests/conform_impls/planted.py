@@ -3,7 +3,7 @@ bug (or none), run as ``python planted.py MODE``.
 
 Modes: ``none`` (the model itself), ``pass-third`` (a deal whose third action is ``pass`` is judged
 illegal: a bug a shrinker must bring down to three actions), ``standings`` (a game's standings off by one
-for seat 0 after the first deal), ``slow`` (the fifth request never answered), ``crash`` (exits at the
+for seat 0 after the first deal), ``payment`` (a deal's last payment one chip too many), ``slow`` (the fifth request never answered), ``crash`` (exits at the
 fifth request), ``garbage`` (the fifth answer is not JSON), ``no-hello`` (hello refused).
 """
 
@@ -37,6 +37,10 @@ def planted(mode: str, request: Any, response: dict[str, Any]) -> dict[str, Any]
                     "error": {"rule": "R-PLAY-MUST", "index": 2, "action": "pass"},
                 },
             }
+    if mode == "payment" and isinstance(record, dict) and "actions" in record:
+        payments = result.get("payments")
+        if isinstance(payments, list) and payments:
+            payments[-1]["amount"] += 1  # the last payment (a settlement's) one chip too many
     if mode == "standings" and isinstance(record, dict) and "deals" in record:
         deals = result.get("deals")
         if isinstance(deals, list) and deals and "standings" in deals[0]:

@@ -9,6 +9,7 @@ found must all be the same (``spec/implementing.md``, "Testing an implementation
 from __future__ import annotations
 
 import json
+import re
 
 from comet.conform.client import Answer
 from comet.oracle.protocol import handle_line
@@ -67,9 +68,23 @@ def _short(value: JsonValue) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def rule_of(model: JsonObject) -> str | None:
-    """The rule id the model's answer names (an illegal action's or a game fault's), if any."""
+def rule_of(model: JsonObject, problem: str = "") -> str | None:
+    """The rule id the model's answer names (an illegal action's or a game fault's), or the rule of the
+    payment where the answers first differ (``problem`` from ``difference``), if any."""
     result = model.get("result")
+    m = re.match(r"\.result(?:\.deals\[(\d+)\]\.verdict)?\.payments\[(\d+)\]", problem)
+    if m and isinstance(result, dict):
+        where: JsonValue = result
+        if m.group(1) is not None:
+            deals = result.get("deals")
+            entry = deals[int(m.group(1))] if isinstance(deals, list) and int(m.group(1)) < len(deals) else None
+            where = entry.get("verdict") if isinstance(entry, dict) else None
+        payments = where.get("payments") if isinstance(where, dict) else None
+        i = int(m.group(2))
+        payment = payments[i] if isinstance(payments, list) and i < len(payments) else None
+        rid = payment.get("rule") if isinstance(payment, dict) else None
+        if isinstance(rid, str):
+            return rid
     if isinstance(result, dict):
         error = result.get("error")
         if isinstance(error, dict) and isinstance(error.get("rule"), str):

@@ -129,7 +129,7 @@ def _one(impl: Implementation, case: Case, report: Report) -> None:
     model = model_answer(case.request)
     problem = difference(model, impl.ask(case.request))
     rules = set(case.rules)
-    rid = rule_of(model)
+    rid = rule_of(model, problem or "")
     if rid is not None:
         rules.add(rid)
     for r in rules:
@@ -160,7 +160,7 @@ def _shrunk(impl: Implementation, finding: Finding, op: object) -> Finding:
     return Finding(
         finding.case,
         finding.problem,
-        rule_of(model) or finding.rule,
+        rule_of(model, difference(model, answer) or "") or finding.rule,
         small,
         model,
         answer.response,
