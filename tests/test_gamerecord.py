@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import comet.game
-import comet.records.game_record as gamerecord
+import comet.records.game_replay as gamerecord
 import pytest
 from comet.errors import RecordError
 from comet.game import play_game, winners
 from comet.presets import PRESETS
-from comet.records.game_record import game_trace, parse_game_record, record_game, replay_game
+from comet.records.contract import FORMAT
+from comet.records.game_record import parse_game_record
+from comet.records.game_replay import replay_game
+from comet.records.game_write import game_trace, record_game
 from comet.records.itf import read_trace
 from comet.variant import variant_of
 
@@ -50,7 +53,7 @@ def test_a_written_game_replays_legal_with_the_games_winners(name: str) -> None:
     assert out["winners"] == list(winners(game)) == obj["end"]["winners"]
     assert out["standings"] == list(game.balances)
     assert [d["standings"] for d in out["deals"]] == [d["after"]["standings"] for d in obj["deals"]]
-    assert out["format"] == obj["format"] == 2
+    assert out["format"] == obj["format"] == FORMAT
 
 
 def fault_of(obj: dict[str, Any]) -> tuple[str, str]:

@@ -12,7 +12,7 @@ import pytest
 from comet.oracle.game_session import GAME_OPS, Games
 from comet.oracle.protocol import handle
 from comet.presets import PRESETS
-from comet.records.game_record import record_game
+from comet.records.game_write import record_game
 from comet.variant import variant_of
 
 
@@ -135,7 +135,8 @@ def test_race_and_drop_out_games_through_the_oracle(
     if name != "commit_cats":
         assert any(d["record"]["players"] < players for d in want["deals"])
         return
-    from comet.records.game_record import parse_game_record, replay_game
+    from comet.records.game_record import parse_game_record
+    from comet.records.game_replay import replay_game
 
     assert not replay_game(parse_game_record(want)).deals[-1].verdict.final.terminal  # the race cut it short
     last = want["deals"][-1]["record"]

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from comet.records.game_record import parse_game_record, replay_game
+from comet.records.game_record import parse_game_record
+from comet.records.game_replay import replay_game
 from comet.vectors.games import all_game_readings, game_coverage_gaps, game_rule_id_set, inert, tells_apart
 
 ROOT = Path(__file__).resolve().parent.parent

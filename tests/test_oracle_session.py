@@ -194,7 +194,7 @@ def test_illegal_action_is_an_error_with_the_rule_and_leaves_the_deal(sessions: 
         ({"op": "legal_actions", "deal_id": ["a"]}, "request"),
         ({"op": "apply", "deal_id": "a"}, "request"),
         ({"op": "apply", "deal_id": "a", "action": "play  4S"}, "action-syntax"),
-        ({"op": "apply", "deal_id": "a", "action": 4}, "field"),
+        ({"op": "apply", "deal_id": "a", "action": 4}, "request"),  # a bad request field (format 3)
         ({"op": "undo", "deal_id": "a"}, "request"),
         ({"op": "new", "deal_id": "a", "players": 4, "seed": 1}, "request"),
         ({"op": "new", "deal_id": True, "players": 4, "seed": 1}, "request"),

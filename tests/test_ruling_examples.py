@@ -19,7 +19,8 @@ import pytest
 from comet.errors import RecordError
 from comet.game import winners
 from comet.records.deal_record import loads_record, replay_record, state_summary
-from comet.records.game_record import parse_game_record, replay_game, with_rulings
+from comet.records.game_record import parse_game_record, with_rulings
+from comet.records.game_replay import replay_game
 from comet.ruleset import GAME_LEVEL_FIELDS
 from spec_checks import SPEC_DIR, parse_files, spec_files
 
@@ -69,7 +70,9 @@ def example_problems(path: Path, data: dict[str, Any]) -> list[str]:
         for reading in case["readings"]:
             got = replay_outcome(case["record"], data["field"], reading["value"])
             if got != reading["outcome"]:
-                out.append(f"{path.name}: {data['field']} = {reading['value']!r} replays to {got}, not {reading['outcome']}")
+                out.append(
+                    f"{path.name}: {data['field']} = {reading['value']!r} replays to {got}, not {reading['outcome']}"
+                )
             seen.setdefault(json.dumps(reading["value"]), []).append(json.dumps(got, sort_keys=True))
     if len({tuple(v) for v in seen.values()}) < len(seen):
         out.append(f"{path.name}: two readings replay alike, so the example does not show the ruling")

@@ -551,7 +551,9 @@ def test_meeting_readings_the_model_decides() -> None:
     """Section 6 of spec/rulings.md (RUL-COMET-QUARTET, RUL-QUARTET-LEAD, RUL-COMET-HOLDING, RUL-COMET-RANK,
     RUL-COMET-LEAD; R-THREE-NINES, R-COMET-WILD): the decisions for pairs of readings, as the model plays them."""
     # Three natural 9s and the Comet do not lead together, even with both switches on.
-    lead = position(["9C 9S 9S 9D 2C", "KS"], rules=rules(comet_in_quartet=True, quartet_on_lead=True, comet_lead="any_rank"))
+    lead = position(
+        ["9C 9S 9S 9D 2C", "KS"], rules=rules(comet_in_quartet=True, quartet_on_lead=True, comet_lead="any_rank")
+    )
     assert "play 9C 9S 9S" in legal_texts(lead)
     assert not any(t.startswith("play 9C 9D") for t in legal_texts(lead))
     # Holding the needed rank bars the Comet whatever rank it would be called.
@@ -561,7 +563,9 @@ def test_meeting_readings_the_model_decides() -> None:
     led = position(["KC 9D", "2S"], rules=rules(comet_requires_missing=True))
     assert {"play KC", "play 9D as K"} <= legal_texts(led)
     # RUL-COMET-AFTER with RUL-COMET-RANK: a Comet called another rank starts a run there, which goes on.
-    called = position(["9D 7C", "KS", "QS"], run=(4, 5), rules=rules(comet_as="any_rank", comet_after="optional_restart"))
+    called = position(
+        ["9D 7C", "KS", "QS"], run=(4, 5), rules=rules(comet_as="any_rank", comet_after="optional_restart")
+    )
     called = play(called, "play 9D as 9")
     assert called.run == (9,) and called.need == 10 and called.free_lead
 
@@ -669,7 +673,8 @@ def test_rul_insolvency_drop_out_game_records_replay() -> None:
     """RUL-INSOLVENCY = drop_out (R-GAME-CHIPS, R-GAME-DEALS): a recorded game in which players drop out
     replays (its later deal records have fewer players), and a deal record dealt to everyone after a
     drop-out is refused."""
-    from comet.records.game_record import record_game, replay_game
+    from comet.records.game_replay import replay_game
+    from comet.records.game_write import record_game
 
     r = rules(insolvency="drop_out", deal_count="any")
     rec = record_game(r, "standard", 4, 12, 0)

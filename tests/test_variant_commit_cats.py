@@ -388,7 +388,8 @@ def test_race_points_arrive_winner_first(reading: str, net: tuple[int, ...]) -> 
 def test_race_checked_and_recorded_games() -> None:
     """RUL-COMMIT-C-RACE (R-COMMIT-C-GAME): whole race games pass the one checker, their records replay (the
     last deal cut where the game was won), and an action after that point is a fault of R-COMMIT-C-GAME."""
-    from comet.records.game_record import record_game, replay_game
+    from comet.records.game_replay import replay_game
+    from comet.records.game_write import record_game
 
     rules = CATS.with_overrides({"commit_race": "race"})
     cut = ended = 0

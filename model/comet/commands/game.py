@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         game = play_game(rules, players, deals, args.seed, on_deal=on_deal)
     if args.record is not None or args.itf is not None:
         from comet.records.deal_record import dumps_json
-        from comet.records.game_record import game_trace, record_game, write_text
+        from comet.records.game_write import game_trace, record_game, write_text
 
         grec = record_game(rules, args.preset, players, args.deals, args.seed)
         if args.record is not None:

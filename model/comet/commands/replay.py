@@ -39,7 +39,9 @@ def read_text(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # A RecordError propagates to comet.cli.main, which prints "[kind] message" on one line, exit 2.
-    from comet.records.game_record import GameRecord, explain_game, loads_any, replay_game
+    from comet.records.game_record import GameRecord, loads_any
+    from comet.records.game_replay import replay_game
+    from comet.records.game_verdict import explain_game
 
     rec = loads_any(read_text(args.file))
     if isinstance(rec, GameRecord):

@@ -184,6 +184,8 @@ class Sessions:
         if op == "apply":
             if "action" not in req:
                 raise SessionError("request", "op 'apply' needs an 'action' field (e.g. \"play 5H\" or \"pass\")")
+            if not isinstance(req["action"], str):  # a bad request field, as the session's other fields
+                raise SessionError("request", f"'action' must be a string such as \"play 5H\", not {req['action']!r}")
             action = read_action(req["action"], len(deal.actions))
             try:
                 after = apply(deal.now, action)

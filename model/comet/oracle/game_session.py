@@ -43,7 +43,9 @@ from comet.game import (
 from comet.oracle.deal_session import SessionError, id_field, read_action, requested_rules, respond, whole_field
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue, parse_record, record_from_state
-from comet.records.game_record import DealEntry, GameRecord, game_rule_ids, parse_game_record, replay_game, start_fault
+from comet.records.game_record import DealEntry, GameRecord, parse_game_record
+from comet.records.game_replay import replay_game, start_fault
+from comet.records.game_verdict import game_rule_ids
 from comet.ruleset import Ruleset
 from comet.state import Action, DealState, GameState
 
@@ -156,6 +158,8 @@ class Games:
                 raise SessionError("request", "op 'game_apply' needs an 'action' field (e.g. \"play 5H\" or \"pass\")")
             if snap.now is None or snap.start is None:
                 raise SessionError("request", "no deal is going on: deal one with op 'game_deal'")
+            if not isinstance(req["action"], str):  # a bad request field, as the session's other fields
+                raise SessionError("request", f"'action' must be a string such as \"play 5H\", not {req['action']!r}")
             action = read_action(req["action"], len(snap.actions))
             try:
                 after = apply(snap.now, action)

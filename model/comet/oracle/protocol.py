@@ -22,7 +22,6 @@ A malformed request gets ``{"ok": false, "op": OP, "error": {"kind": ..., "messa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TextIO
@@ -35,7 +34,6 @@ from comet.presets import PRESETS
 from comet.records.contract import FORMAT
 from comet.records.deal_record import (
     CHECK_ORDER,
-    MAX_TEXT,
     JsonObject,
     JsonValue,
     Verdict,
@@ -45,7 +43,10 @@ from comet.records.deal_record import (
     replay_record,
     requested_record,
 )
-from comet.records.game_record import explain_game, is_game_record, loads_game_record, parse_game_record, replay_game
+from comet.records.game_record import is_game_record, loads_game_record, parse_game_record
+from comet.records.game_replay import replay_game
+from comet.records.game_verdict import explain_game
+from comet.records.json_text import loads_json
 from comet.ruleset import RULING_FIELDS, field_readings, ruling_of
 from comet.state import DealState
 from comet.variant import families_reading
@@ -115,6 +116,8 @@ def _run_op(op: str, req: JsonObject) -> JsonObject:
     if op == "apply":
         if "action" not in req:
             raise RecordError("request", "op 'apply' needs an 'action' field")
+        if not isinstance(req["action"], str):  # a bad request field (kind request), as in the sessions
+            raise RecordError("request", f"'action' must be a string such as \"play 5H\", not {req['action']!r}")
         action = parse_action_text(req["action"], len(rec.actions))
         text = req["action"]
         assert isinstance(text, str)  # parse_action_text refused anything else
@@ -147,8 +150,8 @@ def _game_requested(req: JsonObject) -> bool:
     text = req.get("record_text")
     if isinstance(text, str) and '"deals"' in text:
         try:
-            return is_game_record(json.loads(text))
-        except (ValueError, RecursionError):
+            return is_game_record(loads_json(text))
+        except RecordError:
             return False
     return False
 
@@ -224,12 +227,10 @@ def handle_line(line: str) -> JsonObject | None:
     """The response to one request line, or None for a blank line."""
     if not line.strip():
         return None
-    if len(line) > MAX_TEXT:
-        return error_response(None, "json", f"request line longer than {MAX_TEXT} characters")
     try:
-        req = json.loads(line)
-    except (ValueError, RecursionError) as e:
-        return error_response(None, "json", f"not JSON: {e}")
+        req = loads_json(line, "the request line")
+    except RecordError as e:
+        return error_response(None, "json", e.message)
     return handle(req)
 
 

@@ -6,6 +6,24 @@ and ``vectors/perft.json`` in theirs, the oracle in ``hello``.  Each change to w
 can observe (a field, a label, a fault kind, a default, the order of legal actions) raises ``FORMAT``
 by one and gets an entry in ``spec/CHANGELOG.md``.
 
+**Format pinning.**  A record's ``format`` says which contract it was written for, and it is replayed
+under that format's rules: ``FORMAT_DEFAULTS[f]`` holds, per preset, the readings format ``f`` had by
+default where today's default differs, and they are applied before the record's own ``rulings``
+(``pinned_readings``).  So a record written today means the same after a default changes.  What to do
+when the rules change (``spec/implementing.md``, "Pinning a version"):
+
+- **a new ruling field whose default plays as before** (the usual case: a new reading made switchable):
+  nothing here; older formats read it at its default, which is what they played;
+- **a new ruling field whose default changes play**, or **an existing default changed**: raise
+  ``FORMAT``, add an empty ``FORMAT_DEFAULTS[FORMAT]``, and add ``{preset: {field: old_reading}}`` to
+  every earlier supported format (``"*"`` for every preset the ruling applies to);
+- a format whose differences are not readings (fault kinds, labels, the order of legal actions) cannot be
+  pinned: move it from ``SUPPORTED_FORMATS`` to ``OBSOLETE_FORMATS`` with the reason, and a record of it is
+  refused (kind ``field``) with a message naming the supported formats.
+
+``tests/test_format_pinning.py`` checks that every pinned reading is a reading of a preset's ruling and
+that a pinned default changes a replay as it says.
+
 The latest entry of the changelog records a digest of ``vectors/`` (``vectors_digest``); a test
 (``tests/test_contract.py``) fails when the shipped vectors no longer match it, so vectors cannot
 change without the changelog saying why (and, if the contract changed, under a new version).
@@ -15,11 +33,45 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from comet.trace import rule
+
 #: The contract's version: raise it by one for every change an implementation can observe.
-FORMAT = 2
+FORMAT = 3
+
+#: A reading of a ruling, as a record states it.
+Reading = str | int | bool
+
+#: The formats a record may state; a record without ``format`` is read as ``FORMAT``.
+SUPPORTED_FORMATS: tuple[int, ...] = (2, 3)
+
+#: Formats that are refused, with why they cannot be pinned.
+OBSOLETE_FORMATS: Mapping[int, str] = {
+    1: "format 1 differs from format 2 in fault kinds, payment labels and the order of legal actions, "
+    "which no reading restores (spec/CHANGELOG.md, 'Format 2')",
+}
+
+#: Per supported format, per preset (``"*"``: every preset the ruling applies to), the readings that
+#: were that format's defaults where today's differ.  ``FORMAT_DEFAULTS[FORMAT]`` is empty by definition.
+#: Format 2 -> 3 changed no default (format 3 added the limits of R-REC-LIMITS and refused format 1).
+FORMAT_DEFAULTS: Mapping[int, Mapping[str, Mapping[str, Reading]]] = {
+    2: {},
+    3: {},
+}
+
+
+@rule("R-REC-FORMAT")
+def pinned_readings(fmt: int | None, variant: str) -> dict[str, Reading]:
+    """The readings a record of format ``fmt`` (None: the current one) of ``variant`` starts from, before
+    its own ``rulings``: its format's defaults where they differ from today's."""
+    if fmt is None or fmt == FORMAT:
+        return {}
+    table = FORMAT_DEFAULTS.get(fmt, {})
+    return {**table.get("*", {}), **table.get(variant, {})}
+
 
 #: ``## Format N`` headings; the digest line of an entry.
 HEADING_RE = re.compile(r"^## Format (\d+)\b", re.MULTILINE)
@@ -76,9 +128,13 @@ def changelog_problems(changelog: str, digest: str, version: int = FORMAT) -> li
 
 
 def check_format(value: int) -> str | None:
-    """Why a record's ``format`` cannot be read (None if it can): versions 1..FORMAT are known."""
-    if 1 <= value <= FORMAT:
+    """Why a record's ``format`` cannot be read (None if it can): the supported formats are read, each
+    under its own defaults (``pinned_readings``); obsolete, later and other numbers are refused."""
+    supported = ", ".join(map(str, SUPPORTED_FORMATS))
+    if value in SUPPORTED_FORMATS:
         return None
+    if value in OBSOLETE_FORMATS:
+        return f"format {value} is obsolete: {OBSOLETE_FORMATS[value]}; this comet reads formats {supported}"
     if value > FORMAT:
-        return f"the record is written for contract format {value}; this comet implements formats up to {FORMAT}"
-    return f"'format' is a contract version from 1 to {FORMAT}, not {value}"
+        return f"the record is written for contract format {value}; this comet reads formats {supported}"
+    return f"'format' is a contract version ({supported}), not {value}"

@@ -29,7 +29,8 @@ from comet.engine import apply, deal_points, explicit_deal, legal_actions, retur
 from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.presets import preset
-from comet.records.contract import FORMAT, check_format
+from comet.records.contract import FORMAT, check_format, pinned_readings
+from comet.records.json_text import MAX_CHARS, loads_json
 from comet.ruleset import Ruleset, field_readings
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
@@ -39,7 +40,7 @@ REQUIRED_FIELDS = ("variant", "players", "dealer", "hands", "dead", "actions")
 OPTIONAL_FIELDS = ("format", "rulings", "comet_value")
 #: Guards against hostile input; far above any real deal.
 MAX_ACTIONS = 10_000
-MAX_TEXT = 1_000_000
+MAX_TEXT = MAX_CHARS  # the limit of every record's text (json_text, R-REC-LIMITS)
 
 CARD_RE = re.compile(r"(?:10|[2-9AJQK])[CDHS]")
 RANK_RE = r"(?:10|[2-9AJQK])"
@@ -49,9 +50,17 @@ JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, 
 JsonObject: TypeAlias = dict[str, JsonValue]
 
 
-def record_head(variant: str, rulings: tuple[tuple[str, str | int | bool], ...], players: int) -> JsonObject:
-    """The fields a deal record and a game record both start with, in the contract's order."""
-    return {"format": FORMAT, "variant": variant, "rulings": {k: v for k, v in rulings}, "players": players}
+def record_head(
+    variant: str, rulings: tuple[tuple[str, str | int | bool], ...], players: int, fmt: int | None = None
+) -> JsonObject:
+    """The fields a deal record and a game record both start with, in the contract's order (``fmt``: the
+    format the record states, None for the current one)."""
+    return {
+        "format": FORMAT if fmt is None else fmt,
+        "variant": variant,
+        "rulings": {k: v for k, v in rulings},
+        "players": players,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +76,16 @@ class DealRecord:
     dead: tuple[int, ...]
     actions: tuple[Action, ...]
     action_texts: tuple[str, ...]
+    format: int | None = None  # the format the record states (None: not stated, read as the current one)
 
     def ruleset(self) -> Ruleset:
-        """The preset's ruleset with this record's rulings applied (RecordError kind ``ruling``)."""
+        """The preset's ruleset with this record's rulings applied (RecordError kind ``ruling``), over the
+        defaults of the record's format (``comet.records.contract.pinned_readings``)."""
         base = preset(self.variant).rules
         for name, value in self.rulings:
             check_reading(name, value)
         try:
-            return base.with_overrides(dict(self.rulings))
+            return base.with_overrides({**pinned_readings(self.format, self.variant), **dict(self.rulings)})
         except ValueError as e:
             raise RecordError("ruling", str(e)) from None
 
@@ -93,11 +104,12 @@ class DealRecord:
             self.dead,
             tuple(actions),
             tuple(str(a) for a in actions),
+            self.format,
         )
 
     def to_json(self) -> JsonObject:
         """The record as a JSON object in canonical form (field order of the contract)."""
-        out = record_head(self.variant, self.rulings, self.players)
+        out = record_head(self.variant, self.rulings, self.players, self.format)
         out["dealer"] = self.dealer
         if self.comet_value is not None:
             out["comet_value"] = self.comet_value
@@ -332,18 +344,14 @@ def parse_record(obj: object) -> DealRecord:
     dead = tuple(parse_card_code(c, f"dead[{i}]") for i, c in enumerate(dead_raw))
     actions = tuple(parse_action_text(a, i) for i, a in enumerate(actions_raw))
     texts = tuple(str(a) for a in actions_raw)
-    return DealRecord(variant, tuple(rulings), players, dealer, comet_value, hands, dead, actions, texts)
+    fmt = _int_field(rec, "format") if "format" in rec else None
+    fmt = None if fmt == FORMAT else fmt  # None: the current format, stated or not
+    return DealRecord(variant, tuple(rulings), players, dealer, comet_value, hands, dead, actions, texts, fmt)
 
 
 def loads_record(text: str) -> DealRecord:
     """Parse record text (JSON); RecordError kind ``json`` if it is not JSON at all."""
-    if len(text) > MAX_TEXT:
-        raise RecordError("json", f"the record is {len(text)} characters long; at most {MAX_TEXT} are read")
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise RecordError("json", f"not JSON: {e}") from None
-    return parse_record(obj)
+    return parse_record(loads_json(text))
 
 
 def requested_record(req: Mapping[str, object]) -> DealRecord | None:

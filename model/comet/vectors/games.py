@@ -23,14 +23,10 @@ from comet.engine import packs_in_rotation
 from comet.errors import RecordError
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue
-from comet.records.game_record import (
-    GameRecord,
-    game_rule_ids,
-    parse_game_record,
-    record_game,
-    replay_game,
-    with_rulings,
-)
+from comet.records.game_record import GameRecord, parse_game_record, with_rulings
+from comet.records.game_replay import replay_game
+from comet.records.game_verdict import game_rule_ids
+from comet.records.game_write import record_game
 from comet.ruleset import GAME_LEVEL_FIELDS as RULESET_GAME_FIELDS
 from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
 from comet.variant import applies, variant_of
@@ -235,7 +231,8 @@ def _wrong_winners(obj: JsonObject) -> None:
 
 
 def _deal_after_the_end(obj: JsonObject) -> None:
-    deals = _deals(obj)
+    deals = obj["deals"]  # the list itself (``_deals`` returns a copy, so appending to it planted nothing)
+    assert isinstance(deals, list)
     deals.append(copy.deepcopy(deals[0]))
 
 
@@ -275,6 +272,61 @@ def _undecided_draw(obj: JsonObject) -> None:
     obj["draw"] = [row]
 
 
+def _draw_card_not_in_pack(obj: JsonObject) -> None:
+    """Every seat draws the same card: more copies than the pack holds (where it holds too few)."""
+    draw = obj.get("draw")
+    if isinstance(draw, list) and draw and isinstance(draw[0], list):
+        row = draw[0]
+        card = next(c for c in row if c is not None)
+        draw[0] = [card if c is not None else None for c in row]
+
+
+def _first_dealer_moved(obj: JsonObject) -> None:
+    players, first = obj["players"], obj["first_dealer"]
+    assert isinstance(players, int) and isinstance(first, int)
+    obj["first_dealer"] = (first + 1) % players
+
+
+def _cut_short(obj: JsonObject, i: int, keep_after: bool) -> None:
+    d = _sub(obj, "deals", i)
+    rec = _sub(d, "record")
+    actions = rec["actions"]
+    assert isinstance(actions, list)
+    rec["actions"] = actions[:1]
+    if not keep_after:
+        d.pop("after", None)
+
+
+def _other_pack(obj: JsonObject) -> None:
+    """Deal 1 holds deal 0's cards: the pack whose turn it was not (where packs alternate)."""
+    deals = _deals(obj)
+    if len(deals) > 1:
+        first, second = _sub(obj, "deals", 0, "record"), _sub(obj, "deals", 1, "record")
+        second["hands"], second["dead"] = copy.deepcopy(first["hands"]), copy.deepcopy(first["dead"])
+        second["actions"] = []
+
+
+def _bump_final_standing(obj: JsonObject) -> None:
+    end = _sub(obj, "end")
+    standings = end["standings"]
+    assert isinstance(standings, list) and isinstance(standings[0], int)
+    standings[0] += 1
+
+
+def _seed_deal(obj: JsonObject, i: int) -> None:
+    """Deal ``i`` given by ``seed``: an unplayed, unfinished deal (so any deal after it is a fault)."""
+    d = _sub(obj, "deals", i)
+    d.clear()
+    d["seed"] = 1
+
+
+def _wrong_after_length(obj: JsonObject) -> None:
+    after = _sub(obj, "deals", 0, "after")
+    length, players = after["length"], obj["players"]
+    assert isinstance(length, int) and isinstance(players, int)
+    after["length"] = length + players
+
+
 #: (case name, mutation) of the planted faults of the default readings.
 FAULTS: tuple[tuple[str, Mutation], ...] = (
     ("wrong-standings", _bump_standing),
@@ -287,6 +339,15 @@ FAULTS: tuple[tuple[str, Mutation], ...] = (
     ("illegal-action-in-a-deal", _illegal_pass),
     ("length-not-a-multiple", _wrong_length),
     ("undecided-draw", _undecided_draw),
+    # issue 34: every row of the game-fault table of spec/record.md has a vector
+    ("draw-card-not-in-the-pack", _draw_card_not_in_pack),
+    ("first-dealer-not-the-draws", _first_dealer_moved),
+    ("deal-after-an-unfinished-deal", lambda o: _cut_short(o, 0, keep_after=False)),
+    ("after-on-an-unfinished-deal", lambda o: _cut_short(o, len(_deals(o)) - 1, keep_after=True)),
+    ("deal-from-the-wrong-pack", _other_pack),
+    ("wrong-length-after-a-deal", _wrong_after_length),
+    ("deal-given-by-seed-then-more", lambda o: _seed_deal(o, 0)),
+    ("wrong-final-standings", _bump_final_standing),
 )
 
 #: Malformed game records: (case name, change of the JSON object).
@@ -319,6 +380,7 @@ def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
         f"a {reading.preset} game of {len(rec.deals)} deals for {rec.players} players{how}",
     )
     if reading.field is not None:
+        yield from _race_cut_vectors(reading, base, obj)
         return
     n = 1
     for name, mutate in FAULTS:
@@ -356,6 +418,36 @@ def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
                 ("R-REC-FAULTS",),
                 f"a malformed game record ({name.replace('-', ' ')}): kind {e.kind}",
             )
+
+
+def _race_cut_vectors(reading: GameReading, base: str, obj: JsonObject) -> Iterator[VectorFile]:
+    """Under a race to the target (RUL-COMMIT-C-RACE = race) the deal in which the game is won stops at
+    that action; one more action there is the race row of the game-fault table."""
+    from comet.engine import legal_actions
+    from comet.records.deal_record import parse_record, replay_record
+
+    if variant_of(reading.rules).race_end is None:
+        return
+    bad = json.loads(json.dumps(obj))
+    last = _sub(bad, "deals", len(_deals(bad)) - 1, "record")
+    verdict = replay_record(parse_record(last))
+    if verdict.final.terminal or not legal_actions(verdict.final):
+        return
+    actions = last["actions"]
+    assert isinstance(actions, list)
+    actions.append(str(legal_actions(verdict.final)[0]))
+    out = replay_game(parse_game_record(bad)).to_json()
+    error = out.get("error")
+    if not isinstance(error, dict):
+        return
+    rid = str(error["rule"])
+    yield VectorFile(
+        f"{base}/01-action-after-the-race-was-won.json",
+        "game",
+        case_text({"record": bad, "expected": out, "exit": 1}),
+        (rid,),
+        f"game/00 with one action after the game was won inside the deal: {error['item']} breaks {rid}",
+    )
 
 
 def all_game_readings(presets: list[str] | None = None) -> list[GameReading]:

@@ -99,6 +99,11 @@ def mutations(rec: JsonObject) -> list[tuple[str, str]]:
     assert isinstance(dead, list)
     return [
         ("not-json", text[: len(text) // 2]),
+        ("limit-number-past-2-53", with_(comet_value=2**53)),
+        ("limit-duplicate-key", text[:-1] + ', "dealer": ' + json.dumps(rec["dealer"]) + "}"),
+        ("limit-byte-order-mark", "\ufeff" + text),
+        ("format-obsolete", with_(format=1)),
+        ("format-later", with_(format=99)),
         ("not-an-object", json.dumps([rec])),
         ("missing-field", without("hands")),
         ("unknown-field", with_(extra=1)),

@@ -145,6 +145,10 @@ def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
             extra = MALFORMED_RULES.get(kind, ())
             if name.startswith(("players-true", "players-fraction", "players-not-a-number", "dealer-null")):
                 extra = (*extra, "R-REC-NUMBERS")
+            if name.startswith("limit-"):
+                extra = (*extra, "R-REC-LIMITS")
+            if name.startswith("format-"):
+                extra = (*extra, "R-REC-FORMAT")
             yield VectorFile(
                 f"{base}/malformed/{name}.json",
                 "malformed",
