@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import comet.commands.diverge as cmd
+import comet.commands.diverge_measure as cmd
 import pytest
 from comet.cli import main
 from comet.diverge.pairs import pairs_for

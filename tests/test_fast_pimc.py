@@ -306,7 +306,7 @@ def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
     """``--pimc-deals`` measures PIMC by default in every preset whose game the fast PIMC plays: every preset
     since Commit and Red Nines have theirs (two players and Commit here)."""
     from comet.cli import main
-    from comet.commands.diverge import fast_pimc_presets
+    from comet.commands.diverge_plan import fast_pimc_presets
     from comet.presets import PRESETS
 
     assert set(fast_pimc_presets()) == set(PRESETS)

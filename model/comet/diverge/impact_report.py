@@ -163,7 +163,7 @@ def impact_lines(
     if at and idle:
         lines += [
             f"- Whole games are played at {', '.join(map(str, at))} players only (the game's usual count, "
-            f"`comet.commands.diverge.games_at`): at {', '.join(map(str, idle))} players this ruling is not measured.",
+            f"`comet.commands.diverge_plan.games_at`): at {', '.join(map(str, idle))} players this ruling is not measured.",
             "",
         ]
     for m in measured:
