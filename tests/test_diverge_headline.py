@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comet.commands.diverge_plan import pimc_deals_at, strength_counts, with_strength
 from comet.commands.diverge_page import summary_table
+from comet.commands.diverge_plan import pimc_deals_at, strength_counts, with_strength
 from comet.diverge.impact_report import competent, headline, impact_lines
 from comet.diverge.measure import Paired
 from comet.diverge.pairs import pairs_for
