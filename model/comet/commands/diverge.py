@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from comet.commands.diverge_page import render
+from comet.commands.diverge_pages import pages, plain_lines
 from comet.diverge.pairs import Pair, all_pairs, pairs_for
 from comet.diverge.policies import POLICY_NAMES
 from comet.diverge.records import Bound
@@ -177,6 +178,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="with --out: measure every pair again, ignoring (and overwriting) the results saved in DIR/results",
     )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="without --out: print the whole Markdown report (witness, every player's figures) instead of the plain "
+        "answer",
+    )
     p.set_defaults(run=run)
 
 
@@ -247,11 +254,20 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--reference-deals must not be negative")
     console = Console(stderr=True)
     reports, contradictions = measure(args, pairs, policies)
-    text = render(pairs, reports, args, contradictions, SAMPLE)
+    house = any(not r.pair.field for r in reports)
     if args.out is None:
-        sys.stdout.write(text)
+        if args.full or house or args.all:
+            sys.stdout.write(render(pairs, reports, args, contradictions, SAMPLE))
+        else:
+            sys.stdout.write("\n".join(plain_lines(reports)) + "\n")
+    elif house:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "README.md").write_text(render(pairs, reports, args, contradictions, SAMPLE), encoding="utf-8")
+        console.print(f"wrote {args.out / 'README.md'} and {len(reports)} plot(s)")
     else:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "README.md").write_text(text, encoding="utf-8")
-        console.print(f"wrote {args.out / 'README.md'} and {len(reports)} plot(s)")
+        written = pages(pairs, reports, args, contradictions, SAMPLE)
+        for name, text in written.items():
+            (args.out / name).write_text(text, encoding="utf-8")
+        console.print(f"wrote {len(written)} pages in {args.out} (README.md the index) and {len(reports)} plot(s)")
     return 0

@@ -197,8 +197,8 @@ def _answer(
     n = p.deals
     if n == 0:
         return Answer(NOT_MEASURED, NOT_MEASURED, "", "", "", "")
-    if exact is not None and exact.arose:
-        return exact_answer(exact, scale)
+    if exact is not None and exact.arose and arose(p):
+        return exact_answer(exact, scale, f"{percent(arose(p) / n)} of this player's deals")
     if p.changed == 0 and p.classes[SAME] + p.classes[OPTIONS] == n:
         bound = f"0 of {n:,} deals change (at most {percent(zero_bound(n))} would)"
         if design:
