@@ -97,9 +97,11 @@ def test_pages_are_an_index_and_a_page_per_ruling_with_links_that_resolve(tmp_pa
     written = write(tmp_path)
     assert {"README.md", "method.md", "summary.md", "RUL-COMET-BONUS-LAST.md", "RUL-STUCK-RESTART.md"} <= set(written)
     index = written["README.md"]
-    rows = [line for line in index.splitlines() if line.startswith("| [RUL-")]
+    rows = [line for line in index.splitlines() if line.startswith("| <a id=")]
     assert len(rows) == 2, rows
     assert all("no effect" in row for row in rows), rows
+    # the anchors spec/rulings.md links to (``divergence/README.md#rul-…-field``) land on the ruling's row
+    assert '<a id="rul-stuck-restart-stuck_restart"></a>[RUL-STUCK-RESTART](RUL-STUCK-RESTART.md)' in index
     assert broken_links(tmp_path) == [] and oversized(tmp_path) == []
     assert "## Words" in written["method.md"] and "zero by design" in written["method.md"]
 

@@ -125,7 +125,9 @@ def index_lines(
         more = f" (+{len(rs) - 1} more preset{'s' if len(rs) > 2 else ''})" if len(rs) > 1 else ""
         cells = ["not measured", "-", "-"] if a is None else [a.text, a.sure, a.where + more]
         cells = [c.replace("|", "/") for c in cells]
-        lines.append(f"| [{rid}]({rid}.md) | {question.replace('|', '/')} | " + " | ".join(cells) + " |")
+        # the anchor the rulings' "Divergence (witness and impact)" links name (the one-file report's heading)
+        anchor = f'<a id="{rid.lower()}-{f}"></a>'
+        lines.append(f"| {anchor}[{rid}]({rid}.md) | {question.replace('|', '/')} | " + " | ".join(cells) + " |")
     return lines
 
 
