@@ -133,3 +133,33 @@ def test_the_published_report_opens() -> None:
 def test_no_markdown_file_in_spec_is_over_300_kb() -> None:
     big = [str(p.relative_to(ROOT)) for p in (ROOT / "spec").rglob("*.md") if p.stat().st_size > 300_000]
     assert big == [] or (big == ["spec/divergence/README.md"] and not (DIVERGENCE / "method.md").is_file()), big
+
+
+def test_every_reading_compared_has_a_plain_label() -> None:
+    """Every reading a divergence pair compares is named in words from its ruling's **Readings.** list (a whole
+    number, e.g. a stake, may be named by its value); planted: a field the rulings do not list falls back to
+    ``field = value``, which this test would report."""
+    from comet.commands.reading_labels import label_of, reading_labels
+    from comet.diverge.pairs import all_pairs, value_text
+
+    labels = reading_labels(ROOT / "spec")
+    missing = sorted(
+        {
+            f"{p.field} = {value_text(v)}"
+            for p in all_pairs()
+            for v in (p.value_a, p.value_b)
+            if not isinstance(v, int) or isinstance(v, bool)
+            if label_of(labels, p.field, v) == f"{p.field} = {value_text(v)}"
+        }
+    )
+    assert missing == [], missing
+    assert label_of(labels, "no_such_field", "x") == "no_such_field = x"
+    assert label_of(labels, "comet_bonus_last", "plain").startswith("the bonus is the Comet's current value")
+
+
+def test_comet_rulings_json_carries_the_labels() -> None:
+    from comet.commands.rules import default_spec_dir, ruling_list
+
+    rows = {str(r["field"]): r for r in ruling_list(default_spec_dir())}
+    labels = rows["stuck_restart"]["labels"]
+    assert isinstance(labels, dict) and set(labels) >= {"may"}, labels

@@ -30,6 +30,7 @@ from comet.commands.diverge_page import (
     spec_link,
     summary_table,
 )
+from comet.commands.reading_labels import label_of, reading_labels
 from comet.diverge.glossary import glossary_lines
 from comet.diverge.pairs import Pair
 from comet.diverge.report import PairReport, field_section
@@ -109,12 +110,18 @@ def _run_line(generated: str) -> str:
 
 
 def index_lines(
-    fields: dict[str, list[PairReport]], titles: dict[str, tuple[str, str]], out_dir: Path | None, family: int
+    fields: dict[str, list[PairReport]],
+    titles: dict[str, tuple[str, str]],
+    out_dir: Path | None,
+    family: int,
+    labels: dict[str, dict[str, str]] | None = None,
 ) -> list[str]:
-    """The index table: one row per ruling."""
+    """The index table: one row per ruling, reading B in plain words (``reading_labels``)."""
+    labels = labels or {}
     lines = [
-        "| ruling | question | answer (headline player, the game's usual player count) | how sure | measured on |",
-        "|---|---|---|---|---|",
+        "| ruling | question | B, the reading compared with the default | answer (headline player, the game's usual "
+        "player count) | how sure | measured on |",
+        "|---|---|---|---|---|---|",
     ]
     for f, rs in fields.items():
         rid = RULING_OF.get(f, "house")
@@ -127,7 +134,8 @@ def index_lines(
         cells = [c.replace("|", "/") for c in cells]
         # the anchor the rulings' "Divergence (witness and impact)" links name (the one-file report's heading)
         anchor = f'<a id="{rid.lower()}-{f}"></a>'
-        lines.append(f"| {anchor}[{rid}]({rid}.md) | {question.replace('|', '/')} | " + " | ".join(cells) + " |")
+        b = label_of(labels, f, ordered[0].pair.value_b).replace("|", "/")
+        lines.append(f"| {anchor}[{rid}]({rid}.md) | {question.replace('|', '/')} | {b} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -140,7 +148,9 @@ def ruling_page(
     family: int,
 ) -> str:
     """One ruling's page: its answer per preset and player count, then each pair's section."""
+    from comet.commands.rules import default_spec_dir
     from comet.diverge.impact_report import answers_of, game_verdict, headline
+    from comet.diverge.pairs import value_text
     from comet.diverge.placebo import placebo_reason
 
     out_dir: Path | None = args.out
@@ -153,7 +163,24 @@ def ruling_page(
         "[All rulings](README.md) · [How this is measured, and the words it uses](method.md) · "
         "[Every pair and player count](summary.md)",
         "",
+    ]
+    labels = reading_labels(default_spec_dir())
+    shown: set[str] = set()
+    readings = []
+    for r in rs:
+        for v, role in ((r.pair.value_a, "A, the default"), (r.pair.value_b, "B")):
+            key = f"{r.pair.field} = {value_text(v)}"
+            if key not in shown:
+                shown.add(key)
+                readings.append(f"- {label_of(labels, field, v)} (`{key}`; {role})")
+    lines += [
+        "**Readings.**",
+        "",
+        *readings,
+        "",
         "## The answer, per preset and player count",
+        "",
+        "A is the preset's default reading, B the other; every answer says what changes when B is played.",
         "",
         "| preset | B reading | players | headline player | answer |",
         "|---|---|---|---|---|",
@@ -216,7 +243,7 @@ def pages(
         "",
         _run_line(generated),
         "",
-        *index_lines(fields, titles, out_dir, family),
+        *index_lines(fields, titles, out_dir, family, reading_labels(default_spec_dir())),
         "",
     ]
     method = [
