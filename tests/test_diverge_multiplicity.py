@@ -195,7 +195,7 @@ def test_the_report_wide_reading_of_a_hand_checked_sample() -> None:
     assert reading_problems(multiplicity) == []
     got = multiplicity(sample_rows())
     text = "\n".join(multiplicity_lines(sample_rows(), got, "rows"))
-    assert "Of the 4 rows, 3 are tested" in text and "2 read 'matters'" in text
+    assert "Of the 4 rows, 3 are tested" in text and "2 show a measurable change" in text
     assert f"- {mult.FLAG} marginal" in text and "- † strong" not in text
     assert "The one that does not survive is marked" in text
 
