@@ -179,6 +179,13 @@ def register(sub: Any) -> None:
         help="with --out: measure every pair again, ignoring (and overwriting) the results saved in DIR/results",
     )
     p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="measure the impact units on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. "
+        "tcp://host:8786; extra [study]); the same figures as a local run",
+    )
+    p.add_argument(
         "--full",
         action="store_true",
         help="without --out: print the whole Markdown report (witness, every player's figures) instead of the plain "

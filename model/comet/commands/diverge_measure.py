@@ -204,14 +204,15 @@ def measure(args: argparse.Namespace, pairs: list[Pair], policies: list[str]) ->
             progress.update(task, advance=job_cost(run_of(j)), description=describe())
 
         try:
-            if args.workers > 1 and len(todo) > 1:
-                from concurrent.futures import ProcessPoolExecutor, as_completed
+            scheduler = getattr(args, "scheduler", None)
+            if scheduler is not None or (args.workers > 1 and len(todo) > 1):
+                from comet.parallel.runner import Runner
 
-                with ProcessPoolExecutor(max_workers=args.workers) as pool:
-                    futures = {pool.submit(run_job, run_of(j)): j for j in todo}
-                    for fut in as_completed(futures):
-                        for _, m in fut.result():
-                            finished(futures[fut], m)
+                # local worker processes, or a Dask cluster (the same figures: each unit is a pure function)
+                with Runner(args.workers, scheduler) as runner:
+                    for k, got in runner.completed(run_job, [run_of(j) for j in todo]):
+                        for _, m in got:
+                            finished(todo[k], m)
             else:
                 for j in todo:
                     for _, m in run_job(run_of(j)):
