@@ -35,8 +35,9 @@ ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--g
 
 
 def report(out: Path) -> str:
-    """The README without the time it was written."""
-    return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", (out / "README.md").read_text())
+    """The report's pages (the index first, then the others by name) without the time it was written."""
+    pages = [out / "README.md", *sorted(p for p in out.glob("*.md") if p.name != "README.md")]
+    return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", "\n".join(p.read_text() for p in pages))
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, fail_after: int | None = None) -> list[Job]:
