@@ -174,7 +174,7 @@ def scale_of(pair: Pair | None, points: bool = False) -> Scale:
 
 
 #: deals per player replayed for an exact effect (``comet.diverge.exact``), and the players whose actions
-EXACT_SEEDS = 1000
+EXACT_SEEDS = 300
 EXACT_POLICIES = ("random", "greedy", "hoarder")
 EXACT_VERSION = 1
 

@@ -258,38 +258,51 @@ def _amount(change: int, noun: str) -> str:
     return f"{abs(change)} {'more' if change > 0 else 'fewer'} {noun}" if change else f"the same {noun}"
 
 
+def _outcome(own: int, others: int, scale: Scale, exactly: str) -> str:
+    """One deal's exact change: the winner's, else the other seats' together."""
+    if own:
+        return f"the winner {'receives' if scale.unit == 'chips' else 'scores'} {exactly}{_amount(own, scale.noun)}"
+    if others:
+        verb = "receive" if scale.unit == "chips" else "score"
+        return f"the other seats together {verb} {exactly}{_amount(others, scale.noun)}"
+    return "nobody's result changes"
+
+
 def exact_answer(x: ExactEffect, scale: Scale, share: str = "") -> Answer:
-    """The answer of a payment-only ruling: how often it arises (``share``: the headline player's share of
-    deals where it arises; default the replayed deals'), and the exact change of the winner's result (or, where
-    the winner's is unchanged, of the other seats' together)."""
+    """The answer of a payment-only ruling: how often it arises (``share``: the player's share of deals where it
+    arises; default the replayed deals'), and the exact change of each deal where it does (the winner's, or the
+    other seats' where the winner's is unchanged), with how often each occurs among those deals."""
     share = share or percent(x.arose / x.deals) + " of the replayed deals"
-    amounts = []
-    verb = "receives" if scale.unit == "chips" else "scores"
-    winner = any(w for (w, _), _ in x.changes)
-    exactly = "exactly " if len(x.changes) <= MAX_AMOUNTS else ""
-    for (own, others), count in x.changes[:MAX_AMOUNTS]:
-        what = _amount(own if winner else others, scale.noun)
-        amounts.append(what + (f" ({percent(count / x.arose)} of those deals)" if len(x.changes) > 1 else ""))
-    if len(x.changes) > MAX_AMOUNTS:
+    if len(x.changes) <= MAX_AMOUNTS:
+        parts = [
+            _outcome(own, others, scale, "exactly ")
+            + (f" ({percent(count / x.arose)} of those deals)" if len(x.changes) > 1 else "")
+            for (own, others), count in x.changes
+        ]
+        subject = parts[0].split(" exactly ")[0] + " exactly "
+        if all(p.startswith(subject) for p in parts):  # one subject: "the winner receives exactly 4 … or 12 …"
+            who = "under B " + subject + " or ".join(p.removeprefix(subject) for p in parts)
+        else:
+            who = "under B " + "; or ".join(parts)
+    else:
         # the amount depends on the deal (e.g. the cards left in hand): its range and mean, each deal exact
-        sizes = [(own if winner else others) for (own, others), _ in x.changes]
+        winner = all(own for (own, _), _ in x.changes)
+        sizes = [own if winner else others for (own, others), _ in x.changes]
         mean = sum((own if winner else others) * k for (own, others), k in x.changes) / x.arose
         lo, hi = min(sizes), max(sizes)
         word = "more" if lo > 0 else "fewer" if hi < 0 else "more or fewer"
-        amounts = [
-            f"{min(abs(lo), abs(hi))} to {max(abs(lo), abs(hi))} {word} {scale.noun} (mean {abs(mean):.1f}; "
-            "each deal's amount fixed by its cards)"
-        ]
-    if winner:
-        who = f"under B the winner {verb} {exactly}" + " or ".join(amounts)
-    else:
-        verb = "receive" if scale.unit == "chips" else "score"
-        who = f"under B the other seats together {verb} {exactly}" + " or ".join(amounts)
-    if scale.lower_wins and not winner:
-        who += " (worse for them)" if all(o > 0 for (_, o), _ in x.changes) else ""
+        whom = "the winner" if winner else "the other seats together"
+        verb = ("receives" if winner else "receive") if scale.unit == "chips" else ("scores" if winner else "score")
+        who = (
+            f"under B {whom} {verb} {min(abs(lo), abs(hi))} to {max(abs(lo), abs(hi))} {word} {scale.noun} "
+            f"(mean {abs(mean):.1f}; each deal's amount fixed by its cards)"
+        )
+        if scale.lower_wins and not winner and lo > 0:
+            who += ", worse for them"
     often = f"arises in {share}"
     sentence = f"{EXACT}: where it arises ({share}), {who}"
-    return Answer(EXACT, sentence, often, who, "", f"exact (the same actions replayed under both, {x.deals:,} deals)")
+    sure = f"exact (the same actions replayed under both readings, {x.deals:,} deals)"
+    return Answer(EXACT, sentence, often, who, "", sure)
 
 
 def check_phrase(a: Answer) -> Answer:
