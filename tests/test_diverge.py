@@ -97,12 +97,13 @@ def test_diverge_command_writes_report_and_plot(tmp_path: Path) -> None:
         ]
     )
     assert code == 0
-    text = (out / "README.md").read_text()
+    assert "[RUL-COMET-LEAD](RUL-COMET-LEAD.md)" in (out / "README.md").read_text()  # the index links its page
+    text = (out / "RUL-COMET-LEAD.md").read_text()
     assert (
         "RUL-COMET-LEAD" in text
         and "**Witness**" in text
-        and "| deals whose chips or winner change |" in text
-        and "**Verdict (random" in text
+        and "| deals whose result or winner change |" in text
+        and "**Answer (random" in text
     )
     assert list(out.glob("*.png"))
 

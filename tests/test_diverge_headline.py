@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comet.commands.diverge import pimc_deals_at, strength_counts, with_strength
 from comet.commands.diverge_page import summary_table
+from comet.commands.diverge_plan import pimc_deals_at, strength_counts, with_strength
 from comet.diverge.impact_report import competent, headline, impact_lines
 from comet.diverge.measure import Paired
 from comet.diverge.pairs import pairs_for
@@ -86,13 +86,15 @@ def test_the_report_says_which_player_heads_and_over_how_many_deals() -> None:
     weak = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(3, deals, strength=WEAK)])
     strong = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(3, deals, strength=STRONG)])
     rows = [line for line in summary_table([weak, strong]) if line.startswith("| [RUL-")]
-    assert "| random, 100,000 deals (pimc not measurably stronger than greedy here): matters" in rows[0], rows[0]
-    assert "| pimc, 500 deals: no effect" in rows[1], rows[1]
+    assert "| random, 100,000 deals (pimc not measurably stronger than greedy here): changes who gains" in rows[0], (
+        rows[0]
+    )
+    assert "| pimc, 500 deals: never arises" in rows[1], rows[1]
     text = "\n".join(impact_lines(weak.impact, False, None, "x", "x"))
-    assert "**Verdict (random, the headline player)" in text, text
+    assert "**Answer (random, the headline player)" in text, text
     assert "- Headline: pimc is not measurably stronger than greedy here" in text, text
     text = "\n".join(impact_lines(strong.impact, False, None, "x", "x"))
-    assert "**Verdict (pimc, the headline player)" in text and "measurably stronger than greedy here" in text
+    assert "**Answer (pimc, the headline player)" in text and "measurably stronger than greedy here" in text
 
 
 def test_each_count_gets_the_strength_against_greedy_at_its_own_preset_and_count() -> None:

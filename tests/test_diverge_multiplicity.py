@@ -195,7 +195,7 @@ def test_the_report_wide_reading_of_a_hand_checked_sample() -> None:
     assert reading_problems(multiplicity) == []
     got = multiplicity(sample_rows())
     text = "\n".join(multiplicity_lines(sample_rows(), got, "rows"))
-    assert "Of the 4 rows, 3 are tested" in text and "2 read 'matters'" in text
+    assert "Of the 4 rows, 3 are tested" in text and "2 show a measurable change" in text
     assert f"- {mult.FLAG} marginal" in text and "- † strong" not in text
     assert "The one that does not survive is marked" in text
 
@@ -264,12 +264,13 @@ def test_a_placebo_row_is_judged_with_the_placebo_family_everywhere() -> None:
     lines = summary_table(reports)
     placebo_rows = [line for line in lines if f"`{placebo.label_b()}`" in line and line.startswith("| [RUL-")]
     assert len(placebo_rows) == 2
-    assert all("no measurable effect" in line and "placebo: judged with" in line for line in placebo_rows)
+    assert all("no seat gains measurably" in line and "placebo: judged with" in line for line in placebo_rows)
     assert not any(line.endswith(f"{mult.FLAG} |") for line in placebo_rows)
     text = "\n".join(lines)
     assert "Of the 2 deal-level rows" in text  # only the non-placebo rows are counted
     section = "\n".join(pair_section(reports[0], None, 0, 0, placebo_family=placebo_family(reports)))
-    assert "matters" not in section and "judged with the placebo check's family of 2" in section
+    assert "changes who gains" not in section and "judged with the placebo check's family of 2" in section
     assert "EFFECT FOUND" not in "\n".join(placebo_lines(reports))
     alone = "\n".join(pair_section(reports[0], None, 0, 0))
-    assert "**Verdict (random, the headline player): matters" in alone  # without the family it would read so
+    # the marginal row moves chips in single deals (its swing) but no seat's mean: no one gains, family or not
+    assert "**Answer (random, the headline player): changes deals but no seat gains measurably" in alone

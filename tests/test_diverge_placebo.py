@@ -56,6 +56,6 @@ def test_the_placebo_check_judges_its_measurements_as_one_family() -> None:
     # a family of 20 measurements (the same one, as if at 20 player counts): none is an effect found
     report = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(k, {"random": chance}) for k in range(20)])
     text = "\n".join(placebo_lines([report]))
-    assert "EFFECT FOUND" not in text and "20 of the 20 would read 'matters'" in text
+    assert "EFFECT FOUND" not in text and "20 of the 20 would read 'changes who gains'" in text
     alone = PairReport(pair, Search(pair, None, "", 0, 0, 0.0), [Measured(3, {"random": chance})])
     assert "EFFECT FOUND" in "\n".join(placebo_lines([alone]))

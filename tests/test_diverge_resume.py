@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import comet.commands.diverge as cmd
+import comet.commands.diverge_measure as cmd
 import pytest
 from comet.cli import main
 from comet.diverge.pairs import pairs_for
@@ -35,8 +35,9 @@ ARGV = ["diverge", "comet_lead", "--preset", "two_player", "--deals", "30", "--g
 
 
 def report(out: Path) -> str:
-    """The README without the time it was written."""
-    return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", (out / "README.md").read_text())
+    """The report's pages (the index first, then the others by name) without the time it was written."""
+    pages = [out / "README.md", *sorted(p for p in out.glob("*.md") if p.name != "README.md")]
+    return re.sub(r" on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", "\n".join(p.read_text() for p in pages))
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, fail_after: int | None = None) -> list[Job]:

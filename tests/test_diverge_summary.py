@@ -17,7 +17,9 @@ from comet.diverge.store import load, search_of
 from comet.diverge.study import Measured
 from comet.ruleset import RULING_FIELDS, RULING_OF
 
-REPORT = Path(__file__).resolve().parents[1] / "spec" / "divergence" / "README.md"
+DIVERGENCE = Path(__file__).resolve().parents[1] / "spec" / "divergence"
+# the report in pages (comet.commands.diverge_pages) keeps its summary table in summary.md
+REPORT = DIVERGENCE / "summary.md" if (DIVERGENCE / "summary.md").is_file() else DIVERGENCE / "README.md"
 
 
 def rows_of(lines: list[str]) -> set[tuple[str, str]]:
@@ -72,7 +74,7 @@ def test_the_summary_has_a_row_for_every_pair_measured_or_not() -> None:
     assert dropped.key in missing_from(fewer, pairs)
 
 
-PENDING = REPORT.parent / "pending"
+PENDING = DIVERGENCE / "pending"
 
 
 def pending_reports() -> dict[str, list[str]]:

@@ -137,7 +137,9 @@ def test_a_folder_that_is_not_a_site_is_refused(tmp_path: Path, capsys: pytest.C
 def _impact_paragraphs(divergence: Path) -> int:
     """Pair sections (any ``### preset: `…` `` heading) holding at least one ``**Impact…`` paragraph."""
     n = 0
-    for p in divergence.rglob("README.md"):
+    # a report in pages (comet.commands.diverge_pages) holds its sections in RUL-ID.md beside its README.md
+    readmes = list(divergence.rglob("README.md"))
+    for p in [*readmes, *(q for r in readmes for q in r.parent.glob("RUL-*.md"))]:
         in_pair = counted = False
         for line in p.read_text(encoding="utf-8").splitlines():
             if line.startswith("#"):
@@ -157,7 +159,9 @@ def test_every_impact_section_of_the_divergence_reports_is_read() -> None:
 
 
 def test_the_impact_reader_notices_a_changed_heading(tmp_path: Path) -> None:
-    text = (ROOT / "spec" / "divergence" / "README.md").read_text(encoding="utf-8")
+    folder = ROOT / "spec" / "divergence"
+    page = next(iter(sorted(folder.glob("RUL-*.md"))), folder / "README.md")  # a ruling's page, if in pages
+    text = page.read_text(encoding="utf-8")
     (tmp_path / "README.md").write_text(text.replace(" (A) against ", " versus ", 1), encoding="utf-8")
     assert len(read_reports(tmp_path)) == _impact_paragraphs(tmp_path) - 1
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from comet.diverge.measure import Paired
 from comet.diverge.multiplicity import FLAG, Row, multiplicity, multiplicity_lines
 from comet.diverge.pairs import Pair
 from comet.diverge.records import Bound
@@ -59,21 +60,33 @@ def headline_rows(reports: list[PairReport]) -> dict[tuple[str, int], Row]:
 
 def placebo_family(reports: list[PairReport]) -> int:
     """How many measurements the placebo check judges as one family (every player count and player of every
-    placebo pair); each placebo verdict anywhere in the report is judged with it."""
+    placebo pair, except the identity checks, which cannot fail: ``identical``); each placebo answer anywhere
+    in the report is judged with it."""
     from comet.diverge.placebo import placebo_reason
 
-    return sum(len(m.deals) for r in reports if placebo_reason(r.pair) is not None for m in r.impact)
+    return sum(
+        1
+        for r in reports
+        if placebo_reason(r.pair) is not None
+        for m in r.impact
+        for t in m.deals.values()
+        if not identical(t)
+    )
 
 
-def summary_table(reports: list[PairReport]) -> list[str]:
+def identical(t: Paired) -> bool:
+    """Whether every deal was the same under both readings (an identity check: it cannot fail, so it is listed
+    apart from the placebo family)."""
+    return t.deals > 0 and t.classes[0] == t.deals
+
+
+def summary_table(reports: list[PairReport], out_dir: Path | None = None) -> list[str]:
     """One row per reading pair and player count: the witness and the headline player's verdict; then how
     many of the verdicts chance explains (``comet.diverge.multiplicity``), those it may explain marked.  A
     placebo reading's row is judged with the placebo check's family, and is left out of the multiplicity
     count (the placebo check is its family)."""
-    from comet.diverge.effect import verdict
-    from comet.diverge.impact_report import competent, headline, unit_of
+    from comet.diverge.impact_report import answers_of, competent, headline
     from comet.diverge.placebo import placebo_reason
-    from comet.variant import variant_of
 
     family = max(1, placebo_family(reports))
     placebo_keys = {r.pair.key for r in reports if placebo_reason(r.pair) is not None}
@@ -99,8 +112,7 @@ def summary_table(reports: list[PairReport]) -> list[str]:
         if w is not None and pr is not None and pr.proved:
             # a Z3 proof over some player counts only proves the witness smallest among those deals
             shown += f" (smallest over {'/'.join(map(str, pr.within))}p deals)" if pr.within else " (smallest)"
-        link = f"[{rid}](#{rid.lower()}-{p.field})" if p.field else rid
-        unit = unit_of(variant_of(p.a).scoring != "chips")
+        link = f"[{rid}]({rid}.md)" if p.field else rid
         if not any(m.deals or m.games for m in r.impact):
             # every pair has its row, measured or not (tests/test_diverge_summary.py)
             counts = ", ".join(str(m.players) for m in r.impact) or "-"
@@ -119,8 +131,7 @@ def summary_table(reports: list[PairReport]) -> list[str]:
                 continue
             pol = headline(m)[0]
             placebo = p.key in placebo_keys
-            v = verdict(m.deals[pol], unit, family if placebo else 1)
-            text = v.text.split(" (in brackets:")[0].split(" (simultaneous")[0].split(" over ")[0]
+            text = answers_of(m, p, family if placebo else 1, out_dir)[pol].sentence.replace("|", "/")
             if placebo:
                 text += f" (placebo: judged with the placebo check's {family:,} measurements)"
             mark = f" {FLAG}" if (p.key, m.players) in doubtful else ""
@@ -159,10 +170,11 @@ IMPACT_NOTE = (
     "Every figure is a paired difference B − A with its 95 % interval (normal approximation on the "
     "deal-by-deal differences; 'every pair equal' where every paired difference is zero, so there is no spread "
     "to give a width); a share is given with its Wilson interval, a zero as '0 of N (at most x %)'. "
-    "The verdict looks at every seat's chips and win rate, the deal length and the chips that move "
-    "elsewhere at once, with simultaneous (Bonferroni) 95 % intervals, so a reading without effect reads "
-    "'no measurable effect' with the bound it is known to. Where the readings deal different cards "
-    "(`deal_order`, deal sizes) the deal-by-deal transfer compares two different deals and only the signed "
+    "Each answer looks at every seat's result and win rate, the deal length and the swing at once, with one "
+    "interval per figure, the simultaneous (Bonferroni) 95 % one, also in the tables, so 'changes who gains' "
+    "means a seat's result or win rate moved beyond what chance explains, and 'changes deals but no seat "
+    "gains measurably' gives the bound it is known to. Where the readings deal different cards "
+    "(`deal_order`, deal sizes) the deal-by-deal swing compares two different deals and only the signed "
     "means per seat speak for the rule. Rulings that act only between deals are measured over paired whole "
     "games, coupled the same way: each game's first dealer is drawn from one random stream and its deals are "
     "shuffled from another (`comet.diverge.measure.deal_stream`), so deal k gets the same seed under both "
@@ -170,62 +182,67 @@ IMPACT_NOTE = (
     "stream for both, every later deal of such a game would be shuffled differently and the figure would "
     "measure the shuffle). Every other seeded game (`comet game`, game records, vectors) keeps one stream. "
     "The placebo readings (`comet.diverge.placebo`) cannot change play "
-    "or payments and must read 'no measurable effect'.",
+    "or payments and must read 'no seat gains measurably'.",
     "",
 )
 
 
 def placebo_lines(reports: list[PairReport]) -> list[str]:
-    """The placebo check: each reading that cannot change play or payments, why, and what was measured."""
-    from comet.diverge.effect import verdict
+    """The placebo check: each reading that cannot change play or payments, why, and what was measured; the
+    identity checks (every deal identical under both readings: they cannot fail) listed apart."""
+    from comet.diverge.impact_report import scale_of
     from comet.diverge.placebo import placebo_reason
-    from comet.variant import variant_of
+    from comet.diverge.verdicts import answer
 
     placebos = [r for r in reports if placebo_reason(r.pair) is not None]
     family = placebo_family(reports)
     lines: list[str] = []
-    alone = 0  # verdicts that would read "matters" judged one at a time
+    same: list[str] = []
+    alone = 0  # answers that would read "changes who gains" judged one at a time
     for r in placebos:
-        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {placebo_reason(r.pair)}.")
-        unit = "chips" if variant_of(r.pair.a).scoring == "chips" else "points"
+        scale = scale_of(r.pair)
+        checked: list[str] = []
         for m in r.impact:
             for pol, t in m.deals.items():
-                alone += verdict(t, unit).matters
-                v = verdict(t, unit, together=family)
-                mark = "**EFFECT FOUND: the study is wrong**" if v.matters else v.text
-                lines.append(f"  - {m.players} players, {pol}: {mark}")
+                if identical(t):
+                    same.append(f"{r.pair.preset} {m.players}p {pol}")
+                    continue
+                alone += answer(t, scale, placebo=True).gains
+                a = answer(t, scale, family, placebo=True)
+                checked.append(
+                    f"  - {m.players} players, {pol}: "
+                    + ("**EFFECT FOUND: the study is wrong**" if a.gains else a.sentence)
+                )
+        lines.append(f"- `{r.pair.label_b()}` ({r.pair.preset}): inert because {placebo_reason(r.pair)}.")
+        lines += checked or ["  - every measurement an identity check (below)"]
     if not lines:
         return []
-    return [
+    out = [
         "## Placebo check",
         "",
-        "Readings that provably cannot change play or payments; each must show no measurable effect "
+        "Readings that provably cannot change play or payments; each must read 'no seat gains measurably' "
         "(`comet.diverge.placebo`, tests/test_diverge_placebo.py). The check judges its "
-        f"{family:,} measurements as one family: every bound below holds for all of them at once (95 %, "
-        "Bonferroni over every figure of every measurement), so a single effect found would mean the study "
-        "is wrong. Judged one at a time, as the rest of the report is, "
-        f"{alone} of the {family:,} would read 'matters' (about {0.05 * family:.0f} are expected by chance "
-        "at 95 % each).",
+        f"{family:,} measurements that can fail as one family: every bound below holds for all of them at once "
+        "(95 %, Bonferroni over every figure of every measurement), so a single effect found would mean the "
+        f"study is wrong. Judged one at a time, {alone} of the {family:,} would read 'changes who gains' (about "
+        f"{0.05 * family:.0f} are expected by chance at 95 % each).",
         "",
         *lines,
         "",
     ]
+    if same:
+        out += [
+            f"Identity checks, not counted in the family: {len(same)} measurements in which every deal is "
+            "identical under both readings (the same cards, actions and payments), so they cannot fail: "
+            + ", ".join(same)
+            + ".",
+            "",
+        ]
+    return out
 
 
-def render(
-    pairs: list[Pair],
-    reports: list[PairReport],
-    args: argparse.Namespace,
-    contradictions: Sequence[str] = (),
-    sample: int = 12,
-) -> str:
-    """The page; ``sample`` is how many seeds the fast engine's sums were checked on against the reference's."""
-    from comet.commands.rules import default_spec_dir, ruling_sources, ruling_titles
-
-    titles = ruling_titles(default_spec_dir())
-    sources = ruling_sources(default_spec_dir())
-    out_dir: Path | None = args.out
-    house = any(not r.pair.field for r in reports)
+def header_lines(args: argparse.Namespace, house: bool, sample: int) -> list[str]:
+    """The report's title, the command it was generated by and what a witness is, and how impact is measured."""
     lines = ["# Where the house rules part ways" if house else "# Where the readings part ways", ""]
     cmd = "comet diverge " + (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
     run_on = ""
@@ -260,6 +277,24 @@ def render(
         "",
         *IMPACT_NOTE,
     ]
+    return lines
+
+
+def render(
+    pairs: list[Pair],
+    reports: list[PairReport],
+    args: argparse.Namespace,
+    contradictions: Sequence[str] = (),
+    sample: int = 12,
+) -> str:
+    """The page; ``sample`` is how many seeds the fast engine's sums were checked on against the reference's."""
+    from comet.commands.rules import default_spec_dir, ruling_sources, ruling_titles
+
+    titles = ruling_titles(default_spec_dir())
+    sources = ruling_sources(default_spec_dir())
+    out_dir: Path | None = args.out
+    house = any(not r.pair.field for r in reports)
+    lines = header_lines(args, house, sample)
     fields: dict[str, list[PairReport]] = {}
     for r in reports:
         fields.setdefault(r.pair.field, []).append(r)
@@ -335,7 +370,8 @@ def field_breakdown(pair: Pair, diff: dict[str, object], deals: int = 0, games: 
         )
         + "):",
         "",
-        "| field alone | A → B | first difference | smallest? | what differs |" + (" impact alone |" if deals or games else ""),
+        "| field alone | A → B | first difference | smallest? | what differs |"
+        + (" impact alone |" if deals or games else ""),
         "|---|---|---|---|---|" + ("---|" if deals or games else ""),
     ]
     for k, v in sorted(diff.items()):

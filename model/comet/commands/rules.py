@@ -127,8 +127,12 @@ def ruling_sources(spec: Path) -> dict[str, list[str]]:
 
 
 def ruling_list(spec: Path) -> list[JsonObject]:
-    """Every ruling field: its ruling id, question, readings (None: a whole number), presets and defaults."""
+    """Every ruling field: its ruling id, question, readings (None: a whole number) with their plain labels,
+    presets and defaults."""
+    from comet.commands.reading_labels import reading_labels
+
     titles = ruling_titles(spec)
+    plain = reading_labels(spec)
     out: list[JsonObject] = []
     for field in RULING_FIELDS:
         ruling = RULING_OF.get(field, "")
@@ -148,6 +152,8 @@ def ruling_list(spec: Path) -> list[JsonObject]:
                 "question": question,
                 "file": where,
                 "readings": shown,
+                # each reading in plain words, from the ruling's own **Readings.** list (where it has one)
+                "labels": dict(plain.get(field, {})),
                 "type": "integer" if readings is None else ("boolean" if False in readings else "choice"),
                 "presets": list(presets),
                 "defaults": defaults,

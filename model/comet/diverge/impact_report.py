@@ -9,10 +9,23 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from comet.diverge.effect import arises_text, effect, position_name, verdict
+from comet.diverge.effect import effect, position_name
+from comet.diverge.glossary import EXACT
 from comet.diverge.measure import DEALT, GamePaired, Paired
+from comet.diverge.pairs import Pair, value_text
 from comet.diverge.stats import mean_estimate, share_text
 from comet.diverge.study import Measured
+from comet.diverge.verdicts import (
+    DESIGN_ZEROS,
+    Answer,
+    ExactEffect,
+    Scale,
+    answer,
+    arose,
+    payment_only,
+    swing_where_arises,
+    z_of,
+)
 
 HEADLINE_ORDER = ("pimc", "random", "greedy", "hoarder", "simple")
 
@@ -59,37 +72,47 @@ def unit_of(points: bool) -> str:
     return "points" if points else "chips"
 
 
-def deal_table(deals: dict[str, Paired], unit: str) -> list[str]:
+def deal_table(deals: dict[str, Paired], unit: str, together: int = 1, lower_wins: bool = False) -> list[str]:
+    """Every player's figures, each with the one interval of its answer (simultaneous 95 %,
+    ``verdicts.z_of``); the swing's interval never below zero; a penalty-points game says so."""
     pols = list(deals)
+    noun = "penalty points" if lower_wins else unit
     lines = ["| figure (B − A, paired) | " + " | ".join(pols) + " |", "|---|" + "---|" * len(pols)]
 
     def row(label: str, cells: list[str]) -> None:
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
-    effs = {p: effect(t) for p, t in deals.items()}
+    zs = {p: z_of(t, together) for p, t in deals.items()}
+    effs = {p: effect(t, zs[p]) for p, t in deals.items()}
+    dealt = any(t.classes[DEALT] for t in deals.values())
     row("paired deals", [f"{t.deals:,}" for t in deals.values()])
-    row("situation", [arises_text(t) for t in deals.values()])
-    row("deals whose chips or winner change", [share_text(t.changed, t.deals) for t in deals.values()])
-    row(
-        f"{unit} that end up with another seat, per deal",
-        [
-            ("(other cards dealt) " if t.classes[DEALT] else "")
-            + effs[p].transfer.text(3, signed=False)
-            + f"; largest {t.transfer_max}"
-            for p, t in deals.items()
-        ],
-    )
+    if dealt:
+        row("deals", ["other cards are dealt under B, so deals are not compared one by one" for _ in pols])
+    else:
+        row("deals where the case arises", [share_text(arose(t), t.deals) for t in deals.values()])
+        row("deals whose result or winner change", [share_text(t.changed, t.deals) for t in deals.values()])
+        row(
+            f"swing where it arises ({noun} that end up with another seat)",
+            [
+                (lambda e: f"{e.value:.3f} ({e.low:.3f} to {e.high:.3f}); largest {t.transfer_max}")(
+                    swing_where_arises(t, zs[p])
+                )
+                if arose(t)
+                else "-"
+                for p, t in deals.items()
+            ],
+        )
     players = next(iter(deals.values())).players
     for i in range(players):
         name = position_name(i, players)
         row(
-            f"{name}: mean {unit} per deal, A → change",
+            f"{name}: mean {noun} per deal, A → change",
             [f"{effs[p].chips_a[i]:+.3f} → {effs[p].chips_change[i].text(3)}" for p in pols],
         )
     for i in range(players):
         name = position_name(i, players)
         row(
-            f"{name}: win rate, A → change (points)",
+            f"{name}: win rate, A → change (percentage points)",
             [f"{100 * effs[p].wins_a[i]:.2f} % → {effs[p].win_change[i].text(2, scale=100)}" for p in pols],
         )
     row(
@@ -97,6 +120,8 @@ def deal_table(deals: dict[str, Paired], unit: str) -> list[str]:
     )
     row("drawn deals A / B", [f"{t.drawn_a} / {t.drawn_b}" for t in deals.values()])
     row("stuck deals A / B", [f"{t.stuck_a} / {t.stuck_b}" for t in deals.values()])
+    if lower_wins:
+        lines += ["", "Penalty points: a positive change is worse for the seat (the lowest total wins)."]
     return lines
 
 
@@ -138,6 +163,97 @@ def game_verdict(g: GamePaired) -> str:
     return f"winners change in {w}; deals per game {dl.text(2)}; final spread {ds.text(2)}"
 
 
+def scale_of(pair: Pair | None, points: bool = False) -> Scale:
+    """How ``pair``'s game reads its results (chips, points, or penalty points where the lowest wins)."""
+    if pair is None:
+        return Scale("points" if points else "chips")
+    from comet.variant import variant_of
+
+    v = variant_of(pair.a)
+    return Scale("chips" if v.scoring == "chips" else "points", v.lower_wins)
+
+
+#: deals per player replayed for an exact effect (``comet.diverge.exact``), and the players whose actions
+EXACT_SEEDS = 300
+EXACT_POLICIES = ("random", "greedy", "hoarder")
+EXACT_VERSION = 1
+
+
+def exact_for(pair: Pair, players: int, out_dir: Path | None) -> ExactEffect | None:
+    """The exact effect of payment-only ``pair`` at ``players`` (None: its play can part), saved in
+    ``out_dir/results`` keyed by both rule sets, so a rewrite of the report replays nothing again."""
+    from comet.diverge.exact import exact_effect
+    from comet.diverge.results import load_json, rules_digest, save_json
+    from comet.records.deal_record import JsonObject
+
+    key: JsonObject = {
+        "exact": EXACT_VERSION,
+        "pair": pair.key,
+        "players": players,
+        "seeds": EXACT_SEEDS,
+        "policies": list(EXACT_POLICIES),
+        "rules_a": rules_digest(pair.a),
+        "rules_b": rules_digest(pair.b),
+    }
+    name = f"exact-{pair.preset}--{pair.field}={value_text(pair.value_b)}-{players}p.json"
+    path = None if out_dir is None else out_dir / "results" / name
+    if path is not None:
+        got = load_json(path, key)
+        if got is not None:
+            if got.get("none"):
+                return None
+            changes = got.get("changes")
+            assert isinstance(changes, list)
+            return ExactEffect(
+                int(str(got["deals"])),
+                int(str(got["arose"])),
+                tuple(((int(c[0][0]), int(c[0][1])), int(c[1])) for c in changes),  # type: ignore[index,arg-type]
+                players,
+            )
+    x = exact_effect(pair, players, range(EXACT_SEEDS), EXACT_POLICIES)
+    if path is not None:
+        body: JsonObject = (
+            {"none": True}
+            if x is None
+            else {"deals": x.deals, "arose": x.arose, "changes": [[[w, o], k] for (w, o), k in x.changes]}
+        )
+        save_json(path, key, body)
+    return x
+
+
+def answers_of(m: Measured, pair: Pair | None, together: int, out_dir: Path | None) -> dict[str, Answer]:
+    """Each player's answer at ``m``'s player count (``comet.diverge.verdicts.answer``): penalty points
+    oriented, a placebo without a changed-deal share, a zero by design named, a payment-only ruling exact."""
+    from comet.diverge.placebo import placebo_reason
+
+    scale = scale_of(pair)
+    placebo = pair is not None and placebo_reason(pair) is not None
+    exact = None
+    if pair is not None and pair.field and not placebo and payment_only(m.deals):
+        exact = exact_for(pair, m.players, out_dir)
+    out: dict[str, Answer] = {}
+    for pol, t in m.deals.items():
+        design = DESIGN_ZEROS.get((pair.field, value_text(pair.value_b), pol), "") if pair is not None else ""
+        out[pol] = answer(t, scale, together, placebo, design, exact)
+    return out
+
+
+def answer_parts(a: Answer) -> list[str]:
+    """The answer's parts, one line each: how often, who gains, how much where it arises, how sure."""
+    parts = [("How often", a.often), ("Who gains", a.who), ("How much, where it arises", a.much), ("How sure", a.sure)]
+    return [f"- {label}: {text}." for label, text in parts if text]
+
+
+def player_table(m: Measured, answers: dict[str, Answer]) -> list[str]:
+    """One row per player: its paired deals and its one-sentence answer."""
+    lines = ["| player | paired deals | answer |", "|---|---|---|"]
+    for pol, t in m.deals.items():
+        a = answers[pol]
+        text = f"{a.phrase}: {a.often}" if a.phrase == EXACT else a.sentence
+        lines.append(f"| {pol} | {t.deals:,} | {text.replace('|', '/')} |")
+    return lines
+
+
 def impact_lines(
     measured: list[Measured],
     points: bool,
@@ -146,6 +262,7 @@ def impact_lines(
     title: str,
     together: int = 1,
     unmeasured: tuple[tuple[int, str], ...] = (),
+    pair: Pair | None = None,
 ) -> list[str]:
     """The impact part of one pair's section; ``together`` > 1 for a placebo reading, whose verdicts are judged
     with the placebo check's family of that many measurements (``comet.diverge.effect.verdict``)."""
@@ -163,7 +280,7 @@ def impact_lines(
     if at and idle:
         lines += [
             f"- Whole games are played at {', '.join(map(str, at))} players only (the game's usual count, "
-            f"`comet.commands.diverge.games_at`): at {', '.join(map(str, idle))} players this ruling is not measured.",
+            f"`comet.commands.diverge_plan.games_at`): at {', '.join(map(str, idle))} players this ruling is not measured.",
             "",
         ]
     for m in measured:
@@ -190,21 +307,29 @@ def impact_lines(
             if "pimc" in pols and (m.pimc_engine or "reference") != m.engine
             else ""
         )
+        answers = answers_of(m, pair, together, out_dir)
+        a = answers[head]
         lines += [f"**Impact at {m.players} players** ({n} paired deals per player, {engine}):", ""]
-        lines.append(f"- **Verdict ({head}, the headline player): {verdict(m.deals[head], unit, together).text}.**")
+        who = (
+            f"{head}, whose strength against greedy was not measured here"
+            if head == "pimc" and m.strength is None
+            else f"{head}, the headline player"
+        )
+        lines.append(f"- **Answer ({who}): {a.sentence}.**")
+        lines += answer_parts(a)
         if together > 1:
             lines.append(
-                f"- A placebo reading: every verdict here is judged with the placebo check's family of {together:,} "
-                "measurements, as in the report's Placebo check."
+                f"- A placebo reading: every answer here is judged with the placebo check's family of {together:,} "
+                "measurements, as in the placebo check (method.md)."
             )
-        if why:
+        if why and not (head == "pimc" and m.strength is None):
             lines.append(f"- Headline: {why}.")
-        elif head == "pimc":
+        elif head == "pimc" and m.strength is not None:
             lines.append(f"- Headline: pimc is measurably stronger than greedy here: {strength_text(m)}.")
-        lines += [f"- {p}: {verdict(t, unit, together).text}." for p, t in m.deals.items() if p != head]
         for p, g in m.games.items():
             lines.append(f"- whole games ({p}): {game_verdict(g)}.")
-        lines += ["", *deal_table(m.deals, unit), ""]
+        lines += ["", *player_table(m, answers), ""]
+        lines += ["", *deal_table(m.deals, unit, together, scale_of(pair).lower_wins), ""]
         if m.games:
             lines += [*game_table(m.games), ""]
         if out_dir is not None and any(t.changed for t in m.deals.values()):

@@ -114,12 +114,12 @@ FLAG = "†"
 
 def _doubtful_text(n: int) -> str:
     if n == 0:
-        return "Every 'matters' survives."
+        return "Every measurable change survives."
     if n == 1:
-        return f"The one that does not survive is marked {FLAG} in the summary and listed here; it may be a false 'matters' of chance:"
+        return f"The one that does not survive is marked {FLAG} in the summary and listed here; it may be a change of chance alone:"
     return (
-        f"The {n:,} that do not survive are marked {FLAG} in the summary and listed here; each may be a false "
-        "'matters' of chance:"
+        f"The {n:,} that do not survive are marked {FLAG} in the summary and listed here; each may be a change "
+        "of chance alone:"
     )
 
 
@@ -130,10 +130,12 @@ def multiplicity_lines(rows: Sequence[Row], result: Multiplicity, where: str) ->
         "## How many verdicts chance explains",
         "",
         f"Of the {result.rows:,} {where}, {result.tested:,} are tested (some deal changed; the others read "
-        f"'no effect' exactly) and {k:,} read 'matters', each judged alone at 95 %. If no reading mattered at "
-        f"all, chance alone would make at most about {result.expected_by_chance:.0f} of the {result.tested:,} "
-        "read 'matters' (5 % each). Judged as one family across the report: "
-        f"{len(result.family_wise):,} of the {k:,} still read 'matters' with every figure of every tested "
+        f"'no effect' exactly) and {k:,} show a measurable change (a seat's result or win rate, the deal length "
+        f"or the swing beyond its interval: 'changes who gains' or, by the swing or length alone, 'changes deals "
+        f"but no seat gains measurably'), each judged alone at 95 %. If no reading changed anything, chance alone "
+        f"would give at most about {result.expected_by_chance:.0f} of the {result.tested:,} "
+        "(5 % each). Judged as one family across the report: "
+        f"{len(result.family_wise):,} of the {k:,} still show one with every figure of every tested "
         "verdict held at 95 % at once (Bonferroni, `comet.diverge.effect.verdict(..., together=...)`), and "
         f"{len(result.fdr):,} survive Benjamini-Hochberg at a 5 % false discovery rate "
         "(`comet.diverge.multiplicity`). " + _doubtful_text(k - len(result.fdr)),

@@ -83,7 +83,7 @@ def pair_section(
     together = max(1, placebo_family) if placebo_reason(p) is not None else 1
     title_b = f"{p.preset}: {p.label_a()} (A) vs {p.label_b()} (B)"
     absent = unmeasured(p) if r.impact else ()
-    lines += ["", *impact_lines(r.impact, points, out_dir, name, title_b, together, absent)]
+    lines += ["", *impact_lines(r.impact, points, out_dir, name, title_b, together, absent, p)]
     if r.interactions:
         lines += ["", "**Interactions** (another ruling's reading changes whether this one makes a difference):", ""]
         # an item's narration follows it indented (a nested block of the list item), not as items of its own

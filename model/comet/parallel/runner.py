@@ -13,8 +13,8 @@ order**, so a campaign's outcome does not depend on how many workers ran it:
 
 Used by ``comet fuzz`` (``comet.fuzz.fuzz_chunk``), ``comet perft --table``, the fast-engine
 study (``comet.fast.study.fast_study``: outcome sums of millions of deals) and, through ``Runner.map``, by
-any other campaign, such as the impact studies of ``comet diverge`` (their ``run_job`` is a
-unit function of the same kind).
+any other campaign, such as the impact studies of ``comet diverge`` (their ``run_job`` is a unit function
+of the same kind; ``Runner.completed`` hands each result back as it finishes, so each is saved at once).
 """
 
 from __future__ import annotations
@@ -124,6 +124,25 @@ class Runner(AbstractContextManager["Runner"]):
             if on_done is not None:
                 on_done(i)
         return done
+
+    def completed(self, fn: Callable[[U], R], units: Sequence[U]) -> Iterator[tuple[int, R]]:
+        """``(i, fn(units[i]))`` as each unit finishes (in any order), so a caller can save each result at
+        once (``comet diverge`` saves every pair's figures as it is measured)."""
+        if self._client is not None:
+            from distributed import as_completed as dask_completed
+
+            futures = self._client.map(fn, list(units), pure=False)
+            index = {f.key: i for i, f in enumerate(futures)}
+            for f in dask_completed(futures):  # type: ignore[no-untyped-call]
+                yield index[f.key], f.result()
+            return
+        if self._pool is not None:
+            pending = {self._pool.submit(fn, u): i for i, u in enumerate(units)}
+            for fut in as_completed(pending):
+                yield pending[fut], fut.result()
+            return
+        for i, u in enumerate(units):
+            yield i, fn(u)
 
 
 def run_units(

@@ -1,6 +1,7 @@
 """The divergence report(s) under ``spec/divergence/``, read by their structure, not their figures.
 
-``comet diverge --out DIR`` writes ``DIR/README.md``: one ``## RUL-ID: `field` `` section per ruling
+``comet diverge --out DIR`` writes ``DIR/README.md`` (an index) and one page ``DIR/RUL-ID.md`` per ruling
+(older reports: all in ``README.md``), each holding one ``## RUL-ID: `field` `` section per ruling
 field, and under it one ``### preset: `field = a` (A) against `field = b` (B)`` section per reading pair,
 holding the witness, then the impact: one or more paragraphs starting ``**Impact`` (one per player count
 in the newer reports), each with its tables and plots (``![...](file.png)``).
@@ -46,10 +47,12 @@ def _first_paragraph(lines: list[str]) -> str:
     return " ".join(x for x in out if x.startswith("Generated") or x.startswith("Run on")) or " ".join(out[:1])
 
 
-def read_report(path: Path, root: Path) -> list[Impact]:
+def read_report(path: Path, root: Path, heading: str = "") -> list[Impact]:
+    """The impact sections of one page; ``heading``: the run's description, if the page does not hold it (a
+    ruling's own page ``RUL-ID.md`` beside its index)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     folder = str(path.parent.relative_to(root)) if path.parent != root else ""
-    heading = _first_paragraph(lines)
+    heading = heading or _first_paragraph(lines)
     out: list[Impact] = []
     ruling = ""
     pair: tuple[str, str, str, str] | None = None
@@ -92,4 +95,8 @@ def read_reports(divergence: Path) -> list[Impact]:
     out: list[Impact] = []
     for p in paths:
         out.extend(read_report(p, divergence))
+        # a report in pages (``comet.commands.diverge_pages``): its index, and one page per ruling
+        heading = _first_paragraph(p.read_text(encoding="utf-8").splitlines())
+        for page in sorted(p.parent.glob("RUL-*.md")):
+            out.extend(read_report(page, divergence, heading))
     return out

@@ -1,0 +1,165 @@
+"""The divergence report as pages people can open (issue 33): an index well under 100 KB, one page per ruling
+under 200 KB, no Markdown file in spec/ over 300 KB, every link between the pages resolving, and a plain answer
+of at most 40 lines at 100 columns.  Cites R-DEAL (the deals every answer is measured over)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import pytest
+from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines
+from comet.diverge.measure import Paired
+from comet.diverge.pairs import pairs_for
+from comet.diverge.records import Search
+from comet.diverge.report import PairReport
+from comet.diverge.store import load, search_of
+from comet.diverge.study import Measured
+
+ROOT = Path(__file__).resolve().parents[1]
+DIVERGENCE = ROOT / "spec" / "divergence"
+LINK = re.compile(r"\]\(([^)\s#]+)(#[^)\s]*)?\)")
+
+
+def broken_links(folder: Path) -> list[str]:
+    """Relative links of the Markdown pages in ``folder`` (not in its sub-folders) that name no file."""
+    bad = []
+    for page in sorted(folder.glob("*.md")):
+        for m in LINK.finditer(page.read_text(encoding="utf-8")):
+            target = m.group(1)
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            if not (page.parent / target).exists():
+                bad.append(f"{page.name} -> {target}")
+    return bad
+
+
+def oversized(folder: Path) -> list[str]:
+    """The pages over their limit: the index over ``INDEX_LIMIT``, any other over ``PAGE_LIMIT`` bytes."""
+    out = []
+    for page in sorted(folder.glob("*.md")):
+        limit = INDEX_LIMIT if page.name == "README.md" else PAGE_LIMIT
+        if page.stat().st_size > limit:
+            out.append(f"{page.name}: {page.stat().st_size:,} bytes > {limit:,}")
+    return out
+
+
+def offered(deals: int = 10_000) -> Paired:
+    """Three seats: the readings' options differ in a tenth of the deals and no deal changes."""
+    return Paired(
+        deals=deals,
+        classes=(deals - deals // 10, 0, deals // 10, 0, 0),
+        chips_a=(0, 0, 0),
+        chips_d=(0, 0, 0),
+        chips_d2=(0, 0, 0),
+        wins_a=(0, 0, deals),
+        wins_d=(0, 0, 0),
+        wins_d2=(0, 0, 0),
+    )
+
+
+def small_reports() -> list[PairReport]:
+    """Two rulings' pairs in the standard game, with hand-made figures at 3 players."""
+    stored = load()
+    out = []
+    for field in ("comet_bonus_last", "stuck_restart"):
+        for pair in pairs_for(field, ["standard"]):
+            e = stored.get(pair.key)
+            s = search_of(pair, e) if e is not None else Search(pair, None, "", 0, 0, 0.0)
+            m = Measured(3, {"random": offered()})
+            out.append(PairReport(pair, s, [m]))
+    return out
+
+
+def args_for(out: Path | None) -> argparse.Namespace:
+    return argparse.Namespace(
+        out=out,
+        deals=10_000,
+        games=0,
+        backend="reference",
+        policies="random",
+        rules=None,
+        against=None,
+        ruling_a=[],
+        ruling_b=[],
+    )
+
+
+def write(tmp_path: Path) -> dict[str, str]:
+    written = pages([], small_reports(), args_for(tmp_path), (), 12)
+    for name, text in written.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return written
+
+
+def test_pages_are_an_index_and_a_page_per_ruling_with_links_that_resolve(tmp_path: Path) -> None:
+    written = write(tmp_path)
+    assert {"README.md", "method.md", "summary.md", "RUL-COMET-BONUS-LAST.md", "RUL-STUCK-RESTART.md"} <= set(written)
+    index = written["README.md"]
+    rows = [line for line in index.splitlines() if line.startswith("| <a id=")]
+    assert len(rows) == 2, rows
+    assert all("no effect" in row for row in rows), rows
+    # the anchors spec/rulings.md links to (``divergence/README.md#rul-…-field``) land on the ruling's row
+    assert '<a id="rul-stuck-restart-stuck_restart"></a>[RUL-STUCK-RESTART](RUL-STUCK-RESTART.md)' in index
+    assert broken_links(tmp_path) == [] and oversized(tmp_path) == []
+    assert "## Words" in written["method.md"] and "zero by design" in written["method.md"]
+
+
+def test_a_broken_link_and_an_oversized_page_are_caught(tmp_path: Path) -> None:
+    write(tmp_path)
+    # planted: a page linked from the index goes missing, and a ruling page grows past its limit
+    (tmp_path / "RUL-STUCK-RESTART.md").unlink()
+    assert "README.md -> RUL-STUCK-RESTART.md" in broken_links(tmp_path)
+    (tmp_path / "RUL-COMET-BONUS-LAST.md").write_text("x" * (PAGE_LIMIT + 1), encoding="utf-8")
+    assert oversized(tmp_path) == [f"RUL-COMET-BONUS-LAST.md: {PAGE_LIMIT + 1:,} bytes > {PAGE_LIMIT:,}"]
+
+
+def test_the_plain_answer_fits_forty_lines_of_a_hundred_columns() -> None:
+    reports = small_reports()
+    lines = plain_lines(reports * 20)
+    assert len(lines) <= 40 and all(len(line) <= 100 for line in lines), lines
+    assert lines[-1].endswith("method.md.") or "--full" in "\n".join(lines[-3:])
+    assert any(line.startswith("RUL-STUCK-RESTART") for line in plain_lines(reports))
+
+
+@pytest.mark.skipif(not (DIVERGENCE / "method.md").is_file(), reason="the report is not in pages yet")
+def test_the_published_report_opens() -> None:
+    """spec/divergence/: the index under 100 KB, every page under 200 KB, every link resolving."""
+    assert oversized(DIVERGENCE) == []
+    assert broken_links(DIVERGENCE) == []
+
+
+def test_no_markdown_file_in_spec_is_over_300_kb() -> None:
+    big = [str(p.relative_to(ROOT)) for p in (ROOT / "spec").rglob("*.md") if p.stat().st_size > 300_000]
+    assert big == [] or (big == ["spec/divergence/README.md"] and not (DIVERGENCE / "method.md").is_file()), big
+
+
+def test_every_reading_compared_has_a_plain_label() -> None:
+    """Every reading a divergence pair compares is named in words from its ruling's **Readings.** list (a whole
+    number, e.g. a stake, may be named by its value); planted: a field the rulings do not list falls back to
+    ``field = value``, which this test would report."""
+    from comet.commands.reading_labels import label_of, reading_labels
+    from comet.diverge.pairs import all_pairs, value_text
+
+    labels = reading_labels(ROOT / "spec")
+    missing = sorted(
+        {
+            f"{p.field} = {value_text(v)}"
+            for p in all_pairs()
+            for v in (p.value_a, p.value_b)
+            if not isinstance(v, int) or isinstance(v, bool)
+            if label_of(labels, p.field, v) == f"{p.field} = {value_text(v)}"
+        }
+    )
+    assert missing == [], missing
+    assert label_of(labels, "no_such_field", "x") == "no_such_field = x"
+    assert label_of(labels, "comet_bonus_last", "plain").startswith("the bonus is the Comet's current value")
+
+
+def test_comet_rulings_json_carries_the_labels() -> None:
+    from comet.commands.rules import default_spec_dir, ruling_list
+
+    rows = {str(r["field"]): r for r in ruling_list(default_spec_dir())}
+    labels = rows["stuck_restart"]["labels"]
+    assert isinstance(labels, dict) and set(labels) >= {"may"}, labels

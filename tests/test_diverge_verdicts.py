@@ -1,0 +1,138 @@
+"""The verdict vocabulary (RUL- rulings' impact, issue 33): each answer derived from hand-made figures, every
+phrase defined in the glossary, penalty points read in the reader's orientation, payment-only rulings exact."""
+
+from __future__ import annotations
+
+import pytest
+from comet.diverge.exact import exact_effect
+from comet.diverge.glossary import GLOSSARY, VERDICT_PHRASES
+from comet.diverge.measure import Paired
+from comet.diverge.pairs import pairs_for
+from comet.diverge.verdicts import (
+    Answer,
+    ExactEffect,
+    Scale,
+    answer,
+    check_phrase,
+    payment_only,
+    swing_where_arises,
+    z_of,
+)
+
+
+def paired(
+    deals: int = 10_000,
+    classes: tuple[int, ...] | None = None,
+    d: tuple[int, int, int] = (0, 0, 0),
+    d2: tuple[int, int, int] = (0, 0, 0),
+    changed: int = 0,
+    transfer: int = 0,
+    transfer2: int = 0,
+) -> Paired:
+    """Three seats' paired sums, built by hand (no deal changes by default)."""
+    return Paired(
+        deals=deals,
+        classes=classes or (deals, 0, 0, 0, 0),
+        chips_a=(0, 0, 0),
+        chips_d=d,
+        chips_d2=d2,
+        wins_a=(3000, 3000, 4000),
+        wins_d=(0, 0, 0),
+        wins_d2=(0, 0, 0),
+        transfer=transfer,
+        transfer2=transfer2,
+        changed=changed,
+    )
+
+
+def test_every_phrase_is_defined() -> None:
+    for phrase in VERDICT_PHRASES:
+        assert phrase in GLOSSARY, f"verdict phrase {phrase!r} has no glossary entry"
+
+
+def test_an_undefined_phrase_is_caught() -> None:
+    # planted: a verdict in the old words ("matters") must not reach the report
+    with pytest.raises(ValueError, match=r"not defined in comet\.diverge\.glossary"):
+        check_phrase(Answer("matters", "matters: 2nd +0.001 chips/deal", "", "", "", ""))
+
+
+def test_a_seat_that_gains_beyond_its_interval_changes_who_gains() -> None:
+    # 2nd seat +1 chip in 2,000 of 10,000 deals: mean +0.2, clearly beyond its interval
+    p = paired(
+        classes=(8000, 0, 0, 2000, 0),
+        d=(-2000, 2000, 0),
+        d2=(2000, 2000, 0),
+        changed=2000,
+        transfer=2000,
+        transfer2=2000,
+    )
+    a = answer(p)
+    assert a.phrase == "changes who gains"
+    assert "2nd gains 0.200 chips per deal" in a.sentence
+    assert "1st loses 0.200 chips per deal" in a.who
+
+
+def test_changed_deals_alone_do_not_make_anyone_gain() -> None:
+    # chips move in 100 deals but even out: +1 and -1 alike for each seat
+    p = paired(classes=(9900, 0, 0, 100, 0), d=(0, 0, 0), d2=(100, 100, 0), changed=100, transfer=100, transfer2=100)
+    a = answer(p)
+    assert a.phrase == "changes deals but no seat gains measurably", a.sentence
+    assert not a.gains
+
+
+def test_penalty_points_read_as_worse_for_the_seat() -> None:
+    # raw +1.13 points per deal for the 2nd seat: in a penalty-points game that is bad for it (planted sign flip:
+    # reading raw points as a gain would say "better")
+    p = paired(
+        classes=(0, 10_000, 0, 0, 0),
+        d=(0, 11_300, 0),
+        d2=(0, 130_000, 0),
+        changed=10_000,
+        transfer=11_300,
+        transfer2=130_000,
+    )
+    a = answer(p, Scale("points", lower_wins=True))
+    assert "2nd scores 1.130 more penalty points per deal" in a.sentence
+    assert a.sentence.split("per deal")[1].split(";")[0].endswith("= worse"), a.sentence
+    plain = answer(p, Scale("points"))
+    assert "= better" in plain.sentence and "penalty" not in plain.sentence
+
+
+def test_nothing_changes_never_arises_or_no_effect() -> None:
+    assert answer(paired()).phrase == "never arises"
+    offered = paired(classes=(9000, 0, 1000, 0, 0))
+    assert answer(offered).phrase == "no effect"
+    assert answer(offered, design="it never passes").phrase == "zero by design"
+
+
+def test_one_interval_per_figure_and_nonnegative_swing() -> None:
+    p = paired(classes=(9990, 0, 0, 10, 0), d=(5, -5, 0), d2=(25, 25, 0), changed=10, transfer=3, transfer2=9)
+    swing = swing_where_arises(p, z_of(p))
+    assert swing.low >= 0.0, swing
+    assert z_of(p) > 1.96  # simultaneous: wider than one at a time
+    assert z_of(p, together=10) > z_of(p)
+
+
+def test_payment_only_ruling_is_answered_exactly() -> None:
+    # planted: a payment-only ruling measured by a search player's changed choices is not payment-only evidence
+    pay = paired(classes=(9900, 100, 0, 0, 0), d=(-400, 200, 200), d2=(1600, 400, 400), changed=100)
+    searched = paired(classes=(9900, 95, 0, 5, 0), changed=100)
+    assert payment_only({"random": pay, "pimc": searched})
+    assert not payment_only({"random": searched})
+    x = ExactEffect(1000, 80, (((-4, 4), 75), ((-12, 12), 5)), 3)
+    a = answer(pay, exact=x)
+    assert a.phrase == "exact effect"
+    assert "the winner receives exactly 4 fewer chips (93.8 % of those deals) or 12 fewer chips" in a.sentence
+    assert "option only one reading offers" not in a.sentence
+
+
+def test_comet_bonus_last_is_exact_and_stuck_restart_is_not() -> None:
+    """RUL-COMET-BONUS-LAST: the same actions replayed under both readings; the winner receives 2(n-1) fewer
+    chips (or three times that) whenever the case arises.  RUL-STUCK-RESTART offers other options: no exact
+    effect is claimed."""
+    pair = next(iter(pairs_for("comet_bonus_last", ["standard"])))
+    x = exact_effect(pair, 3, range(300), ("hoarder",))
+    assert x is not None and x.arose > 0
+    assert {c for c, _ in x.changes} <= {(-4, 4), (-12, 12)}, x.changes
+    stuck = next(iter(pairs_for("stuck_restart", ["standard"])))
+    assert exact_effect(stuck, 3, range(50), ("random",)) is None
