@@ -189,7 +189,7 @@ def test_spec_examples_of_action_ids_hold() -> None:
 def test_every_ruling_field_is_a_parameter() -> None:
     from comet.ruleset import RULING_FIELDS
 
-    assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", *RULING_FIELDS}
+    assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", "small", *RULING_FIELDS}
 
 
 def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:

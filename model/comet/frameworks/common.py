@@ -31,6 +31,7 @@ from comet.cards import KING, Card, Pack, card_text, cards_text, rank_of, rank_t
 from comet.errors import RecordError
 from comet.presets import PRESETS, preset
 from comet.ruleset import RULING_FIELDS, Ruleset, coerce_field, field_readings
+from comet.small import SMALL, small
 from comet.state import PASS, Action, DealState
 from comet.variant import variant_of
 
@@ -120,6 +121,8 @@ class Table:
     comet_value: int
     hand_size: int
     dead_size: int
+    #: the small Comet played (``comet.small``, a research configuration), or "" for the preset's own pack
+    small: str = ""
 
     @property
     def dealt(self) -> int:
@@ -145,12 +148,22 @@ def make_table(
     pack: int = 0,
     comet_value: int = -1,
     rulings: Mapping[str, object] | None = None,
+    small_name: str = "",
 ) -> Table:
     """The table of one deal; ``players`` 0 is the preset's usual count, ``dealer`` -1 the last seat
     (so seat 0 leads), ``pack`` the index into the packs in rotation (the deal number of a game),
     ``comet_value`` -1 the preset's starting value of the wild card; ``rulings`` maps ruling fields
-    to readings (typed or as text) on top of the preset's.  Bad values raise ``RecordError`` or
-    ``ValueError`` with a plain message."""
+    to readings (typed or as text) on top of the preset's; ``small_name`` a small Comet
+    (``comet.small``: its preset, players and reduced pack; ``preset_name`` and ``players`` must then be
+    left at their defaults or agree with it).  Bad values raise ``RecordError`` or ``ValueError`` with a
+    plain message."""
+    config = small(small_name) if small_name else None
+    if config is not None:
+        if preset_name not in ("standard", config.preset) or players not in (0, config.players):
+            raise ValueError(
+                f"small={small_name} is {config.preset} with {config.players} players; leave preset and players out"
+            )
+        preset_name, players = config.preset, config.players
     p = preset(preset_name)
     rules = p.rules
     if rulings:
@@ -163,23 +176,24 @@ def make_table(
     seat = n - 1 if dealer == -1 else dealer
     if not 0 <= seat < n:
         raise RecordError("dealer", f"dealer must be a seat from 0 to {n - 1} (or -1 for the last), not {dealer}")
-    packs = engine.packs_in_rotation(rules, n)
+    packs = engine.packs_in_rotation(rules, n) if config is None else (config.pack(),)
     if not 0 <= pack < len(packs):
         raise RecordError("field", f"pack must be 0..{len(packs) - 1} (the packs in rotation), not {pack}")
     value = p.variant.comet_value if comet_value == -1 else comet_value
     if value < 0:
         raise RecordError("field", f"comet_value must not be negative (or -1 for the preset's), not {comet_value}")
-    size, dead = engine.deal_sizes(rules, n, len(packs[pack].cards))
-    return Table(preset_name, n, seat, rules, packs[pack], value, size, dead)
+    if config is not None:
+        size, dead = config.hand_size, config.dead_size
+    else:
+        size, dead = engine.deal_sizes(rules, n, len(packs[pack].cards))
+    return Table(preset_name, n, seat, rules, packs[pack], value, size, dead, small_name)
 
 
 def table_from_params(params: Mapping[str, object]) -> Table:
     """A table from framework parameters: ``preset``, ``players``, ``dealer``, ``pack``, ``comet_value``
     and one parameter per ruling field.  A ruling parameter equal to the standard game's reading keeps
     the preset's reading (OpenSpiel fills every parameter in with its default)."""
-    changed = {
-        name: params[name] for name in RULING_FIELDS if name in params and params[name] != ruling_default(name)
-    }
+    changed = {name: params[name] for name in RULING_FIELDS if name in params and params[name] != ruling_default(name)}
     for name, value in changed.items():
         coerce_field(name, value)  # a plain error for a bad reading before anything else
     return make_table(
@@ -189,7 +203,15 @@ def table_from_params(params: Mapping[str, object]) -> Table:
         _int(params, "pack", 0),
         _int(params, "comet_value", -1),
         changed,
+        _str(params, "small", ""),
     )
+
+
+def _str(params: Mapping[str, object], name: str, default: str) -> str:
+    value = params.get(name, default)
+    if not isinstance(value, str):
+        raise ValueError(f"parameter {name!r} takes a name, not {value!r}")
+    return value
 
 
 def _int(params: Mapping[str, object], name: str, default: int) -> int:
@@ -201,7 +223,14 @@ def _int(params: Mapping[str, object], name: str, default: int) -> int:
 
 def parameter_defaults() -> dict[str, bool | int | str]:
     """Every framework parameter with its default (the ruling fields' are the standard game's)."""
-    out: dict[str, bool | int | str] = {"preset": "standard", "players": 0, "dealer": -1, "pack": 0, "comet_value": -1}
+    out: dict[str, bool | int | str] = {
+        "preset": "standard",
+        "players": 0,
+        "dealer": -1,
+        "pack": 0,
+        "comet_value": -1,
+        "small": "",
+    }
     out.update({name: ruling_default(name) for name in RULING_FIELDS})
     return out
 
@@ -250,8 +279,13 @@ def deal_of(table: Table, order: Sequence[Card]) -> DealState:
 
 
 def seeded_deal(table: Table, seed: int) -> DealState:
-    """The engine's own shuffled deal at this table (what the PettingZoo environment plays)."""
-    return engine.shuffled_deal(table.rules, table.players, table.dealer, seed, table.pack, table.comet_value)
+    """The engine's shuffled deal at this table (what the PettingZoo environment plays): the pack
+    shuffled as ``engine.shuffled_deal`` shuffles it, dealt at the table's hand size (the same deal as
+    ``shuffled_deal``'s for a preset's own pack; a small Comet's hand size is its own)."""
+    order = list(table.pack.cards)
+    random.Random(seed).shuffle(order)
+    hands, dead = engine.distribute(table.rules, order, table.players, table.dealer, table.hand_size)
+    return engine.start_deal(table.rules, table.pack, table.players, table.dealer, hands, dead, table.comet_value)
 
 
 def seeded_order(table: Table, seed: int) -> list[Card]:
@@ -437,6 +471,7 @@ def describe_parameters() -> list[tuple[str, str, str]]:
         ("dealer", "-1", "the dealer's seat; -1 is the last seat, so seat 0 moves first"),
         ("pack", "0", "which pack of the rotation (the deal's number in a game, modulo the packs)"),
         ("comet_value", "-1", "the wild card's value in this deal; -1 is the preset's starting value"),
+        ("small", "", "a small Comet for research (not from the sources): " + ", ".join(SMALL)),
     ]
     for name in RULING_FIELDS:
         default = ruling_default(name)

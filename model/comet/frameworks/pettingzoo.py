@@ -105,13 +105,14 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         pack: int = 0,
         comet_value: int = -1,
         render_mode: str | None = None,
+        small: str = "",
         **rulings: bool | int | str,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.table = make_table(preset, players, dealer, pack, comet_value, rulings)
+        self.table = make_table(preset, players, dealer, pack, comet_value, rulings, small)
         self.possible_agents = [f"player_{i}" for i in range(self.table.players)]
         self.agents = self.possible_agents[:]
         obs, act = _spaces(self.table)
@@ -188,10 +189,12 @@ def env(
     pack: int = 0,
     comet_value: int = -1,
     render_mode: str | None = None,
+    small: str = "",
     **rulings: bool | int | str,
 ) -> CometAEC:
-    """The AEC environment of one deal of ``preset``; ruling fields as keyword arguments."""
-    return CometAEC(preset, players, dealer, pack, comet_value, render_mode, **rulings)
+    """The AEC environment of one deal of ``preset`` (or of the small Comet ``small``: ``comet.small``);
+    ruling fields as keyword arguments."""
+    return CometAEC(preset, players, dealer, pack, comet_value, render_mode, small, **rulings)
 
 
 def named_policy(name: str, seed: int) -> Policy:
@@ -227,9 +230,10 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         comet_value: int = -1,
         render_mode: str | None = None,
         illegal_reward: float | None = None,
+        small: str = "",
         **rulings: bool | int | str,
     ) -> None:
-        self.table = make_table(preset, players, dealer, pack, comet_value, rulings)
+        self.table = make_table(preset, players, dealer, pack, comet_value, rulings, small)
         self.illegal_reward = illegal_reward
         if not 0 <= seat < self.table.players:
             raise ValueError(f"seat must be 0..{self.table.players - 1}, not {seat}")
@@ -263,7 +267,9 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         reward = utilities(self.state)[self.seat] if self.state.terminal else 0.0
         return obs, reward, self.state.terminal, False, {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng.seed(seed)
