@@ -151,3 +151,48 @@ def test_pettingzoo_plays_the_small_game() -> None:
     api_test(e, num_cycles=20)
     e.reset(seed=5)
     assert e.state == small_deal("tiny", 5)
+
+
+def walk_returns(game: object) -> tuple[float, float, int]:
+    """(least, most) return of any seat over every terminal history of an OpenSpiel game, and the most
+    chance nodes on one history."""
+    low, high, most_chance = 0.0, 0.0, 0
+    stack = [(game.new_initial_state(), 0)]  # type: ignore[attr-defined]
+    while stack:
+        state, chance = stack.pop()
+        if state.is_terminal():
+            low, high = min(low, *state.returns()), max(high, *state.returns())
+            most_chance = max(most_chance, chance)
+        elif state.is_chance_node():
+            stack.extend((state.child(a), chance + 1) for a, _ in state.chance_outcomes())
+        else:
+            stack.extend((state.child(a), chance) for a in state.legal_actions())
+    return low, high, most_chance
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_utilities_are_exact(name: str) -> None:
+    """R-SETTLE-POINTS: MinUtility/MaxUtility of a small Comet are the least and most any history returns,
+    and MaxChanceNodesInHistory the chance nodes of a history (one per card dealt)."""
+    from comet.frameworks.solve import small_game
+
+    game = small_game(name)
+    low, high, chance = walk_returns(game)
+    assert (game.min_utility(), game.max_utility()) == (low, high)
+    assert game.max_chance_nodes_in_history() == chance == small(name).players * small(name).hand_size
+
+
+def test_a_wrong_exact_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planted bug: an exact range that halves the true one no longer matches the walked histories."""
+    import comet.frameworks.common as common
+    from comet.frameworks.solve import small_game
+
+    true_range = common.exact_utility_range
+    monkeypatch.setattr(common, "exact_utility_range", lambda t: tuple(x / 2 for x in true_range(t)))
+    common.utility_bounds.cache_clear()
+    try:
+        game = small_game("tiny")
+        low, high, _ = walk_returns(game)
+        assert (game.min_utility(), game.max_utility()) != (low, high)
+    finally:
+        common.utility_bounds.cache_clear()

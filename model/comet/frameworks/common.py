@@ -18,9 +18,10 @@ engine, written once for both (spec/frameworks.md describes it for users):
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -314,11 +315,93 @@ def utilities(state: DealState) -> tuple[float, ...]:
     return tuple(p - mean for p in points)
 
 
+@dataclass(frozen=True, slots=True)
+class UtilityBounds:
+    """The least and the most one seat's utility can be in a deal at a table, and where that comes from."""
+
+    low: float
+    high: float
+    source: str
+
+    @property
+    def scale(self) -> float:
+        """The largest magnitude: what the observations divide chips by (so they lie in [-1, 1])."""
+        return max(-self.low, self.high, 1.0)
+
+
+#: The doubling factor of the proved deal bound (spec/proofs.md, obligation 11): x2 caught or x4 after the
+#: Comet as a 9, never both; x8 with the Opera.
+DEAL_BOUND_FACTOR = 4
+OPERA_DEAL_BOUND_FACTOR = 8
+
+
+@functools.cache
+def utility_bounds(table: Table) -> UtilityBounds:
+    """The bounds of a seat's utility for OpenSpiel's MinUtility/MaxUtility and the observation spaces.
+
+    - A small Comet: exact, every deal and every line of play walked through the engine.
+    - The standard family's chip games (standard, opera): the proved **deal bound** (spec/proofs.md,
+      obligation 11): one seat's chips in a finished deal are at least ``-(F x P + 4v)`` and at most
+      ``(n-1)(F x P + 4v)``, P the pack's points, v the Comet's value, F = 4 (8 with the Opera).
+    - Two-player Comet: its score is the standard settlement's (obligation 10), so at most ``F x P``,
+      and the utility, the score less the mean of the two, is within half of it either way.
+    - Every other preset: no per-deal bound is proved (spec/proofs.md, "Bounds": Old Comet, Commit and
+      Red Nines are bounded only at their preset readings and player counts), so a stated safe envelope:
+      every card of the pack at 20 points, times 64 for the doublings, per other seat.
+    The tests check that no simulated deal leaves these bounds."""
+    if table.small:
+        low, high = exact_utility_range(table)
+        return UtilityBounds(low, high, f"exact: every deal and line of play of the small Comet {table.small}")
+    variant = variant_of(table.rules)
+    factor = OPERA_DEAL_BOUND_FACTOR if table.rules.opera else DEAL_BOUND_FACTOR
+    pack_points = engine.points_in_hand(seeded_deal(table, 0), table.pack.cards)
+    if variant.name == "standard":
+        b = float(factor * pack_points + 4 * table.comet_value)
+        return UtilityBounds(-b, (table.players - 1) * b, "proved: spec/proofs.md obligation 11 (deal bound)")
+    if variant.name == "two_player":
+        half = factor * pack_points / 2
+        return UtilityBounds(-half, half, "proved: spec/proofs.md obligations 10-11 (the standard settlement)")
+    envelope = float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
+    return UtilityBounds(-envelope, envelope, "not proved: a safe envelope (20 points a card, x64, per other seat)")
+
+
 def utility_bound(table: Table) -> float:
-    """A loose envelope of |utility| for OpenSpiel's MinUtility/MaxUtility: every card of the pack at
-    20 points, times 64 for the doublings, for each other seat.  Not a proved bound (spec/proofs.md has
-    the proved per-deal chip bounds); the tests check every simulated deal stays inside it."""
-    return float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
+    """The largest magnitude of a seat's utility (``utility_bounds(table).scale``)."""
+    return utility_bounds(table).scale
+
+
+def _splits(
+    cards: tuple[Card, ...], players: int, size: int
+) -> Iterator[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    """Every way to deal ``cards`` (sorted) into ``players`` hands of ``size``, the rest dead, each once."""
+    if players == 0:
+        yield (), cards
+        return
+    for hand in dict.fromkeys(itertools.combinations(cards, size)):
+        rest = list(cards)
+        for c in hand:
+            rest.remove(c)
+        for hands, dead in _splits(tuple(rest), players - 1, size):
+            yield (hand, *hands), dead
+
+
+def exact_utility_range(table: Table) -> tuple[float, float]:
+    """(least, most) utility of any seat over every deal of a small table and every line of play: the
+    distinct deals (the pack's orders, as hands) each played out along every legal action."""
+    low, high = 0.0, 0.0
+    for hands, dead in _splits(table.pack.cards, table.players, table.hand_size):
+        stack = [
+            engine.start_deal(table.rules, table.pack, table.players, table.dealer, hands, dead, table.comet_value)
+        ]
+        while stack:
+            state = stack.pop()
+            if state.terminal:
+                u = utilities(state)
+                low, high = min(low, *u), max(high, *u)
+                continue
+            legal = engine.legal_actions(state)
+            stack.extend(engine.apply(state, a, legal=legal) for a in legal)
+    return low, high
 
 
 def max_steps(table: Table) -> int:
@@ -453,7 +536,7 @@ def fill_tensor(
         cards_into(views["played"], state.played)
         for s, h in enumerate(state.hands):
             views["held"][s, min(len(h), table.hand_size)] = 1.0
-        views["chips"][:] = state.chips()
+        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(utility_bounds(table).scale)
         views["terminal"][0] = 1.0 if state.terminal else 0.0
     if "played_by" in views:
         by: dict[int, list[Card]] = {}

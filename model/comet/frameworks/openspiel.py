@@ -45,7 +45,7 @@ from comet.frameworks.common import (
     table_from_params,
     tensor_pieces,
     utilities,
-    utility_bound,
+    utility_bounds,
 )
 from comet.state import Action, DealState
 
@@ -88,13 +88,13 @@ class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         given = dict(params or {})
         self.table: Table = table_from_params(given)
-        bound = utility_bound(self.table)
+        bounds = utility_bounds(self.table)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
             num_players=self.table.players,
-            min_utility=-bound,
-            max_utility=bound,
+            min_utility=bounds.low,
+            max_utility=bounds.high,
             utility_sum=0.0,
             max_game_length=max_steps(self.table),
         )
@@ -102,6 +102,10 @@ class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
 
     def new_initial_state(self) -> CometState:
         return CometState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """One chance node per card dealt to a player (the dead hand is the rest, with no node)."""
+        return self.table.dealt
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None

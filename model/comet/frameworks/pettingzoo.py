@@ -41,7 +41,6 @@ from comet.frameworks.common import (
     seeded_deal,
     tensor_pieces,
     utilities,
-    utility_bound,
 )
 from comet.state import Action, DealState
 
@@ -74,10 +73,11 @@ def _observe(table: Table, state: DealState, seat: int, log: Sequence[tuple[int,
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
     _, size = _observation_layout(table)
-    bound = utility_bound(table)  # chips so far stay within it (tests/test_frameworks.py)
+    # Every piece is one-hot (0 or 1) but the chips so far, divided by the utility bound's scale (within it:
+    # tests/test_frameworks.py), so the observation lies in [-1, 1].
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(low=-bound, high=bound, shape=(size,), dtype=np.float32),
+            "observation": spaces.Box(low=-1.0, high=1.0, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         }
     )
