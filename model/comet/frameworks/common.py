@@ -458,6 +458,21 @@ def end_text(state: DealState) -> str:
     return f"hands {hands}; dead {cards_text(state.dead) or '-'}; utilities {utils}"
 
 
+def table_text(table: Table, state: DealState, seats: Sequence[int], *, reveal: bool = False) -> str:
+    """The table as text for a render: the hands of ``seats`` by card name (every hand and the dead hand with
+    ``reveal``, or once the deal is over), the other hands as their sizes, then the public state."""
+    lines = []
+    for s, h in enumerate(state.hands):
+        if reveal or s in seats or state.terminal:
+            lines.append(f"seat {s}: {cards_text(h) or '-'}")
+        else:
+            lines.append(f"seat {s}: {len(h)} cards")
+    if reveal:
+        lines.append(f"dead: {cards_text(state.dead) or '-'}")
+    lines.append(observation_text(table, state, state.to_move, private=False))
+    return "\n".join(lines)
+
+
 def observation_text(table: Table, state: DealState, seat: int, *, private: bool = True, public: bool = True) -> str:
     """What ``seat`` sees now (no memory): its hand, and the table's public state."""
     parts: list[str] = []
