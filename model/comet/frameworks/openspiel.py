@@ -148,6 +148,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         self._order: list[int] = []  # cards dealt so far, top of the pack first
         self._deal = _Fixed(None)  # the engine's state once every card is dealt
         self._events: list[str] = []  # what the whole table has seen, in order
+        self._moves: list[tuple[int, int]] = []  # (seat, action id) of every player action, in order
+        self._start = _Fixed(None)  # the engine's state as dealt (the hands each seat was dealt)
 
     @property
     def table(self) -> Table:
@@ -186,7 +188,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         if d is None:
             self._order.append(outcome_card(action))
             if len(self._order) == self.table.dealt:
-                self._deal = _Fixed(deal_of(self.table, self._order))
+                self._deal = self._start = _Fixed(deal_of(self.table, self._order))
             return
         move = action_of(action)
         note = announcement(d)
@@ -194,6 +196,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         if note:
             self._events.append("(" + note + ")")
         self._events.append(public_line(d, move, after))
+        self._moves.append((d.to_move, action))
         self._deal = _Fixed(after)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -225,18 +228,18 @@ class CometState(pyspiel.State):  # type: ignore[misc]
 
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt (so far, while dealing)."""
+        start = self._start.value
+        if isinstance(start, DealState):
+            return start.hands[seat]
         return hands_so_far(self.table, self._order)[seat]
 
     def events(self) -> list[str]:
         return list(self._events)
 
     def moves(self) -> list[tuple[int, int]]:
-        """(seat, action id) of every player action so far."""
-        out: list[tuple[int, int]] = []
-        for item in self.full_history():
-            if item.player >= 0:
-                out.append((item.player, item.action))
-        return out
+        """(seat, action id) of every player action so far (kept as they are applied: cheaper than
+        OpenSpiel's ``full_history`` at every observation)."""
+        return list(self._moves)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CometState:
         """OpenSpiel's resampling hook (what the stock ``ISMCTSBot`` calls): ``resample_deal`` driven
