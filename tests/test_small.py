@@ -196,3 +196,48 @@ def test_a_wrong_exact_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         assert (game.min_utility(), game.max_utility()) != (low, high)
     finally:
         common.utility_bounds.cache_clear()
+
+
+EQUILIBRIUM = SPEC.parent / "equilibrium.md"
+
+
+def test_the_fingerprint_sees_a_change_of_returns_only() -> None:
+    """RUL-COMET-BONUS-LAST (R-COMET-BONUS) changes only what is paid, never a legal action: the game
+    fingerprint still tells it apart; RUL-PACKS (which pack a deal uses) cannot change a small Comet's
+    fixed pack: the same game.  A planted fingerprint without the returns misses the first."""
+    import comet.frameworks.ruling_values as rv
+    from comet.frameworks.solve import small_game
+
+    base = rv.fingerprint(small_game("tiny"))
+    assert rv.fingerprint(small_game("tiny", {"comet_bonus_last": "plain"})) != base
+    assert rv.fingerprint(small_game("tiny", {"packs": "black_only"})) == base
+
+
+def test_a_fingerprint_without_returns_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    import comet.frameworks.ruling_values as rv
+    from comet.frameworks.openspiel import CometState
+    from comet.frameworks.solve import small_game
+
+    monkeypatch.setattr(CometState, "returns", lambda self: [0.0] * self.table.players)
+    same = rv.fingerprint(small_game("tiny", {"comet_bonus_last": "plain"})) == rv.fingerprint(small_game("tiny"))
+    assert same  # with the returns hidden the two games look alike: the check above would fail
+
+
+def test_equilibrium_page_rows_are_reproduced() -> None:
+    """spec/equilibrium.md: a solved row (RUL-COMET-BONUS-LAST = plain on tiny) is what solving gives again
+    with the page's iterations, and every row marked "same" is the same game."""
+    import comet.frameworks.ruling_values as rv
+    from comet.frameworks.solve import small_game, solve
+
+    text = EQUILIBRIUM.read_text(encoding="utf-8")
+    header = re.search(r"--iterations (\d+)", text)
+    assert header, "spec/equilibrium.md names no --iterations"
+    iterations = int(header.group(1))
+    tiny = text.split("## tiny\n")[1].split("## ")[0]
+    row = re.search(r"\| `comet_bonus_last` \| plain \(multiplied\) \| differs \| ([+-][\d.]+) \|", tiny)
+    assert row, "spec/equilibrium.md has no solved row for comet_bonus_last on tiny"
+    value = solve("tiny", iterations, "cfr", {"comet_bonus_last": "plain"}).values[0]
+    assert f"{value:+.3f}" == row.group(1)
+    base = rv.fingerprint(small_game("tiny"))
+    for field, reading in re.findall(r"\| `(\w+)` \| (\w+) \(\w+\) \| same \|", tiny):
+        assert rv.fingerprint(small_game("tiny", {field: reading})) == base, f"{field}={reading} is not the same game"
