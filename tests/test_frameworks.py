@@ -26,7 +26,7 @@ from comet.frameworks.common import (
     seeded_order,
     table_from_params,
     utilities,
-    utility_bound,
+    utility_bounds,
 )
 from comet.ruleset import RULING_FIELDS, field_readings
 from comet.state import Action, DealState
@@ -75,7 +75,9 @@ def ids_problems(encode: Callable[[Action], int]) -> list[str]:
             ids = [encode(a) for a in legal]
             if len(set(ids)) != len(ids):
                 problems.append(f"{name} {rulings}: two legal actions share an id: {legal}")
-            problems += [f"{name}: {a} -> {k} -> {action_of(k)}" for a, k in zip(legal, ids, strict=True) if action_of(k) != a]
+            problems += [
+                f"{name}: {a} -> {k} -> {action_of(k)}" for a, k in zip(legal, ids, strict=True) if action_of(k) != a
+            ]
         if len(problems) > 5:
             break
     return problems
@@ -150,7 +152,8 @@ def test_utilities_are_the_engines_returns_or_zero_sum_points() -> None:
                 *_, end = random_deal(table, seed)
                 u = utilities(end)
                 assert abs(sum(u)) < 1e-9
-                assert max(abs(x) for x in u) <= utility_bound(table)
+                bounds = utility_bounds(table)
+                assert bounds.low <= min(u) and max(u) <= bounds.high, (name, players, seed, u, bounds)
                 if p.scoring == "chips":
                     assert u == tuple(float(c) for c in engine.returns(end))
                 else:
@@ -189,7 +192,7 @@ def test_spec_examples_of_action_ids_hold() -> None:
 def test_every_ruling_field_is_a_parameter() -> None:
     from comet.ruleset import RULING_FIELDS
 
-    assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", *RULING_FIELDS}
+    assert set(parameter_defaults()) == {"preset", "players", "dealer", "pack", "comet_value", "small", *RULING_FIELDS}
 
 
 def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
@@ -201,3 +204,26 @@ def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
     assert [r[0] for r in rows] == [what for what, module in WRAPPERS if available(module)]
     assert rows[0][0] == "engine-steps" and all(rate > 0 for _, rate, _ in rows)
     assert all("x the engine's time per step" in note for _, _, note in rows[1:])
+
+
+def test_utility_bounds_cite_the_proved_deal_bound() -> None:
+    """R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: the standard family's bound is spec/proofs.md's obligation 11,
+    -(F x P + 4v) .. (n-1)(F x P + 4v) with P = 336 for the two-pack game, F = 4 (8 with the Opera); a preset
+    without a proved bound says so."""
+    t = make_table("standard", 3)
+    b = utility_bounds(t)
+    assert (b.low, b.high) == (-(4 * 336 + 4 * 2), 2 * (4 * 336 + 4 * 2)) and b.source.startswith("proved")
+    b = utility_bounds(make_table("opera", 4, comet_value=5))
+    assert (b.low, b.high) == (-(8 * 336 + 20), 3 * (8 * 336 + 20))
+    assert utility_bounds(make_table("two_player")).high == 4 * 336 / 2
+    assert utility_bounds(make_table("red_nines")).source.startswith("not proved")
+
+
+def test_observations_lie_in_their_space() -> None:
+    """The chips so far are divided by the utility bound's scale: every observation lies in [-1, 1]."""
+    for name in PRESETS:
+        table = make_table(name)
+        scale = utility_bounds(table).scale
+        for seed in range(3):
+            for state in random_deal(table, seed):
+                assert all(abs(c) <= scale for c in state.chips())

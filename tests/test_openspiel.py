@@ -20,6 +20,7 @@ if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
+import comet.frameworks.openspiel as ocs
 from comet import PRESETS, engine
 from comet.cards import card_text
 from comet.frameworks.common import action_of, deal_of, legal_ids, make_table, utilities
@@ -88,7 +89,9 @@ def test_stored_playthrough_regenerates_identically(name: str) -> None:
     game, actions = playthrough_actions(stored)
     assert game == f"python_comet(preset={name})"
     regen = "comet.frameworks.openspiel.write_playthroughs('spec/playthroughs')"
-    assert playthrough_text(game, actions) == stored, f"spec/playthroughs/{name}.txt is stale (a new ruling field is a new parameter): regenerate with {regen}"
+    assert playthrough_text(game, actions) == stored, (
+        f"spec/playthroughs/{name}.txt is stale (a new ruling field is a new parameter): regenerate with {regen}"
+    )
 
 
 def test_a_changed_playthrough_is_noticed() -> None:
@@ -172,7 +175,9 @@ def swapped_twin(game: Any, s: CometState, player: int, rng: random.Random) -> C
             target.remove(out)
             target.append(into)
         twin = game.new_initial_state()
-        ref = engine.start_deal(table.rules, table.pack, table.players, table.dealer, new_hands, new_dead, table.comet_value)
+        ref = engine.start_deal(
+            table.rules, table.pack, table.players, table.dealer, new_hands, new_dead, table.comet_value
+        )
         for c in _order_for(table, ref):
             twin.apply_action(c - 4)
         ok = True
@@ -242,7 +247,9 @@ def test_the_leak_check_catches_a_view_of_every_hand() -> None:
     game = load_game("standard")
     from open_spiel.python.observation import make_observation
 
-    everything = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    everything = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    )
     found, _ = leaks(game, lambda st, p: everything.string_from(st, p), range(6))
     assert found
 
@@ -329,3 +336,64 @@ def test_every_preset_loads_at_every_player_count() -> None:
             game = load_game(name, players=n)
             assert game.num_players() == n
             assert game.max_game_length() == engine.step_bound(engine.shuffled_deal(p.rules, n, n - 1, 0))
+
+
+def resample_many(name: str, deals: int, per_state: int, seed: int) -> tuple[int, int, int]:
+    """(resamples, fallbacks to the true state, resamples that kept the whole deal) at random decision
+    points of random deals of ``name``; every redeal must leave the seat's information state alone."""
+    game = load_game(name)
+    rng = random.Random(seed)
+    calls, fallbacks, same = ocs.RESAMPLE_CALLS[0], ocs.RESAMPLE_FALLBACKS[0], 0
+    for d in range(deals):
+        s = random_state(game, random.Random(seed * 1000 + d), stop=0.5 + 0.5 * rng.random())
+        if s.deal is None or s.is_terminal():
+            continue
+        p = s.current_player()
+        for _ in range(per_state):
+            r = s.resample_deal(p, rng)
+            assert r.information_state_string(p) == s.information_state_string(p)
+            assert r.deal is not None
+            same += r.deal.hands == s.deal.hands and r.deal.dead == s.deal.dead
+    return ocs.RESAMPLE_CALLS[0] - calls, ocs.RESAMPLE_FALLBACKS[0] - fallbacks, same
+
+
+def test_the_resampler_never_falls_back_to_the_true_state() -> None:
+    """R-DEAD-HAND: over 10,000 redeals at random points of every preset's deals (the issue-36 figure was 88
+    fallbacks in 6,450), the resampler always finds a deal consistent with what the seat saw, so a bot never
+    searches the hidden cards themselves."""
+    total = 0
+    for i, name in enumerate(PRESETS):
+        calls, fallbacks, _ = resample_many(name, deals=40, per_state=38, seed=i)
+        assert fallbacks == 0, f"{name}: {fallbacks} of {calls} redeals fell back to the true state"
+        total += calls
+    assert total >= 10_000, total
+
+
+def test_a_resampler_without_its_search_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planted bug: a single rejection try and no search give fallbacks, and the check above sees them."""
+    monkeypatch.setattr(ocs, "_deal_avoiding", lambda *args: None)
+    original = CometState.resample_deal
+    monkeypatch.setattr(CometState, "resample_deal", lambda self, p, rng, tries=1: original(self, p, rng, 1))
+    _, fallbacks, same = resample_many("red_nines", deals=30, per_state=5, seed=1)
+    assert fallbacks > 0 and same >= fallbacks
+
+
+def test_small_games_load_by_their_own_names() -> None:
+    """``python_comet_tiny`` is ``python_comet(small=tiny)``, so a script passing its own parameters
+    (OpenSpiel's cfr_example passes ``players``) loads it by name."""
+    from comet.small import SMALL
+
+    for name in SMALL:
+        game = pyspiel.load_game(f"python_comet_{name}", {"players": 2})
+        assert game.table.small == name and game.table == pyspiel.load_game("python_comet", {"small": name}).table
+        pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_openspiel_scripts_run_with_the_game_registered(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m comet.frameworks.run MODULE ARGS``: OpenSpiel's own cfr_example on the small Comet."""
+    from comet.frameworks.run import main
+
+    assert main(["open_spiel.python.examples.cfr_example", "--game", "python_comet_tiny", "--iterations", "2"]) == 0
+    assert "Iteration 0 exploitability 9.0" in capsys.readouterr().out
+    assert main(["no_such.module"]) == 2
+    assert "no module 'no_such.module'" in capsys.readouterr().err

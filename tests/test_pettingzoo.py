@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -21,17 +23,20 @@ else:
     pytest.importorskip("pettingzoo")
 
 from comet import PRESETS, engine
-from comet.frameworks.common import action_of, legal_ids, seeded_deal, utilities
+from comet.cards import cards_text
+from comet.frameworks.common import action_of, legal_ids, seeded_deal, utilities, utility_bounds
 from comet.frameworks.pettingzoo import CometAEC, env, single_agent_env
 from comet.state import DealState
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 
 @pytest.fixture(autouse=True)
 def _quiet() -> Any:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "Observation is not a NumPy array": a dict, as in PettingZoo's own card games
+        warnings.simplefilter(
+            "ignore", UserWarning
+        )  # "Observation is not a NumPy array": a dict, as in PettingZoo's own card games
         yield
 
 
@@ -112,7 +117,7 @@ def test_a_seed_deals_the_engines_shuffled_deal() -> None:
 
 
 def test_an_illegal_id_names_the_rule_it_breaks() -> None:
-    e = env()
+    e = env(illegal="raise")
     e.reset(seed=1)
     legal = set(legal_ids(e.state))
     pass_id = 0
@@ -133,7 +138,9 @@ def test_bad_constructor_arguments_get_a_plain_message() -> None:
 
 
 def test_gymnasium_single_agent_env_passes_check_env() -> None:
-    check_env(single_agent_env(preset="opera", players=4, opponents="greedy", illegal_reward=-1.0), skip_render_check=True)
+    """With the defaults (an illegal id ends the episode with the penalty), and rendering checked too."""
+    check_env(single_agent_env(preset="opera", players=4, opponents="greedy", render_mode="ansi"))
+    check_env(single_agent_env(small="tiny"))
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -152,3 +159,116 @@ def test_single_agent_env_plays_whole_deals_against_our_policies(name: str) -> N
         assert g.state.terminal and total == utilities(g.state)[1]
     with pytest.raises(ValueError, match="the deal is over"):
         g.step(0)
+
+
+def test_an_illegal_id_ends_the_deal_with_a_penalty() -> None:
+    """R-PLAY-MUST: by default, as PettingZoo's classic environments (TerminateIllegalWrapper), an illegal id
+    ends the deal: the agent that chose it gets the penalty (the table's least utility), the others 0."""
+    e = env()
+    e.reset(seed=1)
+    agent = e.agent_selection
+    e.step(0)  # a pass where the first player must lead
+    assert all(e.terminations.values())
+    low = utility_bounds(e.table).low
+    assert e._cumulative_rewards == {a: (low if a == agent else 0.0) for a in e.agents}
+    assert "without" in e.infos[agent]["illegal"] or "pass" in e.infos[agent]["illegal"]
+    for _ in e.agent_iter():
+        e.step(None)
+    assert e.agents == []
+    e = env(illegal_reward=-1.0)
+    e.reset(seed=1)
+    e.step(0)
+    assert e.rewards[agent] == -1.0
+    with pytest.raises(ValueError, match="illegal must be"):
+        env(illegal="ignore")
+
+
+def hidden_cards_shown(text: str) -> list[str]:
+    """The lines of a render that name the cards of a seat other than the one to move (before the end)."""
+    to_move = re.search(r"^to move (\d+);", text, re.M)
+    if to_move is None:  # the deal is over: every hand is shown to settle it
+        return []
+    return [
+        line
+        for line in text.splitlines()
+        if re.match(r"seat \d+:", line)
+        and not line.startswith(f"seat {to_move.group(1)}:")
+        and not re.fullmatch(r"seat \d+: (\d+ cards|-)", line)
+    ]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"small": "tiny"}, {"preset": "red_nines"}])
+def test_render_test_passes_and_hides_other_hands(kwargs: dict[str, Any]) -> None:
+    """PettingZoo's render_test ("human" and "ansi"); the ansi text names the cards of the seat to move
+    (R-PLAY-HELD) and only the sizes of the other hands."""
+
+    def hides(text: str) -> bool:
+        return isinstance(text, str) and not hidden_cards_shown(text)
+
+    shown = env(render_mode="ansi", **kwargs)
+    render_test(lambda render_mode=None: env(render_mode=render_mode, **kwargs), custom_tests={"ansi": hides})
+    shown.reset(seed=3)
+    text = shown.render()
+    assert isinstance(text, str)
+    assert f"seat {shown.state.to_move}: {cards_text(shown.state.hands[shown.state.to_move])}" in text
+    assert not hidden_cards_shown(text)
+    revealed = env(render_mode="ansi", reveal=True, **kwargs)
+    revealed.reset(seed=3)
+    planted = revealed.render()
+    assert isinstance(planted, str) and hidden_cards_shown(planted)  # the check sees a shown hand
+
+
+def test_gymnasium_make_by_id() -> None:
+    """The ids registered on import, so gymnasium.make("module:id") needs no other import."""
+    g = gymnasium.make("comet.frameworks.pettingzoo:comet/Comet-v0", preset="opera", players=4)
+    obs, _ = g.reset(seed=2)
+    assert g.observation_space.contains(obs)
+    assert np.array_equal(g.get_wrapper_attr("action_masks")(), obs["action_mask"].astype(bool))
+    tiny = gymnasium.make("comet/TinyComet-v0")
+    assert tiny.unwrapped.table.small == "tiny"  # type: ignore[attr-defined]
+
+
+def test_action_masks_are_the_legal_ids() -> None:
+    """R-REC-ACTION-ORDER: action_masks() is the legal actions of the learner's seat (the MaskablePPO convention)."""
+    g = single_agent_env(players=4, opponents="random")
+    for seed in range(3):
+        g.reset(seed=seed)
+        done = False
+        while not done:
+            mask = g.action_masks()
+            assert mask.dtype == np.bool_ and sorted(np.flatnonzero(mask)) == legal_ids(g.state)
+            _, _, done, _, _ = g.step(int(np.flatnonzero(mask)[0]))
+        assert not g.action_masks().any()
+
+
+def test_self_play_opponents_are_functions_of_an_observation() -> None:
+    """Every other seat played by a function of its own observation (self-play); an illegal choice is a plain
+    error naming the seat."""
+    seen: list[int] = []
+
+    def last_legal(obs: dict[str, Any]) -> int:
+        seen.append(int(np.flatnonzero(obs["observation"][:3])[0]))  # the one-hot seat of the observer
+        return int(np.flatnonzero(obs["action_mask"])[-1])
+
+    g = single_agent_env(players=3, seat=1, opponents=last_legal)
+    obs, _ = g.reset(seed=4)
+    done = False
+    while not done:
+        obs, _, done, _, _ = g.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert seen and set(seen) <= {0, 2}
+    bad = single_agent_env(players=3, opponents=[lambda obs: 0, "random"])
+    with pytest.raises(ValueError, match="opponent at seat 1 chose illegal action 0"):
+        for seed in range(20):
+            bad.reset(seed=seed)
+            while not bad.state.terminal:
+                bad.step(int(np.flatnonzero(bad.action_masks())[0]))
+    with pytest.raises(ValueError, match="one opponent per other seat"):
+        single_agent_env(players=3, opponents=["random"])
+
+
+def test_the_seat_is_chosen_at_reset() -> None:
+    g = single_agent_env(players=4)
+    obs, _ = g.reset(seed=1, options={"seat": 2})
+    assert g.seat == 2 and g.state.to_move == 2 and obs["observation"][2] == 1.0
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        g.reset(options={"seat": 4})

@@ -18,9 +18,10 @@ engine, written once for both (spec/frameworks.md describes it for users):
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ from comet.cards import KING, Card, Pack, card_text, cards_text, rank_of, rank_t
 from comet.errors import RecordError
 from comet.presets import PRESETS, preset
 from comet.ruleset import RULING_FIELDS, Ruleset, coerce_field, field_readings
+from comet.small import SMALL, small
 from comet.state import PASS, Action, DealState
 from comet.variant import variant_of
 
@@ -120,6 +122,8 @@ class Table:
     comet_value: int
     hand_size: int
     dead_size: int
+    #: the small Comet played (``comet.small``, a research configuration), or "" for the preset's own pack
+    small: str = ""
 
     @property
     def dealt(self) -> int:
@@ -145,12 +149,22 @@ def make_table(
     pack: int = 0,
     comet_value: int = -1,
     rulings: Mapping[str, object] | None = None,
+    small_name: str = "",
 ) -> Table:
     """The table of one deal; ``players`` 0 is the preset's usual count, ``dealer`` -1 the last seat
     (so seat 0 leads), ``pack`` the index into the packs in rotation (the deal number of a game),
     ``comet_value`` -1 the preset's starting value of the wild card; ``rulings`` maps ruling fields
-    to readings (typed or as text) on top of the preset's.  Bad values raise ``RecordError`` or
-    ``ValueError`` with a plain message."""
+    to readings (typed or as text) on top of the preset's; ``small_name`` a small Comet
+    (``comet.small``: its preset, players and reduced pack; ``preset_name`` and ``players`` must then be
+    left at their defaults or agree with it).  Bad values raise ``RecordError`` or ``ValueError`` with a
+    plain message."""
+    config = small(small_name) if small_name else None
+    if config is not None:
+        if preset_name not in ("standard", config.preset) or players not in (0, config.players):
+            raise ValueError(
+                f"small={small_name} is {config.preset} with {config.players} players; leave preset and players out"
+            )
+        preset_name, players = config.preset, config.players
     p = preset(preset_name)
     rules = p.rules
     if rulings:
@@ -163,23 +177,24 @@ def make_table(
     seat = n - 1 if dealer == -1 else dealer
     if not 0 <= seat < n:
         raise RecordError("dealer", f"dealer must be a seat from 0 to {n - 1} (or -1 for the last), not {dealer}")
-    packs = engine.packs_in_rotation(rules, n)
+    packs = engine.packs_in_rotation(rules, n) if config is None else (config.pack(),)
     if not 0 <= pack < len(packs):
         raise RecordError("field", f"pack must be 0..{len(packs) - 1} (the packs in rotation), not {pack}")
     value = p.variant.comet_value if comet_value == -1 else comet_value
     if value < 0:
         raise RecordError("field", f"comet_value must not be negative (or -1 for the preset's), not {comet_value}")
-    size, dead = engine.deal_sizes(rules, n, len(packs[pack].cards))
-    return Table(preset_name, n, seat, rules, packs[pack], value, size, dead)
+    if config is not None:
+        size, dead = config.hand_size, config.dead_size
+    else:
+        size, dead = engine.deal_sizes(rules, n, len(packs[pack].cards))
+    return Table(preset_name, n, seat, rules, packs[pack], value, size, dead, small_name)
 
 
 def table_from_params(params: Mapping[str, object]) -> Table:
     """A table from framework parameters: ``preset``, ``players``, ``dealer``, ``pack``, ``comet_value``
     and one parameter per ruling field.  A ruling parameter equal to the standard game's reading keeps
     the preset's reading (OpenSpiel fills every parameter in with its default)."""
-    changed = {
-        name: params[name] for name in RULING_FIELDS if name in params and params[name] != ruling_default(name)
-    }
+    changed = {name: params[name] for name in RULING_FIELDS if name in params and params[name] != ruling_default(name)}
     for name, value in changed.items():
         coerce_field(name, value)  # a plain error for a bad reading before anything else
     return make_table(
@@ -189,7 +204,15 @@ def table_from_params(params: Mapping[str, object]) -> Table:
         _int(params, "pack", 0),
         _int(params, "comet_value", -1),
         changed,
+        _str(params, "small", ""),
     )
+
+
+def _str(params: Mapping[str, object], name: str, default: str) -> str:
+    value = params.get(name, default)
+    if not isinstance(value, str):
+        raise ValueError(f"parameter {name!r} takes a name, not {value!r}")
+    return value
 
 
 def _int(params: Mapping[str, object], name: str, default: int) -> int:
@@ -201,7 +224,14 @@ def _int(params: Mapping[str, object], name: str, default: int) -> int:
 
 def parameter_defaults() -> dict[str, bool | int | str]:
     """Every framework parameter with its default (the ruling fields' are the standard game's)."""
-    out: dict[str, bool | int | str] = {"preset": "standard", "players": 0, "dealer": -1, "pack": 0, "comet_value": -1}
+    out: dict[str, bool | int | str] = {
+        "preset": "standard",
+        "players": 0,
+        "dealer": -1,
+        "pack": 0,
+        "comet_value": -1,
+        "small": "",
+    }
     out.update({name: ruling_default(name) for name in RULING_FIELDS})
     return out
 
@@ -250,8 +280,13 @@ def deal_of(table: Table, order: Sequence[Card]) -> DealState:
 
 
 def seeded_deal(table: Table, seed: int) -> DealState:
-    """The engine's own shuffled deal at this table (what the PettingZoo environment plays)."""
-    return engine.shuffled_deal(table.rules, table.players, table.dealer, seed, table.pack, table.comet_value)
+    """The engine's shuffled deal at this table (what the PettingZoo environment plays): the pack
+    shuffled as ``engine.shuffled_deal`` shuffles it, dealt at the table's hand size (the same deal as
+    ``shuffled_deal``'s for a preset's own pack; a small Comet's hand size is its own)."""
+    order = list(table.pack.cards)
+    random.Random(seed).shuffle(order)
+    hands, dead = engine.distribute(table.rules, order, table.players, table.dealer, table.hand_size)
+    return engine.start_deal(table.rules, table.pack, table.players, table.dealer, hands, dead, table.comet_value)
 
 
 def seeded_order(table: Table, seed: int) -> list[Card]:
@@ -280,11 +315,93 @@ def utilities(state: DealState) -> tuple[float, ...]:
     return tuple(p - mean for p in points)
 
 
+@dataclass(frozen=True, slots=True)
+class UtilityBounds:
+    """The least and the most one seat's utility can be in a deal at a table, and where that comes from."""
+
+    low: float
+    high: float
+    source: str
+
+    @property
+    def scale(self) -> float:
+        """The largest magnitude: what the observations divide chips by (so they lie in [-1, 1])."""
+        return max(-self.low, self.high, 1.0)
+
+
+#: The doubling factor of the proved deal bound (spec/proofs.md, obligation 11): x2 caught or x4 after the
+#: Comet as a 9, never both; x8 with the Opera.
+DEAL_BOUND_FACTOR = 4
+OPERA_DEAL_BOUND_FACTOR = 8
+
+
+@functools.cache
+def utility_bounds(table: Table) -> UtilityBounds:
+    """The bounds of a seat's utility for OpenSpiel's MinUtility/MaxUtility and the observation spaces.
+
+    - A small Comet: exact, every deal and every line of play walked through the engine.
+    - The standard family's chip games (standard, opera): the proved **deal bound** (spec/proofs.md,
+      obligation 11): one seat's chips in a finished deal are at least ``-(F x P + 4v)`` and at most
+      ``(n-1)(F x P + 4v)``, P the pack's points, v the Comet's value, F = 4 (8 with the Opera).
+    - Two-player Comet: its score is the standard settlement's (obligation 10), so at most ``F x P``,
+      and the utility, the score less the mean of the two, is within half of it either way.
+    - Every other preset: no per-deal bound is proved (spec/proofs.md, "Bounds": Old Comet, Commit and
+      Red Nines are bounded only at their preset readings and player counts), so a stated safe envelope:
+      every card of the pack at 20 points, times 64 for the doublings, per other seat.
+    The tests check that no simulated deal leaves these bounds."""
+    if table.small:
+        low, high = exact_utility_range(table)
+        return UtilityBounds(low, high, f"exact: every deal and line of play of the small Comet {table.small}")
+    variant = variant_of(table.rules)
+    factor = OPERA_DEAL_BOUND_FACTOR if table.rules.opera else DEAL_BOUND_FACTOR
+    pack_points = engine.points_in_hand(seeded_deal(table, 0), table.pack.cards)
+    if variant.name == "standard":
+        b = float(factor * pack_points + 4 * table.comet_value)
+        return UtilityBounds(-b, (table.players - 1) * b, "proved: spec/proofs.md obligation 11 (deal bound)")
+    if variant.name == "two_player":
+        half = factor * pack_points / 2
+        return UtilityBounds(-half, half, "proved: spec/proofs.md obligations 10-11 (the standard settlement)")
+    envelope = float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
+    return UtilityBounds(-envelope, envelope, "not proved: a safe envelope (20 points a card, x64, per other seat)")
+
+
 def utility_bound(table: Table) -> float:
-    """A loose envelope of |utility| for OpenSpiel's MinUtility/MaxUtility: every card of the pack at
-    20 points, times 64 for the doublings, for each other seat.  Not a proved bound (spec/proofs.md has
-    the proved per-deal chip bounds); the tests check every simulated deal stays inside it."""
-    return float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
+    """The largest magnitude of a seat's utility (``utility_bounds(table).scale``)."""
+    return utility_bounds(table).scale
+
+
+def _splits(
+    cards: tuple[Card, ...], players: int, size: int
+) -> Iterator[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    """Every way to deal ``cards`` (sorted) into ``players`` hands of ``size``, the rest dead, each once."""
+    if players == 0:
+        yield (), cards
+        return
+    for hand in dict.fromkeys(itertools.combinations(cards, size)):
+        rest = list(cards)
+        for c in hand:
+            rest.remove(c)
+        for hands, dead in _splits(tuple(rest), players - 1, size):
+            yield (hand, *hands), dead
+
+
+def exact_utility_range(table: Table) -> tuple[float, float]:
+    """(least, most) utility of any seat over every deal of a small table and every line of play: the
+    distinct deals (the pack's orders, as hands) each played out along every legal action."""
+    low, high = 0.0, 0.0
+    for hands, dead in _splits(table.pack.cards, table.players, table.hand_size):
+        stack = [
+            engine.start_deal(table.rules, table.pack, table.players, table.dealer, hands, dead, table.comet_value)
+        ]
+        while stack:
+            state = stack.pop()
+            if state.terminal:
+                u = utilities(state)
+                low, high = min(low, *u), max(high, *u)
+                continue
+            legal = engine.legal_actions(state)
+            stack.extend(engine.apply(state, a, legal=legal) for a in legal)
+    return low, high
 
 
 def max_steps(table: Table) -> int:
@@ -339,6 +456,21 @@ def end_text(state: DealState) -> str:
     hands = " | ".join(cards_text(h) or "-" for h in state.hands)
     utils = " ".join(f"{u:g}" for u in utilities(state))
     return f"hands {hands}; dead {cards_text(state.dead) or '-'}; utilities {utils}"
+
+
+def table_text(table: Table, state: DealState, seats: Sequence[int], *, reveal: bool = False) -> str:
+    """The table as text for a render: the hands of ``seats`` by card name (every hand and the dead hand with
+    ``reveal``, or once the deal is over), the other hands as their sizes, then the public state."""
+    lines = []
+    for s, h in enumerate(state.hands):
+        if reveal or s in seats or state.terminal:
+            lines.append(f"seat {s}: {cards_text(h) or '-'}")
+        else:
+            lines.append(f"seat {s}: {len(h)} cards")
+    if reveal:
+        lines.append(f"dead: {cards_text(state.dead) or '-'}")
+    lines.append(observation_text(table, state, state.to_move, private=False))
+    return "\n".join(lines)
 
 
 def observation_text(table: Table, state: DealState, seat: int, *, private: bool = True, public: bool = True) -> str:
@@ -419,7 +551,7 @@ def fill_tensor(
         cards_into(views["played"], state.played)
         for s, h in enumerate(state.hands):
             views["held"][s, min(len(h), table.hand_size)] = 1.0
-        views["chips"][:] = state.chips()
+        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(utility_bounds(table).scale)
         views["terminal"][0] = 1.0 if state.terminal else 0.0
     if "played_by" in views:
         by: dict[int, list[Card]] = {}
@@ -437,6 +569,7 @@ def describe_parameters() -> list[tuple[str, str, str]]:
         ("dealer", "-1", "the dealer's seat; -1 is the last seat, so seat 0 moves first"),
         ("pack", "0", "which pack of the rotation (the deal's number in a game, modulo the packs)"),
         ("comet_value", "-1", "the wild card's value in this deal; -1 is the preset's starting value"),
+        ("small", "", "a small Comet for research (not from the sources): " + ", ".join(SMALL)),
     ]
     for name in RULING_FIELDS:
         default = ruling_default(name)

@@ -15,6 +15,7 @@ ids, observations and utilities are described in spec/frameworks.md and live, fr
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -45,29 +46,48 @@ from comet.frameworks.common import (
     table_from_params,
     tensor_pieces,
     utilities,
-    utility_bound,
+    utility_bounds,
 )
+from comet.small import SMALL
 from comet.state import Action, DealState
 
 SHORT_NAME = "python_comet"
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Comet (comet-rules reference model)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=True,
-    parameter_specification=parameter_defaults(),
-)
+
+def game_type(short_name: str, long_name: str, small: str = "") -> pyspiel.GameType:
+    """The GameType of ``python_comet``, or of a small Comet's own name (its parameter ``small`` preset)."""
+    defaults = parameter_defaults()
+    if small:
+        defaults["small"] = small
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=True,
+        parameter_specification=defaults,
+    )
+
+
+GAME_TYPE = game_type(SHORT_NAME, "Comet (comet-rules reference model)")
+#: One game name per small Comet (``python_comet_tiny`` is ``python_comet(small=tiny)``), so that scripts
+#: which pass their own parameters to ``load_game`` (OpenSpiel's ``cfr_example`` passes ``players``) can load
+#: one by name alone.
+SMALL_GAME_TYPES = {
+    name: game_type(
+        f"{SHORT_NAME}_{name}", f"Comet, the small research configuration {name} (not from the sources)", name
+    )
+    for name in SMALL
+}
 
 
 class _Fixed:
@@ -85,23 +105,31 @@ class _Fixed:
 class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """One deal of a Comet preset, with every ruling as a game parameter."""
 
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        given = dict(params or {})
+    def __init__(self, params: Mapping[str, Any] | None = None, kind: pyspiel.GameType | None = None) -> None:
+        kind = kind or GAME_TYPE
+        given = {
+            **({"small": kind.parameter_specification["small"]} if kind is not GAME_TYPE else {}),
+            **(params or {}),
+        }
         self.table: Table = table_from_params(given)
-        bound = utility_bound(self.table)
+        bounds = utility_bounds(self.table)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
             num_players=self.table.players,
-            min_utility=-bound,
-            max_utility=bound,
+            min_utility=bounds.low,
+            max_utility=bounds.high,
             utility_sum=0.0,
             max_game_length=max_steps(self.table),
         )
-        super().__init__(GAME_TYPE, info, given)
+        super().__init__(kind, info, given)
 
     def new_initial_state(self) -> CometState:
         return CometState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """One chance node per card dealt to a player (the dead hand is the rest, with no node)."""
+        return self.table.dealt
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
@@ -120,6 +148,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         self._order: list[int] = []  # cards dealt so far, top of the pack first
         self._deal = _Fixed(None)  # the engine's state once every card is dealt
         self._events: list[str] = []  # what the whole table has seen, in order
+        self._moves: list[tuple[int, int]] = []  # (seat, action id) of every player action, in order
+        self._start = _Fixed(None)  # the engine's state as dealt (the hands each seat was dealt)
 
     @property
     def table(self) -> Table:
@@ -158,7 +188,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         if d is None:
             self._order.append(outcome_card(action))
             if len(self._order) == self.table.dealt:
-                self._deal = _Fixed(deal_of(self.table, self._order))
+                self._deal = self._start = _Fixed(deal_of(self.table, self._order))
             return
         move = action_of(action)
         note = announcement(d)
@@ -166,6 +196,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         if note:
             self._events.append("(" + note + ")")
         self._events.append(public_line(d, move, after))
+        self._moves.append((d.to_move, action))
         self._deal = _Fixed(after)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -197,18 +228,18 @@ class CometState(pyspiel.State):  # type: ignore[misc]
 
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt (so far, while dealing)."""
+        start = self._start.value
+        if isinstance(start, DealState):
+            return start.hands[seat]
         return hands_so_far(self.table, self._order)[seat]
 
     def events(self) -> list[str]:
         return list(self._events)
 
     def moves(self) -> list[tuple[int, int]]:
-        """(seat, action id) of every player action so far."""
-        out: list[tuple[int, int]] = []
-        for item in self.full_history():
-            if item.player >= 0:
-                out.append((item.player, item.action))
-        return out
+        """(seat, action id) of every player action so far (kept as they are applied: cheaper than
+        OpenSpiel's ``full_history`` at every observation)."""
+        return list(self._moves)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CometState:
         """OpenSpiel's resampling hook (what the stock ``ISMCTSBot`` calls): ``resample_deal`` driven
@@ -216,12 +247,18 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         return self.resample_deal(player_id, random.Random(int(probability_sampler() * 2**53)))
 
     def resample_deal(self, player: int, rng: random.Random, tries: int = 500) -> CometState:
-        """A state ``player`` cannot tell from this one, for ISMCTS (``ismcts_bot``): the cards
-        ``player`` has not seen are redealt at random to the other hands and the dead hand (the
-        cards a seat has played stay in its hand), and the deal is kept only if every action so far
-        is legal there and the table saw the same things (the same ``events``) -- rejection
-        sampling, so the draw is uniform over the deals consistent with what ``player`` knows.
-        After ``tries`` rejections the state itself is returned (``resample_fallbacks`` counts it)."""
+        """A state ``player`` cannot tell from this one, for ISMCTS (``ismcts_bot``): the cards ``player``
+        has not seen are redealt to the other hands and the dead hand (the cards a seat has played stay in
+        its hand), and a deal is kept only if every action so far is legal there and the table saw the
+        same things (the same ``events``).
+
+        First, rejection sampling: uniform shuffles of the unseen cards, those that put a card where the
+        history rules it out (``_exclusions``: a seat that passed or played as it did could not have held
+        it) dropped before the costly replay, up to ``tries`` replays; the draw is then uniform over the
+        consistent deals.  Where consistent deals are too rare for that, a randomised search deals the
+        unseen cards location by location avoiding the excluded places, again keeping only a consistent
+        deal (not uniform, but never the true state unless it is the only one).  Only if both fail is the
+        state itself returned (``RESAMPLE_FALLBACKS`` counts it; tests/test_openspiel.py requires none)."""
         d = self.deal
         if d is None:
             return self.clone()  # type: ignore[no-any-return]
@@ -238,22 +275,85 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         for cards in known:
             for c in cards:
                 unseen.remove(c)
+        unseen.sort()
         target = self._events + [announcement(d) or ""]
-        for _ in range(tries):
+        excluded = self._exclusions(player, frozenset(unseen))
+        free = {seat: table.hand_size - len(known[seat]) for seat in range(table.players)}  # places to fill
+
+        def consistent(dealt: dict[int, list[int]]) -> list[int] | None:
+            fill = [iter(known[seat] + dealt.get(seat, [])) for seat in range(table.players)]
+            order = [next(fill[seat]) for seat in seat_of]
+            return order if _replayed_events(deal_of(table, order), moves) == target else None
+
+        replays = 0
+        for _ in range(tries * 40):
             rng.shuffle(unseen)
-            extra = iter(unseen)
-            fill = [iter(cards) for cards in known]
-            order = [next(fill[seat], None) or next(extra) for seat in seat_of]
-            events = _replayed_events(deal_of(table, order), moves)
-            if events == target:
-                s = self.get_game().new_initial_state()
-                for c in order:
-                    s.apply_action(c - 4)
-                for _, move in moves:
-                    s.apply_action(action_id(move))
-                return s  # type: ignore[no-any-return]
+            dealt: dict[int, list[int]] = {}
+            at = 0
+            for seat in range(table.players):
+                dealt[seat] = unseen[at : at + free[seat]]
+                at += free[seat]
+            if any(c in excluded.get(seat, ()) for seat, cards in dealt.items() for c in cards):
+                continue
+            replays += 1
+            order = consistent(dealt)
+            if order is not None:
+                return self._state_of(order, moves)
+            if replays >= tries:
+                break
+        for _ in range(tries):
+            searched = _deal_avoiding(unseen, free, excluded, rng)
+            if searched is None:
+                continue
+            order = consistent(searched)
+            if order is not None:
+                return self._state_of(order, moves)
         RESAMPLE_FALLBACKS[0] += 1
         return self.clone()  # type: ignore[no-any-return]
+
+    def _state_of(self, order: list[int], moves: list[tuple[int, Action]]) -> CometState:
+        s = self.get_game().new_initial_state()
+        for c in order:
+            s.apply_action(c - 4)
+        for _, move in moves:
+            s.apply_action(action_id(move))
+        return s  # type: ignore[no-any-return]
+
+    def _exclusions(self, player: int, unseen: frozenset[int]) -> dict[int, frozenset[int]]:
+        """For each other seat, the unseen cards its own actions rule out of its hand: at each of its
+        decisions, the card put in its hand (in place of one of its hidden cards) makes the action it took
+        illegal, or changes what the table saw.  Asked of the engine, so no rule is written here; only a
+        filter before the replay that decides (a wrong exclusion could only skew the draw, never let an
+        inconsistent deal through).  Cached per state and seat: a bot asks many times from one state."""
+        key = (player, len(self.history()))
+        cache = self.__dict__.setdefault("_exclusion_cache", {})
+        if key in cache:
+            return cache[key]  # type: ignore[no-any-return]
+        out: dict[int, set[int]] = {}
+        d0 = deal_of(self.table, self._order)
+        state = d0
+        for seat, a in self.moves():
+            move = action_of(a)
+            if seat != player:
+                hand = state.hands[seat]
+                mine = [c for c in hand if c in unseen]
+                if mine:
+                    swap_out = mine[0]
+                    before = public_line(state, move, engine.apply(state, move))
+                    note = announcement(state)
+                    for c in unseen - set(hand):
+                        if c in out.get(seat, ()):
+                            continue
+                        trial = _swapped(state, seat, swap_out, c)
+                        if move not in engine.legal_actions(trial) or announcement(trial) != note:
+                            out.setdefault(seat, set()).add(c)
+                            continue
+                        if public_line(trial, move, engine.apply(trial, move)) != before:
+                            out.setdefault(seat, set()).add(c)
+            state = engine.apply(state, move)
+        result = {seat: frozenset(cards) for seat, cards in out.items()}
+        cache[key] = result
+        return result
 
 
 #: How often ``resample_deal`` was asked for a deal, and how often it gave up and returned the true
@@ -287,6 +387,48 @@ def _seats_of_positions(table: Table) -> list[int]:
         for i in h:
             seat_of[i] = seat
     return seat_of
+
+
+def _swapped(state: DealState, seat: int, out: int, card: int) -> DealState:
+    """``state`` with ``card`` in ``seat``'s hand in place of ``out``, and ``out`` where ``card`` was."""
+    hands = [list(h) for h in state.hands]
+    dead = list(state.dead)
+    holder = next((s for s, h in enumerate(hands) if card in h), None)
+    if holder is None:
+        dead.remove(card)
+        dead.append(out)
+    else:
+        hands[holder].remove(card)
+        hands[holder].append(out)
+    hands[seat].remove(out)
+    hands[seat].append(card)
+    return dataclasses.replace(state, hands=tuple(tuple(sorted(h)) for h in hands), dead=tuple(sorted(dead)))
+
+
+def _deal_avoiding(
+    unseen: list[int], free: dict[int, int], excluded: dict[int, frozenset[int]], rng: random.Random
+) -> dict[int, list[int]] | None:
+    """The unseen cards dealt at random into each seat's free places (the rest to the dead hand), each card
+    to a place its exclusions allow, most constrained cards first; None at a dead end."""
+    room = dict(free)
+    dealt: dict[int, list[int]] = {seat: [] for seat in free}
+    cards = sorted(unseen, key=lambda c: (-sum(c in ex for ex in excluded.values()), rng.random()))
+    spare = len(unseen) - sum(free.values())  # the dead hand's places
+    for c in cards:
+        places = [seat for seat, n in room.items() if n and c not in excluded.get(seat, ())]
+        weights = [room[seat] for seat in places]
+        if spare:
+            places.append(-1)
+            weights.append(spare)
+        if not places:
+            return None
+        seat = rng.choices(places, weights)[0]
+        if seat == -1:
+            spare -= 1
+        else:
+            room[seat] -= 1
+            dealt[seat].append(c)
+    return dealt
 
 
 class CometObserver:
@@ -363,6 +505,21 @@ class CometObserver:
 pyspiel.register_game(GAME_TYPE, CometGame)
 
 
+def _small_game_class(kind: pyspiel.GameType) -> type[CometGame]:
+    """A class per small Comet's name (pyspiel keeps the registered factory until the interpreter ends; a
+    class, unlike a closure, outlives that safely)."""
+
+    def __init__(self: CometGame, params: Mapping[str, Any] | None = None) -> None:
+        CometGame.__init__(self, params, kind)
+
+    return type(f"CometGame_{kind.short_name}", (CometGame,), {"__init__": __init__})
+
+
+SMALL_GAME_CLASSES = {name: _small_game_class(kind) for name, kind in SMALL_GAME_TYPES.items()}
+for _name, _kind in SMALL_GAME_TYPES.items():
+    pyspiel.register_game(_kind, SMALL_GAME_CLASSES[_name])
+
+
 def load_game(preset: str = "standard", **params: bool | int | str) -> CometGame:
     """``pyspiel.load_game("python_comet", {...})``: a preset, ``players``, ``dealer``, ``pack``,
     ``comet_value`` and any ruling field by name."""
@@ -371,7 +528,16 @@ def load_game(preset: str = "standard", **params: bool | int | str) -> CometGame
     return game
 
 
-__all__ = ["GAME_TYPE", "SHORT_NAME", "CometGame", "CometObserver", "CometState", "action_id", "load_game"]
+__all__ = [
+    "GAME_TYPE",
+    "SHORT_NAME",
+    "SMALL_GAME_TYPES",
+    "CometGame",
+    "CometObserver",
+    "CometState",
+    "action_id",
+    "load_game",
+]
 
 
 # --------------------------------------------------------------------- playthroughs and bots

@@ -11,8 +11,8 @@ One episode is one deal, dealt by ``comet.engine.shuffled_deal`` from the seed g
 (the same seed deals the same cards as ``comet deal --seed``).  Observations are a dict of
 ``observation`` (the seat's view: spec/frameworks.md, "Observation tensor") and ``action_mask``
 (1 for the ids of ``comet.engine.legal_actions``, for the agent to move only); actions are the
-canonical ids of ``comet.frameworks.common``.  Every rule comes from ``comet.engine``; an illegal id raises
-``ValueError`` naming the rule it breaks.
+canonical ids of ``comet.frameworks.common``.  Every rule comes from ``comet.engine``; an illegal id ends the
+deal with a penalty (or, with ``illegal="raise"``, raises ``ValueError`` naming the rule it breaks).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
@@ -37,11 +38,11 @@ from comet.frameworks.common import (
     fill_tensor,
     legal_ids,
     make_table,
-    observation_text,
     seeded_deal,
+    table_text,
     tensor_pieces,
     utilities,
-    utility_bound,
+    utility_bounds,
 )
 from comet.state import Action, DealState
 
@@ -74,10 +75,11 @@ def _observe(table: Table, state: DealState, seat: int, log: Sequence[tuple[int,
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
     _, size = _observation_layout(table)
-    bound = utility_bound(table)  # chips so far stay within it (tests/test_frameworks.py)
+    # Every piece is one-hot (0 or 1) but the chips so far, divided by the utility bound's scale (within it:
+    # tests/test_frameworks.py), so the observation lies in [-1, 1].
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(low=-bound, high=bound, shape=(size,), dtype=np.float32),
+            "observation": spaces.Box(low=-1.0, high=1.0, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         }
     )
@@ -95,7 +97,11 @@ def _apply(state: DealState, ident: int | np.int64) -> DealState:
 class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzoo ships no type information
     """One deal of a Comet preset; agents ``player_0`` .. ``player_{n-1}`` are the seats."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "comet_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "comet_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -105,13 +111,22 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         pack: int = 0,
         comet_value: int = -1,
         render_mode: str | None = None,
+        small: str = "",
+        illegal: str = "terminate",
+        illegal_reward: float | None = None,
+        reveal: bool = False,
         **rulings: bool | int | str,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if illegal not in ("terminate", "raise"):
+            raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         self.render_mode = render_mode
-        self.table = make_table(preset, players, dealer, pack, comet_value, rulings)
+        self.reveal = reveal
+        self.illegal = illegal
+        self.table = make_table(preset, players, dealer, pack, comet_value, rulings, small)
+        self.illegal_reward = utility_bounds(self.table).low if illegal_reward is None else float(illegal_reward)
         self.possible_agents = [f"player_{i}" for i in range(self.table.players)]
         self.agents = self.possible_agents[:]
         obs, act = _spaces(self.table)
@@ -155,6 +170,16 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         if action is None:
             raise ValueError(f"{agent} must choose an action id; the deal is not over")
         before = self.state
+        if self.illegal == "terminate" and int(action) not in legal_ids(before):
+            # As the classic environments' TerminateIllegalWrapper: the deal ends, the offender gets the
+            # penalty, the others 0.
+            self._clear_rewards()
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent] = {"illegal": str(action_of(int(action)))}
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+            return
         self.state = _apply(before, action)
         self.log.append((before.to_move, action_of(int(action))))
         self._clear_rewards()
@@ -169,13 +194,16 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The table by card name: the hand of the seat to move, the others' sizes (every hand with
+        ``reveal=True``), the public state; printed in ``"human"`` mode, returned in ``"ansi"``."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
+            gymnasium.logger.warn("render() needs render_mode='human' or 'ansi'")
             return None
-        return "\n".join(
-            [f"seat {s}: {' '.join(map(str, h))}" for s, h in enumerate(self.state.hands)]
-            + [observation_text(self.table, self.state, self.state.to_move, private=False)]
-        )
+        text = table_text(self.table, self.state, (self.state.to_move,), reveal=self.reveal)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
@@ -188,10 +216,20 @@ def env(
     pack: int = 0,
     comet_value: int = -1,
     render_mode: str | None = None,
+    small: str = "",
+    illegal: str = "terminate",
+    illegal_reward: float | None = None,
+    reveal: bool = False,
     **rulings: bool | int | str,
 ) -> CometAEC:
-    """The AEC environment of one deal of ``preset``; ruling fields as keyword arguments."""
-    return CometAEC(preset, players, dealer, pack, comet_value, render_mode, **rulings)
+    """The AEC environment of one deal of ``preset`` (or of the small Comet ``small``: ``comet.small``);
+    ruling fields as keyword arguments.  An illegal action id ends the deal with ``illegal_reward`` (default:
+    the least utility of the table) for the agent that chose it and 0 for the others, as the classic
+    environments do; ``illegal="raise"`` raises ValueError naming the rule it breaks.  ``reveal`` renders
+    every hand and the dead hand."""
+    return CometAEC(
+        preset, players, dealer, pack, comet_value, render_mode, small, illegal, illegal_reward, reveal, **rulings
+    )
 
 
 def named_policy(name: str, seed: int) -> Policy:
@@ -207,41 +245,75 @@ def named_policy(name: str, seed: int) -> Policy:
     return make_policy(name, seed)
 
 
+#: An opponent given as a function: it sees its seat's observation (``observation`` and ``action_mask``,
+#: as the learner does) and returns an action id.  This is how a trained agent plays the other seats.
+Opponent = Callable[[Observation], int]
+
+
+def _opponent_policy(table: Table, seat: int, f: Opponent, log: Sequence[tuple[int, Action]]) -> Policy:
+    """An engine policy that asks ``f`` for an action id from ``seat``'s observation; an id it may not play is
+    a plain ValueError naming the seat."""
+
+    def choose(state: DealState, legal: Sequence[Action]) -> Action:
+        ident = int(f(_observe(table, state, seat, log)))
+        action = action_of(ident)
+        if action not in legal:
+            raise ValueError(f"the opponent at seat {seat} chose illegal action {ident} ({action})")
+        return action
+
+    return choose
+
+
 class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
-    """One seat of a deal as a Gymnasium environment; the other seats play our policies.
+    """One seat of a deal as a Gymnasium environment; the other seats are played by ``opponents``: our
+    policies by name (``simple``, ``random``, ``greedy``, ``hoarder``) or functions from an observation to
+    an action id (self-play), one for every other seat or one per other seat in seat order.
 
-    The reward is 0 until the deal ends, then the seat's utility (spec/frameworks.md).  An illegal
-    action id raises ``ValueError`` naming the rule it breaks, or, given ``illegal_reward``, ends the
-    episode with that reward (for checkers and learners that sample without the mask)."""
+    The reward is 0 until the deal ends, then the seat's utility (spec/frameworks.md).  An illegal action
+    id ends the episode with ``illegal_reward`` (default: the least utility of the table,
+    ``utility_bounds(table).low``, so no illegal action is ever better than a legal line), as Gymnasium's
+    ``check_env`` and learners sampling without the mask expect; ``illegal="raise"`` raises ``ValueError``
+    naming the rule it breaks instead.  ``action_masks()`` is the mask of the legal ids (the sb3-contrib
+    ``MaskablePPO`` convention).  ``reset(options={"seat": k})`` moves the learner to seat ``k``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium declares it so)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012  (Gymnasium declares it so)
 
     def __init__(
         self,
         preset: str = "standard",
         players: int = 0,
         seat: int = 0,
-        opponents: str | Sequence[str] = "simple",
+        opponents: str | Opponent | Sequence[str | Opponent] = "simple",
         dealer: int = -1,
         pack: int = 0,
         comet_value: int = -1,
         render_mode: str | None = None,
         illegal_reward: float | None = None,
+        illegal: str = "penalty",
+        small: str = "",
         **rulings: bool | int | str,
     ) -> None:
-        self.table = make_table(preset, players, dealer, pack, comet_value, rulings)
-        self.illegal_reward = illegal_reward
-        if not 0 <= seat < self.table.players:
-            raise ValueError(f"seat must be 0..{self.table.players - 1}, not {seat}")
-        self.seat = seat
-        names = [opponents] * self.table.players if isinstance(opponents, str) else list(opponents)
-        if len(names) != self.table.players - 1 and not isinstance(opponents, str):
-            raise ValueError(f"give one policy per other seat ({self.table.players - 1}), not {len(names)}")
-        if not isinstance(opponents, str):
-            names.insert(seat, "simple")
-        for name in names:
-            named_policy(name, 0)  # a plain error for an unknown name now, not at the first step
-        self._names = names
+        self.table = make_table(preset, players, dealer, pack, comet_value, rulings, small)
+        if illegal not in ("penalty", "raise"):
+            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self.illegal = illegal
+        self.illegal_reward = utility_bounds(self.table).low if illegal_reward is None else float(illegal_reward)
+        self.seat = self._check_seat(seat)
+        n = self.table.players
+        if isinstance(opponents, str) or callable(opponents):
+            given: list[str | Opponent] = [opponents] * (n - 1)
+        else:
+            given = list(opponents)
+            if len(given) != n - 1:
+                raise ValueError(f"give one opponent per other seat ({n - 1}), not {len(given)}")
+        for o in given:
+            if isinstance(o, str):
+                named_policy(o, 0)  # a plain error for an unknown name now, not at the first step
+            elif not callable(o):
+                raise ValueError(f"an opponent is a policy name or a function of an observation, not {o!r}")
+        self._opponents = given
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(self.table)
         self._rng = random.Random()
@@ -249,6 +321,19 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.log: list[tuple[int, Action]] = []
         self._policies: list[Policy] = []
         self._ended = False
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < self.table.players:
+            raise ValueError(f"seat must be 0..{self.table.players - 1}, not {seat!r}")
+        return int(seat)
+
+    def _policy(self, seat: int, deal_seed: int) -> Policy:
+        if seat == self.seat:
+            return named_policy("simple", deal_seed)  # never asked: the learner plays this seat
+        o = self._opponents[seat if seat < self.seat else seat - 1]
+        if isinstance(o, str):
+            return named_policy(o, deal_seed + seat)
+        return _opponent_policy(self.table, seat, o, self.log)
 
     def _others_play(self) -> None:
         while not self.state.terminal and self.state.to_move != self.seat:
@@ -263,26 +348,36 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         reward = utilities(self.state)[self.seat] if self.state.terminal else 0.0
         return obs, reward, self.state.terminal, False, {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
+        if options and "seat" in options:
+            self.seat = self._check_seat(options["seat"])
         if seed is not None:
             self._rng.seed(seed)
         deal_seed = self._rng.getrandbits(64) if seed is None else seed
-        self._policies = [named_policy(n, deal_seed + i) for i, n in enumerate(self._names)]
-        self.state = seeded_deal(self.table, deal_seed)
         self.log = []
+        self._policies = [self._policy(s, deal_seed) for s in range(self.table.players)]
+        self.state = seeded_deal(self.table, deal_seed)
         self._ended = False
         self._others_play()
         obs, _, _, _, info = self._result()
         return obs, info
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """True for the legal action ids of the learner's seat (none once the deal is over)."""
+        mask = np.zeros(NUM_ACTIONS, np.bool_)
+        if not self.state.terminal and not self._ended and self.state.to_move == self.seat:
+            mask[legal_ids(self.state)] = True
+        return mask
+
     def step(self, action: int | np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.state.terminal or self._ended:
             raise ValueError("the deal is over: call reset()")
         before = self.state
-        if self.illegal_reward is not None and int(action) not in legal_ids(before):
-            # The deal ends here with the fixed reward (``illegal_reward``), as Gymnasium's
-            # checkers expect of an action drawn without the mask.
+        if self.illegal == "penalty" and int(action) not in legal_ids(before):
+            # The episode ends here with the penalty, as the classic environments end a game.
             self._ended = True
             obs = _observe(self.table, before, self.seat, self.log)
             return obs, self.illegal_reward, True, False, {"illegal": str(action_of(int(action)))}
@@ -292,21 +387,55 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return self._result()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi' or 'human'")
             return None
-        return observation_text(self.table, self.state, self.seat)
+        text = table_text(self.table, self.state, (self.seat,))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 def single_agent_env(
     preset: str = "standard",
     players: int = 0,
     seat: int = 0,
-    opponents: str | Sequence[str] = "simple",
+    opponents: str | Opponent | Sequence[str | Opponent] = "simple",
     **kwargs: Any,
 ) -> CometSingleAgentEnv:
-    """The Gymnasium environment of one seat (``opponents``: one policy name for every other seat,
-    or one per other seat in seat order)."""
+    """The Gymnasium environment of one seat (``opponents``: a policy name or a function of an observation
+    for every other seat, or one per other seat in seat order)."""
     return CometSingleAgentEnv(preset, players, seat, opponents, **kwargs)
 
 
-__all__ = ["CometAEC", "CometSingleAgentEnv", "action_id", "env", "named_policy", "single_agent_env"]
+#: The Gymnasium ids registered when this module is imported, so that
+#: ``gymnasium.make("comet.frameworks.pettingzoo:comet/Comet-v0", preset="opera", players=4)`` imports it first.
+GYMNASIUM_IDS = {
+    "comet/Comet-v0": {},
+    "comet/TinyComet-v0": {"small": "tiny"},
+    "comet/TinyCometTwoPlayer-v0": {"small": "tiny_two_player"},
+}
+
+
+def register_gymnasium() -> None:
+    """Register ``GYMNASIUM_IDS`` with Gymnasium (again: a no-op for an id already there)."""
+    for ident, kwargs in GYMNASIUM_IDS.items():
+        if ident not in gymnasium.registry:
+            gymnasium.register(ident, entry_point=CometSingleAgentEnv, kwargs=kwargs)
+
+
+register_gymnasium()
+
+
+__all__ = [
+    "GYMNASIUM_IDS",
+    "CometAEC",
+    "CometSingleAgentEnv",
+    "Opponent",
+    "action_id",
+    "env",
+    "named_policy",
+    "register_gymnasium",
+    "single_agent_env",
+]
