@@ -83,7 +83,9 @@ def assert_short_weights_refused(
         got = real(constraints, objective)
         return got - 1 if got is not None and len(calls) <= 2 else got
 
-    monkeypatch.setattr(module, "maximise", short)
+    from comet_proofs.bounds import optimum
+
+    monkeypatch.setattr(optimum, "maximise", short)
     assert module.in_play_bound(enc, players, rd, fixed, quantity) is None
 
 
@@ -150,7 +152,9 @@ def test_bounds_asked_together_are_the_bounds_asked_one_by_one(monkeypatch: pyte
         calls.append(len(formulas))
         return real(formulas, ms, case)
 
-    monkeypatch.setattr(module, "solve_alone", counted)
+    from comet_proofs.bounds import optimum
+
+    monkeypatch.setattr(optimum, "solve_alone", counted)
     assert module.none_holds([x <= 3], [x > 4, x > 5], 1000, None, False) == [True, True] and len(calls) == 1
     assert module.none_holds([x <= 3], [x > 4, x > 2, x > 9], 1000, None, True) == [True, False, True]
     assert len(calls) == 1 + 1 + 3
