@@ -38,29 +38,43 @@ def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str
     return best
 
 
-def witness_values(preset: str, players: int) -> dict[str, tuple[int, str]]:
-    """The most each quantity reaches in the shipped witness deals of ``preset`` for ``players`` seats with
-    the Comet at its starting value, each replayed by the model now from its record: (value, file)."""
+def shipped_witnesses(preset: str, players: int) -> list[tuple[DealState, tuple[Action, ...], DealState, str]]:
+    """The shipped witness deals of ``preset`` for ``players`` seats (``witnesses/index.json``: the scenarios'
+    and the bound-settlement deals; ``witnesses/extremes.json``: the extremal deals) with the Comet at its
+    starting value, each replayed by the model now from its record: (start, actions, final state, file)."""
     import json
     from importlib import resources
 
     from comet.records.deal_record import parse_record, replay_record
 
     root = resources.files("comet_proofs") / "witnesses"
-    index = json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]
+    listed = [json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]]
+    if (root / "extremes.json").is_file():
+        listed.append(json.loads((root / "extremes.json").read_text(encoding="utf-8"))["deals"])
+    out: list[tuple[DealState, tuple[Action, ...], DealState, str]] = []
+    for index in listed:
+        for entry in index:
+            if entry["preset"] != preset or entry["players"] != players:
+                continue
+            trace = json.loads((root / entry["file"]).read_text(encoding="utf-8"))
+            record = parse_record(trace["#meta"]["record"])
+            verdict = replay_record(record)
+            final = verdict.final
+            # the bounds are at the Comet's starting value: a deal with an escalated Comet is not comparable
+            if not verdict.legal or not final.terminal or final.comet_value != variant_of(final.rules).comet_value:
+                continue
+            out.append((verdict.start, record.actions, final, str(entry["file"])))
+    return out
+
+
+def witness_values(preset: str, players: int) -> dict[str, tuple[int, str]]:
+    """The most each quantity reaches in the shipped witness deals of ``preset`` for ``players`` seats with
+    the Comet at its starting value, each replayed by the model now from its record: (value, file)."""
     best: dict[str, tuple[int, str]] = {}
-    for entry in index:
-        if entry["preset"] != preset or entry["players"] != players:
-            continue
-        trace = json.loads((root / entry["file"]).read_text(encoding="utf-8"))
-        record = parse_record(trace["#meta"]["record"])
-        final = replay_record(record).final
-        # the bounds are at the Comet's starting value: a deal with an escalated Comet is not comparable
-        if not final.terminal or final.comet_value != variant_of(final.rules).comet_value:
-            continue
-        for name, value in quantities(final, len(record.actions)).items():
+    for _, actions, final, file in shipped_witnesses(preset, players):
+        for name, value in quantities(final, len(actions)).items():
             if name not in best or value > best[name][0]:
-                best[name] = (value, entry["file"])
+                best[name] = (value, file)
     return best
 
 

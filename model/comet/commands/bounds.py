@@ -1,0 +1,106 @@
+"""``comet bounds``: the extremes of every game, proved and reached (package ``comet_proofs``; spec/extremes.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+INTRO = """# The extremes of Comet
+
+What a player can quote about one deal of each game: the longest deal, the most one player can pay or
+collect at the settlement, lose or win in the whole deal, or score. Each figure is under the preset's own
+readings with the Comet at its starting value, and has two halves kept apart:
+
+- **proved**: the optimum Z3 finds over the preset's encoding (spec/proofs.md, "Bounds"): no deal can do more;
+- **reached**: the most a shipped deal reaches, replayed by the model whenever this page is checked (the
+  deals are ITF traces with their records, under `proofs/comet_proofs/witnesses/`; `comet replay` steps
+  through a record).
+
+**Exact** means the two meet: the number is the extreme. Otherwise the gap is stated: the proof's invariant
+admits states no deal reaches, or the search has not found the deal (the deals come from Z3's bounded
+unrolling of the encoding for the bound-settlement deals, and from `comet bounds --search` for the rest: hill
+climbing over deals with a beam search over play, by the model; a heuristic, so a gap is not a proof that
+the bound is unreachable).
+
+Written by `comet bounds --page spec/extremes.md`; `tests/test_bounds_extremes.py` checks every number
+against the proofs and the replayed deals.
+"""
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "bounds",
+        help="the extremes of every game: each bound proved by Z3 and the shipped deal that reaches it",
+        description="Print, for each preset and player count of the bounds table, every quantity's proved "
+        "bound beside the most a shipped deal reaches (replayed by the model), and whether they meet.  "
+        "--search looks for better deals (heavy: CPU seconds per quantity) and ships them; --page writes "
+        "spec/extremes.md; --check compares a written page with the proofs and the replayed deals.",
+    )
+    p.add_argument("--preset", action="append", default=None, metavar="P", help="only this preset (repeatable)")
+    p.add_argument("--players", type=int, action="append", default=None, metavar="N", help="only this count")
+    p.add_argument(
+        "--search",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="search each quantity for SECONDS of CPU for a deal beating the shipped one, and ship what it finds",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the search (default 0)")
+    p.add_argument("--page", default=None, metavar="FILE", help="write the extremes page (spec/extremes.md)")
+    p.add_argument("--check", default=None, metavar="FILE", help="check a written extremes page; exit 1 if it is wrong")
+    p.add_argument("--deals", type=int, default=100, metavar="D", help="sampled deals per row (default 100)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from comet_proofs.bounds import Bound, bounds
+    from comet_proofs.bounds.extremes import ROWS, improve
+    from comet_proofs.bounds.page import markdown, page_problems, row, status
+    from rich.console import Console
+    from rich.progress import Progress
+
+    if args.search < 0 or args.deals < 1:
+        raise ValueError("--search must be >= 0 and --deals >= 1")
+    known = {p for p, _ in ROWS}
+    for name in args.preset or ():
+        if name not in known:
+            raise ValueError(f"no bounds row for preset {name!r} (one of: {', '.join(sorted(known))})")
+    rows = [
+        (p, n) for p, n in ROWS if (not args.preset or p in args.preset) and (not args.players or n in args.players)
+    ]
+    if not rows:
+        raise ValueError("no row of the bounds table matches --preset and --players")
+    console = Console(stderr=True)
+    if args.search:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("searching", total=len(rows))
+            for preset, n in rows:
+                progress.update(task, description=f"searching {preset} {n}p")
+                for p, k, q, before, after in improve([(preset, n)], args.search, seed=args.seed):
+                    verdict = "shipped" if before is None or after > before else "kept the shipped deal"
+                    print(f"{p} {k}p {q}: before {before}, found {after} ({verdict})")
+                progress.advance(task)
+    found: list[Bound] = []
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("bounds", total=len(rows))
+        for preset, n in rows:
+            progress.update(task, description=f"bounds {preset} {n}p")
+            found += bounds(preset, players=(n,), deals=args.deals)
+            progress.advance(task)
+    if args.check is not None:
+        text = Path(args.check).read_text(encoding="utf-8")
+        problems = page_problems(text, found)
+        for line in problems:
+            print(line)
+        print(f"{args.check}: {'wrong' if problems else 'agrees with the proofs and the replayed deals'}")
+        return 1 if problems else 0
+    if args.page is not None:
+        Path(args.page).write_text(markdown(found, INTRO), encoding="utf-8")
+        print(f"wrote {args.page}")
+        return 0
+    for b in found:
+        print(row(b))
+    exact = sum(status(b) == "exact" for b in found)
+    print(f"{exact} of {len(found)} rows exact")
+    return 0 if all(b.ok for b in found) else 1
