@@ -9,7 +9,7 @@ from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at
 from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_PLAYED, NINE, Readings, SymAction, SymState
 
 
 def dealt_size(enc: Encoding, players: int, rd: Readings, certs: Certificates | None = None) -> int:
@@ -61,3 +61,29 @@ def comet_only_lemma_holds(enc: Encoding, players: int, rd: Readings) -> bool:
         if solve_alone([formula], 2 * TIMEOUT_MS).verdict != z3.unsat:
             return False
     return True
+
+
+def run_played(enc: Encoding, s: SymState) -> z3.BoolRef:
+    """A run needs rank r only after an r-1 was played, and a deal won on the Comet standing for a 9 has an 8
+    on the pile: the Comet as a 9 answers a run that needs a 9 (so no finished deal has the winner out on the
+    Comet as a 9 while the losers hold every 8, a state ``Inv`` alone admits)."""
+    index = {r: i for i, r in enumerate(s.ranks)}
+    parts = [z3.Implies(s.need == r, s.played[index[r - 1]] >= 1) for r in s.ranks if r - 1 in index]
+    if NINE - 1 in index:
+        parts.append(z3.Implies(s.out_wild_as == NINE, s.played[index[NINE - 1]] >= 1))
+    return z3.And(*parts)
+
+
+def run_played_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
+    """``run_played`` is true initially and kept by every step from an ``Inv`` state whose hands are within
+    the deal (tried whole, then split by the step's cases, as ``lemma_holds``); false where the preset's
+    readings let the Comet stand for a 9 without an 8 before it."""
+    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    init = enc.fresh_state("i", players)
+    if solve_alone([z3.And(enc.initial(init, rd), z3.Not(run_played(enc, init)))], 2 * TIMEOUT_MS).verdict != z3.unsat:
+        return False
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), run_played(enc, s), enc.transition(s, a, t, rd)]
+    breaks = [z3.Not(run_played(enc, t))]
+    if unsat_at_once(step, breaks):
+        return True
+    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))

@@ -8,7 +8,15 @@ from comet.presets import preset as preset_named
 from comet.variant import variant_of
 
 from comet_proofs.bounds.in_play import in_comet_values, in_play_bound, in_play_bounds, lost_in_play, won_in_play
-from comet_proofs.bounds.lemmas import comet_only, comet_only_lemma_holds, dealt_size, hands_within_deal, lemma_holds
+from comet_proofs.bounds.lemmas import (
+    comet_only,
+    comet_only_lemma_holds,
+    dealt_size,
+    hands_within_deal,
+    lemma_holds,
+    run_played,
+    run_played_lemma_holds,
+)
 from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
@@ -43,6 +51,8 @@ def proved_bounds_in_value(
     s = enc.fresh_state("s", players)
     free = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s)]
     free += enc.fixed_by_rules(s, rules)  # e.g. a pool at the preset's stake
+    if run_played_lemma_holds(enc, players, rd, size):  # what a finished deal can hold: the 8 under a Comet as 9
+        free.append(run_played(enc, s))
     over = [*free, s.comet_value == start]
 
     def at_start(x: SymState) -> list[z3.BoolRef]:

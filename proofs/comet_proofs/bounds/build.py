@@ -1,0 +1,184 @@
+"""Extremal deals built by hand from the shape of the extreme, then dealt and played by the model (spec/extremes.md).
+
+The shape (standard family, a chips game): the winner is the first to move and holds only low cards of ranks
+no loser holds, one 8 and the Comet; every run it starts gets stuck on a rank nobody else holds (so no loser is
+ever made to play: R-PLAY-MUST binds only a player who holds the needed rank), and its last turn is a lead of
+the 8 and the Comet standing for the 9 the run then needs (x4, R-SETTLE-COMET-LAST).  The losers keep the
+highest cards of the pack.  ``Shape`` gives the ranks each seat is dealt (the dead hand gets the rest, the
+Comet goes to the winner); ``built`` deals it through ``engine.explicit_deal`` (the preset's own deal sizes and
+pack are checked there) and plays it with ``steered_play`` and with the beam search of ``search.beam_play``
+(the model's legal actions only), keeping each quantity's best.  Whether it meets
+the proved bound is read off the model's deal, as for every witness.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from comet import engine
+from comet.cards import Card, rank_of
+from comet.presets import preset as preset_named
+from comet.state import Action, DealState
+
+from comet_proofs.bounds.quantities import ACTIONS, quantities
+from comet_proofs.bounds.search import Aim, Played, beam_play
+from comet_proofs.symbolic import NINE
+
+TENS = ((10, 4), (11, 4), (12, 4), (13, 4))
+# the two-player shape, for the standard game and for Arnold's two-player game (a points game: the deal's score)
+TWO = (((2, 4), (3, 4), (4, 4), (5, 4), (8, 1)), (*TENS, (9, 2)))
+TWO_WHY = (
+    "the loser keeps the sixteen 10-point cards and two 9s (178 points); the winner plays 2-3-4-5 four "
+    "times (each run stuck on the 6s, all in the dead hand), leads its 8 and goes out on the Comet as a 9"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A deal by ranks: ``hands[seat]`` is (rank, how many) pairs of natural cards; seat 0 is the winner and
+    also gets the Comet; the dead hand gets every card left."""
+
+    preset: str
+    players: int
+    hands: tuple[tuple[tuple[int, int], ...], ...]
+    why: str
+
+
+SHAPES: tuple[Shape, ...] = (
+    Shape("standard", 2, TWO, TWO_WHY),
+    Shape("two_player", 2, TWO, TWO_WHY),
+    Shape(
+        "standard",
+        3,
+        (((2, 4), (3, 4), (4, 2), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
+        "the losers keep the sixteen 10-point cards, the three natural 9s, three 8s and two 7s (225 points); "
+        "the winner's runs of 2-3-4 stick on the 5s (all in the dead hand), then it leads its 8 and goes out "
+        "on the Comet as a 9",
+    ),
+    Shape(
+        "standard",
+        4,
+        (
+            ((2, 4), (3, 4), (8, 1)),
+            ((10, 4), (11, 4), (12, 2)),
+            ((12, 2), (13, 4), (9, 3), (8, 1)),
+            ((8, 2), (7, 4), (6, 4)),
+        ),
+        "the losers keep the sixteen 10-point cards, the three natural 9s, three 8s, the 7s and the 6s (263 "
+        "points); the winner's runs of 2-3 stick on the 4s (all in the dead hand), then it leads its 8 and goes "
+        "out on the Comet as a 9",
+    ),
+    Shape(
+        "standard",
+        5,
+        (
+            ((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)),
+            ((10, 4), (11, 4), (2, 1)),
+            ((12, 4), (13, 4), (3, 1)),
+            ((3, 3), (4, 3), (6, 3)),
+            ((7, 3), (8, 3), (9, 3)),
+        ),
+        "the first player plays its whole hand in the first turn (a 4, the four 5s as a set, a 6, a 7, an 8 and "
+        "the Comet as a 9), so no loser ever moves and the four losers keep every card but three 2s in the dead "
+        "hand (276 points); short of the proved 1164 (the losers keeping 291 points), a gap not closed",
+    ),
+    Shape(
+        "opera",
+        3,
+        (((4, 1), (5, 4), (6, 4), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
+        "an Opera: the first player plays its whole hand in the first turn, a 4, the four 5s and the four 6s "
+        "as sets, a 7, an 8 and the Comet as a 9 (x8), while the losers keep the sixteen 10-point cards, the "
+        "three natural 9s, three 8s and two 7s (225 points); the dealer could not have gone out",
+    ),
+)
+
+
+def built(shape: Shape) -> DealState:
+    """The model's deal of ``shape`` (seat 0 the winner and first to move, so the last seat deals)."""
+    rules = preset_named(shape.preset).rules
+    pack = engine.packs_in_rotation(rules, shape.players)[0]
+    wild = pack.wild[0]
+    rest: list[Card] = [c for c in pack.cards if c != wild]
+    hands: list[list[Card]] = []
+    for ranks in shape.hands:
+        hand: list[Card] = []
+        for rank, count in ranks:
+            for _ in range(count):
+                c = next(c for c in rest if rank_of(c) == rank)
+                rest.remove(c)
+                hand.append(c)
+        hands.append(hand)
+    hands[0].append(wild)
+    return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
+
+
+def steered_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
+    """The winner plays a natural card whenever it may (the first legal one) and the Comet only as its last
+    card, as a 9; every other seat passes whenever it may (the model's legal actions only)."""
+    state, actions = start, []
+    while not state.terminal:
+        legal = engine.legal_actions(state)
+        if state.to_move == winner:
+            hand = state.hands[winner]
+            if len(hand) == 1 and hand[0] in state.wild:
+                action = next((a for a in legal if a.as_rank == NINE), legal[0])
+            else:
+                tame = [a for a in legal if not a.is_pass and not any(c in state.wild for c in a.cards)]
+                action = tame[0] if tame else next((a for a in legal if a.is_pass), legal[0])
+        else:
+            action = next((a for a in legal if a.is_pass), legal[0])
+        actions.append(action)
+        state = engine.apply(state, action)
+    return tuple(actions)
+
+
+def first_turn_out(start: DealState, quantity: str, limit: int = 20_000) -> tuple[Action, ...] | None:
+    """The first player's best way (for ``quantity``) to play its whole hand in the first turn (an Opera), by
+    a depth-first search over the model's legal actions that never passes; None if it cannot (within
+    ``limit`` states)."""
+    best: tuple[int, tuple[Action, ...]] | None = None
+    seen = 0
+
+    def walk(state: DealState, route: tuple[Action, ...]) -> None:
+        nonlocal best, seen
+        seen += 1
+        if seen > limit:
+            return
+        if state.terminal:
+            got = quantities(state, len(route))[quantity]
+            if best is None or got > best[0]:
+                best = (got, route)
+            return
+        for action in engine.legal_actions(state):
+            if not action.is_pass:
+                walk(engine.apply(state, action), (*route, action))
+
+    walk(start, ())
+    return None if best is None else best[1]
+
+
+def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played]]]:
+    """Each shape of ``preset`` at ``players``, dealt and played by the model, with every quantity's value."""
+    out: list[tuple[Shape, dict[str, Played]]] = []
+    for shape in SHAPES:
+        if (shape.preset, shape.players) != (preset, players):
+            continue
+        start = built(shape)
+        best: dict[str, Played] = {}
+        plays = [steered_play(start)]
+        for quantity in quantities(engine.replay(start, plays[0]), len(plays[0])):
+            opera = first_turn_out(start, quantity)
+            if opera is not None:
+                plays.append(opera)
+        for aim in (Aim("gain", 0), Aim("loss", 1)):
+            found = beam_play(start, ACTIONS, 16, random.Random(0), aim)
+            if found is not None:
+                plays.append(found.actions)
+        for actions in plays:
+            final = engine.replay(start, actions)
+            for q, v in quantities(final, len(actions)).items():
+                if q not in best or v > best[q].value:
+                    best[q] = Played(v, start, actions)
+        out.append((shape, best))
+    return out
