@@ -27,6 +27,30 @@ Written by `comet bounds --page spec/extremes.md`; `tests/test_bounds_extremes.p
 against the proofs and the replayed deals.
 """
 
+OUTRO = """## Where a gap remains, and why
+
+- **How the exact rows were closed.** A lemma proved inductive for each preset and player count before it is
+  used (`bounds.lemmas.run_played`: a run needs rank r only after an r-1 was played, so a deal won on the
+  Comet standing for a 9 has an 8 on the pile) removes from the optimum the states in which the losers
+  still hold all four 8s; the deals that reach the bounds were then built by hand from the shape of the
+  extreme (`bounds/build.py`: the winner moves first and holds only cards of ranks no loser holds, so no
+  loser is ever made to play, and goes out on the Comet as a 9; for the Opera, in its first turn with
+  sets) and dealt and played by the model.
+- **The longest deal** (every preset): the proved figure is the termination proof's ranking (every card
+  held counts as a play plus one pass per seat and one more), which shows that a deal ends, not how long it
+  can last; the longest deals known come from the search. No sharper invariant (the losers keep at least one
+  card each, at most n passes between two plays under the default readings) has been proved yet.
+- **The winner's most at five players** (standard): the built deal has the winner play its whole hand in
+  its first turn (no loser ever moves): 1104 of the proved 1164. A winner who passes must leave each run
+  stuck on a rank no loser holds, and with nine cards a hand and only three in the dead hand the losers'
+  291 points leave no such rank; whether some other deal does better than 1104 is open (no sharper lemma,
+  no better deal found).
+- **Old Comet, Red Nines and both Commits**: only the search has been run (no deal built by hand, no lemma
+  beyond the table's); Old Comet's and 000's Commit's whole-deal figures add the in-play potential (every
+  card counted as the most any play pays), which is loose by construction (spec/proofs.md, "in play").
+- A gap is never a proof that the bound is out of reach: the search is a heuristic.
+"""
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -96,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.check}: {'wrong' if problems else 'agrees with the proofs and the replayed deals'}")
         return 1 if problems else 0
     if args.page is not None:
-        Path(args.page).write_text(markdown(found, INTRO), encoding="utf-8")
+        Path(args.page).write_text(markdown(found, INTRO, OUTRO), encoding="utf-8")
         print(f"wrote {args.page}")
         return 0
     for b in found:

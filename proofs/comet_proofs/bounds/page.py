@@ -62,8 +62,8 @@ def row(b: Bound) -> str:
 HEADER = "| preset | players | quantity | proved ≤ | a shipped deal reaches | status | the deal |"
 
 
-def markdown(bounds: Sequence[Bound], intro: str) -> str:
-    """The page: ``intro``, then per preset and player count the sentences, then the whole table."""
+def markdown(bounds: Sequence[Bound], intro: str, outro: str = "") -> str:
+    """The page: ``intro``, then per preset and player count the sentences, ``outro``, then the whole table."""
     lines = [intro.rstrip(), ""]
     exact = sum(b.exact for b in bounds)
     lines += [f"{exact} of the {len(bounds)} rows below are exact (proved and reached by a shipped deal).", ""]
@@ -75,6 +75,8 @@ def markdown(bounds: Sequence[Bound], intro: str) -> str:
         lines += [f"### {NAMES.get(preset, preset)}, {players} players", ""]
         lines += [f"- {sentence(b)}" for b in bounds if (b.preset, b.players) == (preset, players)]
         lines.append("")
+    if outro:
+        lines += [outro.rstrip(), ""]
     lines += ["## The table", "", HEADER, "|---|---|---|---|---|---|---|"]
     lines += [row(b) for b in bounds]
     return "\n".join(lines) + "\n"
