@@ -141,7 +141,8 @@ def test_the_run_lemma_is_proved_and_a_wrong_one_is_refused(monkeypatch: pytest.
 def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     """R-SETTLE-COMET-LAST, R-OPERA-DOUBLE, R-PLAY-MUST: the built shapes dealt and played by the model reach
     the proved bounds exactly where spec/extremes.md says so: two players 712 (720 in the deal), the winner's
-    900 at three players and 1052 at four, and the Opera's 960 and 1800 at three."""
+    900 at three players and 1052 at four, the Opera's 960 and 1800 at three, and Old Comet's settlement with the
+    manille caught (R-OLD-SETTLE, RUL-OLD-CAUGHT): 139 and 238 at three players, 129 and 310 at five."""
     from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS
     from comet_proofs.bounds.build import built_deals
 
@@ -154,3 +155,5 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     assert values("standard", 4)[GAIN] == 1052
     opera = values("opera", 3)
     assert (opera[LOSS], opera[GAIN], opera[DEAL_LOSS], opera[DEAL_GAIN]) == (960, 1800, 968, 1816)
+    old = values("old_comet", 3), values("old_comet", 5)
+    assert (old[0][LOSS], old[0][GAIN], old[1][LOSS], old[1][GAIN]) == (139, 238, 129, 310)

@@ -45,9 +45,12 @@ OUTRO = """## Where a gap remains, and why
   stuck on a rank no loser holds, and with nine cards a hand and only three in the dead hand the losers'
   291 points leave no such rank; whether some other deal does better than 1104 is open (no sharper lemma,
   no better deal found).
-- **Old Comet, Red Nines and both Commits**: only the search has been run (no deal built by hand, no lemma
-  beyond the table's); Old Comet's and 000's Commit's whole-deal figures add the in-play potential (every
-  card counted as the most any play pays), which is loose by construction (spec/proofs.md, "in play").
+- **Old Comet's whole deal**: its settlement rows are exact (a loser caught with the manille, built by
+  hand), but the whole deal adds the in-play potential (every card held counted as the most any play pays,
+  every pass left as another stuck run's chip), which is loose by construction (spec/proofs.md, "in play");
+  a sharper bound on what play moves (four Kings, one manille, one chip a stuck run) is not proved yet.
+- **Red Nines and both Commits**: only the search has been run (no deal built by hand, no lemma beyond the
+  table's); 000's Commit's whole deal adds the same loose in-play potential.
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.
 """
 

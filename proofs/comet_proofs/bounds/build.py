@@ -37,12 +37,14 @@ TWO_WHY = (
 @dataclass(frozen=True, slots=True)
 class Shape:
     """A deal by ranks: ``hands[seat]`` is (rank, how many) pairs of natural cards; seat 0 is the winner and
-    also gets the Comet; the dead hand gets every card left."""
+    the first to move; ``wild_seat`` gets the Comet (the winner, to go out on it; a loser, to be caught with
+    it); the dead hand gets every card left."""
 
     preset: str
     players: int
     hands: tuple[tuple[tuple[int, int], ...], ...]
     why: str
+    wild_seat: int = 0
 
 
 SHAPES: tuple[Shape, ...] = (
@@ -84,6 +86,30 @@ SHAPES: tuple[Shape, ...] = (
         "hand (276 points); short of the proved 1164 (the losers keeping 291 points), a gap not closed",
     ),
     Shape(
+        "old_comet",
+        3,
+        (((1, 4), (2, 4), (3, 4)), ((10, 4), (11, 4), (12, 3)), ((12, 1), (13, 4), (9, 3), (8, 4))),
+        "the winner plays Ace-2-3 four times, each run stuck on the 4s (all in the dead hand); one loser is "
+        "caught with the manille and eleven 10-point cards (119 points, plus 10 to each other player), the "
+        "other keeps the last 10-point cards, the three natural 9s and the 8s (109 points)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
+        5,
+        (
+            ((1, 1), (2, 4), (3, 4)),
+            ((10, 4), (11, 4)),
+            ((12, 4), (13, 4), (5, 1)),
+            ((9, 3), (5, 3), (6, 3)),
+            ((6, 1), (7, 4), (8, 4)),
+        ),
+        "the first player goes out in its first turn (an Ace, then the four 2s and the four 3s as sets), so no "
+        "loser moves: one is caught with the manille and eight 10-point cards (89 points, plus 10 to each other "
+        "player), the others keep every card from 5 up (211 points)",
+        wild_seat=1,
+    ),
+    Shape(
         "opera",
         3,
         (((4, 1), (5, 4), (6, 4), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
@@ -109,7 +135,7 @@ def built(shape: Shape) -> DealState:
                 rest.remove(c)
                 hand.append(c)
         hands.append(hand)
-    hands[0].append(wild)
+    hands[shape.wild_seat].append(wild)
     return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
 
 

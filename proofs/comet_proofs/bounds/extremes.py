@@ -17,18 +17,10 @@ from comet.records.deal_record import parse_record, record_from_state, replay_re
 from comet.records.itf import deal_trace
 from comet.state import Action, DealState
 
-from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, quantities
+from comet_proofs.bounds.quantities import SLUGS, quantities
 from comet_proofs.bounds.search import Played, climb, quantities_of
 
 INDEX = "extremes.json"
-SLUGS = {
-    ACTIONS: "longest",
-    LOSS: "most-paid",
-    GAIN: "most-collected",
-    DEAL_LOSS: "most-lost",
-    DEAL_GAIN: "most-won",
-    POINTS: "most-points",
-}
 # The rows of the bounds table (spec/proofs.md, "Bounds"): the presets at the player counts it reports.
 ROWS: tuple[tuple[str, int], ...] = (
     ("standard", 2),
@@ -133,15 +125,16 @@ def write(root: Path, preset: str, players: int, quantity: str, played: Played, 
 
 
 def known_best(preset: str, players: int, quantity: str, root: Path) -> Played | None:
-    """The best deal already shipped for this row: the extremal deal, or any witness deal of the preset and
-    player count (the scenarios' and the bound-settlement deals), whichever reaches more."""
+    """The best deal already shipped for this row: its own extremal deal, or any witness deal of the preset
+    and player count (the scenarios' and the bound-settlement deals), whichever reaches more (another
+    quantity's extremal deal does not count, so each quantity gets a file of its own)."""
     from comet_proofs.bounds.reached import shipped_witnesses
 
     best: Played | None = None
     for s in shipped(preset, players, root):
         if s.quantity == quantity and (best is None or s.value > best.value):
             best = Played(s.value, s.start, s.actions)
-    for start, actions, final, _ in shipped_witnesses(preset, players):
+    for start, actions, final, _ in shipped_witnesses(preset, players, extremes=False):
         got = quantities(final, len(actions)).get(quantity)
         if got is not None and (best is None or got > best.value):
             best = Played(got, start, actions)

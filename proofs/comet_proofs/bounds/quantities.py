@@ -21,6 +21,15 @@ DEAL_GAIN = "chips one seat wins in a deal"
 GAIN = "chips one seat collects at settlement"
 POINTS = "points one seat scores in a deal"
 ACTIONS = "actions in a deal"
+# The file name of a quantity's shipped extremal deal: witnesses/extremes/<preset>/<slug>-<n>p.itf.json
+SLUGS = {
+    ACTIONS: "longest",
+    LOSS: "most-paid",
+    GAIN: "most-collected",
+    DEAL_LOSS: "most-lost",
+    DEAL_GAIN: "most-won",
+    POINTS: "most-points",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
-from comet_proofs.bounds.quantities import quantities
+from comet_proofs.bounds.quantities import SLUGS, quantities
 
 
 def long_policy(state: DealState, rng: random.Random) -> Action:
@@ -38,10 +38,13 @@ def reached_values(preset: str, players: int, deals: int, seed: int) -> dict[str
     return best
 
 
-def shipped_witnesses(preset: str, players: int) -> list[tuple[DealState, tuple[Action, ...], DealState, str]]:
+def shipped_witnesses(
+    preset: str, players: int, extremes: bool = True
+) -> list[tuple[DealState, tuple[Action, ...], DealState, str]]:
     """The shipped witness deals of ``preset`` for ``players`` seats (``witnesses/index.json``: the scenarios'
     and the bound-settlement deals; ``witnesses/extremes.json``: the extremal deals) with the Comet at its
-    starting value, each replayed by the model now from its record: (start, actions, final state, file)."""
+    starting value, each replayed by the model now from its record: (start, actions, final state, file);
+    ``extremes``: with the extremal deals."""
     import json
     from importlib import resources
 
@@ -49,7 +52,7 @@ def shipped_witnesses(preset: str, players: int) -> list[tuple[DealState, tuple[
 
     root = resources.files("comet_proofs") / "witnesses"
     listed = [json.loads((root / "index.json").read_text(encoding="utf-8"))["traces"]]
-    if (root / "extremes.json").is_file():
+    if extremes and (root / "extremes.json").is_file():
         listed.append(json.loads((root / "extremes.json").read_text(encoding="utf-8"))["deals"])
     out: list[tuple[DealState, tuple[Action, ...], DealState, str]] = []
     for index in listed:
@@ -73,7 +76,9 @@ def witness_values(preset: str, players: int) -> dict[str, tuple[int, str]]:
     best: dict[str, tuple[int, str]] = {}
     for _, actions, final, file in shipped_witnesses(preset, players):
         for name, value in quantities(final, len(actions)).items():
-            if name not in best or value > best[name][0]:
+            # on a tie, the quantity's own extremal deal is the one named
+            own = file.split("/")[-1].startswith(f"{SLUGS[name]}-")
+            if name not in best or value > best[name][0] or (value == best[name][0] and own):
                 best[name] = (value, file)
     return best
 
