@@ -142,7 +142,8 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     """R-SETTLE-COMET-LAST, R-OPERA-DOUBLE, R-PLAY-MUST: the built shapes dealt and played by the model reach
     the proved bounds exactly where spec/extremes.md says so: two players 712 (720 in the deal), the winner's
     900 at three players and 1052 at four, the Opera's 960 and 1800 at three, and Old Comet's settlement with the
-    manille caught (R-OLD-SETTLE, RUL-OLD-CAUGHT): 139 and 238 at three players, 129 and 310 at five."""
+    manille caught (R-OLD-SETTLE, RUL-OLD-CAUGHT): 139 and 238 at three players, 129 and 310 at five; 000's
+    Commit's 13 and 8 at three (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD)."""
     from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS
     from comet_proofs.bounds.build import built_deals
 
@@ -157,3 +158,5 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     assert (opera[LOSS], opera[GAIN], opera[DEAL_LOSS], opera[DEAL_GAIN]) == (960, 1800, 968, 1816)
     old = values("old_comet", 3), values("old_comet", 5)
     assert (old[0][LOSS], old[0][GAIN], old[1][LOSS], old[1][GAIN]) == (139, 238, 129, 310)
+    hoyle = values("commit_hoyle", 3)
+    assert (hoyle[LOSS], hoyle[GAIN]) == (13, 8)

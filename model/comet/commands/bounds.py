@@ -49,8 +49,11 @@ OUTRO = """## Where a gap remains, and why
   hand), but the whole deal adds the in-play potential (every card held counted as the most any play pays,
   every pass left as another stuck run's chip), which is loose by construction (spec/proofs.md, "in play");
   a sharper bound on what play moves (four Kings, one manille, one chip a stuck run) is not proved yet.
-- **Red Nines and both Commits**: only the search has been run (no deal built by hand, no lemma beyond the
-  table's); 000's Commit's whole deal adds the same loose in-play potential.
+- **000's Commit's whole deal**: its settlement rows are exact (the first player out in its first turn on
+  two suits, a loser keeping the four Kings and the 9D), but the whole deal adds the same loose in-play
+  potential.
+- **Red Nines and 002's Commit**: only the search has been run (no deal built by hand, no lemma beyond the
+  table's); 002's Commit's points add the in-play potential too.
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.
 """
 

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from comet import engine
-from comet.cards import Card, rank_of
+from comet.cards import DIAMONDS, KING, SPADES, Card, card, rank_of
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 
@@ -45,6 +45,10 @@ class Shape:
     hands: tuple[tuple[tuple[int, int], ...], ...]
     why: str
     wild_seat: int = 0
+    # cards given by (rank, suit) (suited games), dealt before ``hands``; then every seat is filled up to the
+    # deal size with the lowest cards left (``fill``: these seats, in turn)
+    suited: tuple[tuple[tuple[int, int], ...], ...] = ()
+    fill: tuple[int, ...] = ()
 
 
 SHAPES: tuple[Shape, ...] = (
@@ -110,6 +114,20 @@ SHAPES: tuple[Shape, ...] = (
         wild_seat=1,
     ),
     Shape(
+        "commit_hoyle",
+        3,
+        (),
+        "the first player goes out in its first turn, the diamonds from the Ace to the 7 (a stop) and the "
+        "spades from the Ace to the 10, so no loser moves: one keeps the four Kings and the 9D (the pool's "
+        "stake, 2 to each other player for the 9D and 1 to each for every King held)",
+        wild_seat=1,
+        suited=(
+            tuple((r, DIAMONDS) for r in range(1, 8)) + tuple((r, SPADES) for r in range(1, 11)),
+            tuple((KING, s) for s in range(4)),
+        ),
+        fill=(1, 2),
+    ),
+    Shape(
         "opera",
         3,
         (((4, 1), (5, 4), (6, 4), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
@@ -126,16 +144,22 @@ def built(shape: Shape) -> DealState:
     pack = engine.packs_in_rotation(rules, shape.players)[0]
     wild = pack.wild[0]
     rest: list[Card] = [c for c in pack.cards if c != wild]
-    hands: list[list[Card]] = []
-    for ranks in shape.hands:
-        hand: list[Card] = []
+    hands: list[list[Card]] = [[] for _ in range(shape.players)]
+    for seat, pairs in enumerate(shape.suited):
+        for rank, suit in pairs:
+            rest.remove(card(rank, suit))
+            hands[seat].append(card(rank, suit))
+    for seat, ranks in enumerate(shape.hands):
         for rank, count in ranks:
             for _ in range(count):
                 c = next(c for c in rest if rank_of(c) == rank)
                 rest.remove(c)
-                hand.append(c)
-        hands.append(hand)
+                hands[seat].append(c)
     hands[shape.wild_seat].append(wild)
+    size, _ = engine.deal_sizes(rules, shape.players, len(pack.cards))
+    for seat in shape.fill:
+        while len(hands[seat]) < size:
+            hands[seat].append(rest.pop(0))
     return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
 
 
