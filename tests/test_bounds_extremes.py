@@ -143,7 +143,9 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     the proved bounds exactly where spec/extremes.md says so: two players 712 (720 in the deal), the winner's
     900 at three players and 1052 at four, the Opera's 960 and 1800 at three, and Old Comet's settlement with the
     manille caught (R-OLD-SETTLE, RUL-OLD-CAUGHT): 139 and 238 at three players, 129 and 310 at five; 000's
-    Commit's 13 and 8 at three (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT, R-COMMIT-H-KINGS-HELD)."""
+    Commit's 13 and 8 at three, 19 and 9 at four, 25 and 10 at five (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT,
+    R-COMMIT-H-KINGS-HELD); Old Comet's 188 at two and 129 and 278 at four; the Opera's loser at four and five
+    (800 and 720 at settlement, 808 and 728 in the deal)."""
     from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS
     from comet_proofs.bounds.build import built_deals
 
@@ -158,5 +160,8 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     assert (opera[LOSS], opera[GAIN], opera[DEAL_LOSS], opera[DEAL_GAIN]) == (960, 1800, 968, 1816)
     old = values("old_comet", 3), values("old_comet", 5)
     assert (old[0][LOSS], old[0][GAIN], old[1][LOSS], old[1][GAIN]) == (139, 238, 129, 310)
-    hoyle = values("commit_hoyle", 3)
-    assert (hoyle[LOSS], hoyle[GAIN]) == (13, 8)
+    hoyle = [values("commit_hoyle", n) for n in (3, 4, 5)]
+    assert [(h[LOSS], h[GAIN]) for h in hoyle] == [(13, 8), (19, 9), (25, 10)]
+    old2, old4 = values("old_comet", 2), values("old_comet", 4)
+    assert (old2[LOSS], old2[GAIN], old4[LOSS], old4[GAIN]) == (188, 188, 129, 278)
+    assert [(values("opera", n)[LOSS], values("opera", n)[DEAL_LOSS]) for n in (4, 5)] == [(800, 808), (720, 728)]

@@ -49,6 +49,7 @@ class Shape:
     # deal size with the lowest cards left (``fill``: these seats, in turn)
     suited: tuple[tuple[tuple[int, int], ...], ...] = ()
     fill: tuple[int, ...] = ()
+    fill_high: bool = False  # fill with the highest cards left instead of the lowest
 
 
 SHAPES: tuple[Shape, ...] = (
@@ -91,11 +92,33 @@ SHAPES: tuple[Shape, ...] = (
     ),
     Shape(
         "old_comet",
+        2,
+        (((1, 4), (2, 4), (3, 4), (4, 2), (5, 2), (6, 1), (7, 1)), (*TENS, (9, 1))),
+        "the winner's runs stick on ranks the loser lacks (the loser holds only 9s and up); the loser is "
+        "caught with the manille, a natural 9 and the sixteen 10-point cards (178 points, plus 10)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
         3,
         (((1, 4), (2, 4), (3, 4)), ((10, 4), (11, 4), (12, 3)), ((12, 1), (13, 4), (9, 3), (8, 4))),
         "the winner plays Ace-2-3 four times, each run stuck on the 4s (all in the dead hand); one loser is "
         "caught with the manille and eleven 10-point cards (119 points, plus 10 to each other player), the "
         "other keeps the last 10-point cards, the three natural 9s and the 8s (109 points)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
+        4,
+        (
+            ((1, 4), (2, 3), (3, 3)),
+            ((10, 4), (11, 4), (12, 1)),
+            ((12, 3), (13, 4), (9, 3)),
+            ((8, 4), (7, 4), (6, 2)),
+        ),
+        "the winner plays Ace-2-3 three times and an Ace, each run stuck on the 4s (all in the dead hand); one "
+        "loser is caught with the manille and nine 10-point cards (99 points, plus 10 to each other player), "
+        "the others keep the rest of the 10-point cards, the 9s, 8s, 7s and two 6s (169 points)",
         wild_seat=1,
     ),
     Shape(
@@ -114,26 +137,70 @@ SHAPES: tuple[Shape, ...] = (
         wild_seat=1,
     ),
     Shape(
-        "commit_hoyle",
-        3,
-        (),
-        "the first player goes out in its first turn, the diamonds from the Ace to the 7 (a stop) and the "
-        "spades from the Ace to the 10, so no loser moves: one keeps the four Kings and the 9D (the pool's "
-        "stake, 2 to each other player for the 9D and 1 to each for every King held)",
-        wild_seat=1,
-        suited=(
-            tuple((r, DIAMONDS) for r in range(1, 8)) + tuple((r, SPADES) for r in range(1, 11)),
-            tuple((KING, s) for s in range(4)),
-        ),
-        fill=(1, 2),
-    ),
-    Shape(
         "opera",
         3,
         (((4, 1), (5, 4), (6, 4), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
         "an Opera: the first player plays its whole hand in the first turn, a 4, the four 5s and the four 6s "
         "as sets, a 7, an 8 and the Comet as a 9 (x8), while the losers keep the sixteen 10-point cards, the "
         "three natural 9s, three 8s and two 7s (225 points); the dealer could not have gone out",
+    ),
+)
+
+
+def hoyle_shape(players: int, hand: int) -> Shape:
+    """000's Commit: the first player goes out in its first turn, the diamonds from the Ace to the 7D (a stop),
+    then the spades from the Ace as far as its hand goes, so no loser moves; seat 1 keeps the four Kings and
+    the 9D."""
+    spades = hand - 7
+    return Shape(
+        "commit_hoyle",
+        players,
+        (),
+        "the first player goes out in its first turn, the diamonds from the Ace to the 7 (a stop) and the "
+        f"spades from the Ace to the {spades}, so no loser moves: one keeps the four Kings and the 9D (the pool's "
+        "stake, 2 to each other player for the 9D and 1 to each for every King held)",
+        wild_seat=1,
+        suited=(
+            tuple((r, DIAMONDS) for r in range(1, 8)) + tuple((r, SPADES) for r in range(1, spades + 1)),
+            tuple((KING, s) for s in range(4)),
+        ),
+        fill=tuple(range(1, players)),
+    )
+
+
+SHAPES += (hoyle_shape(3, 17), hoyle_shape(4, 12), hoyle_shape(5, 9))
+SHAPES += (
+    Shape(
+        "opera",
+        4,
+        (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 2))),
+        "an Opera: the first player plays a 3, the four 4s as a set, a 5, 6, 7, 8 and the Comet as a 9 in its "
+        "first turn (x8) while one loser keeps ten 10-point cards",
+        fill=(2, 3),
+    ),
+    Shape(
+        "opera",
+        5,
+        (((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 1))),
+        "an Opera: the first player plays a 4, the four 5s as a set, a 6, 7, 8 and the Comet as a 9 in its "
+        "first turn (x8) while one loser keeps nine 10-point cards",
+        fill=(2, 3, 4),
+    ),
+    Shape(
+        "opera",
+        4,
+        (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)),),
+        "an Opera as above, the losers keeping the highest cards left",
+        fill=(1, 2, 3),
+        fill_high=True,
+    ),
+    Shape(
+        "opera",
+        5,
+        (((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)),),
+        "an Opera as above, the losers keeping the highest cards left",
+        fill=(1, 2, 3, 4),
+        fill_high=True,
     ),
 )
 
@@ -159,7 +226,7 @@ def built(shape: Shape) -> DealState:
     size, _ = engine.deal_sizes(rules, shape.players, len(pack.cards))
     for seat in shape.fill:
         while len(hands[seat]) < size:
-            hands[seat].append(rest.pop(0))
+            hands[seat].append(rest.pop(-1 if shape.fill_high else 0))
     return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
 
 

@@ -21,7 +21,7 @@ from comet_proofs.bounds.quantities import SLUGS, quantities
 from comet_proofs.bounds.search import Played, climb, quantities_of
 
 INDEX = "extremes.json"
-# The rows of the bounds table (spec/proofs.md, "Bounds"): the presets at the player counts it reports.
+# The rows of the bounds table (spec/proofs.md, "Bounds"): the presets at the player counts it reports, then more.
 ROWS: tuple[tuple[str, int], ...] = (
     ("standard", 2),
     ("standard", 3),
@@ -34,6 +34,13 @@ ROWS: tuple[tuple[str, int], ...] = (
     ("red_nines", 5),
     ("commit_hoyle", 3),
     ("commit_cats", 3),
+    # beyond the table of spec/proofs.md (issue 37: every player count, as far as done)
+    ("old_comet", 2),
+    ("old_comet", 4),
+    ("commit_hoyle", 4),
+    ("commit_hoyle", 5),
+    ("opera", 4),
+    ("opera", 5),
 )
 
 
