@@ -145,8 +145,9 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     manille caught (R-OLD-SETTLE, RUL-OLD-CAUGHT): 139 and 238 at three players, 129 and 310 at five; 000's
     Commit's 13 and 8 at three, 19 and 9 at four, 25 and 10 at five (R-COMMIT-H-POOL, R-COMMIT-H-CAUGHT,
     R-COMMIT-H-KINGS-HELD); Old Comet's 188 at two and 129 and 278 at four; the Opera's loser at four and five
-    (800 and 720 at settlement, 808 and 728 in the deal)."""
-    from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS
+    (800 and 720 at settlement, 808 and 728 in the deal); Red Nines' 1560 penalty points at five (R-RED9-SCORE,
+    R-RED9-DOUBLE: two red nines held, the winner out on the third)."""
+    from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, POINTS
     from comet_proofs.bounds.build import built_deals
 
     def values(preset: str, players: int) -> dict[str, int]:
@@ -165,3 +166,4 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     old2, old4 = values("old_comet", 2), values("old_comet", 4)
     assert (old2[LOSS], old2[GAIN], old4[LOSS], old4[GAIN]) == (188, 188, 129, 278)
     assert [(values("opera", n)[LOSS], values("opera", n)[DEAL_LOSS]) for n in (4, 5)] == [(800, 808), (720, 728)]
+    assert values("red_nines", 5)[POINTS] == 1560

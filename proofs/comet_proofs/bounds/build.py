@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from comet import engine
-from comet.cards import DIAMONDS, KING, SPADES, Card, card, rank_of
+from comet.cards import DIAMONDS, HEARTS, KING, SPADES, Card, card, rank_of
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 
@@ -171,6 +171,17 @@ def hoyle_shape(players: int, hand: int) -> Shape:
 SHAPES += (hoyle_shape(3, 17), hoyle_shape(4, 12), hoyle_shape(5, 9))
 SHAPES += (
     Shape(
+        "red_nines",
+        5,
+        (((2, 3), *((r, 1) for r in range(3, 12))), ((1, 5), (13, 5), (12, 1))),
+        "the first player's first play is three 2s, then the run from 3 to the Jack and a red nine as the Queen "
+        "(its last card: every other score doubled), so no loser moves: one keeps the five Aces, the five Kings, "
+        "a Queen and two red nines (195 points, x4 for two red nines, x2 for the winner's red nine)",
+        wild_seat=-1,
+        suited=(((9, HEARTS),), ((9, DIAMONDS), (9, HEARTS))),
+        fill=(2, 3, 4),
+    ),
+    Shape(
         "opera",
         4,
         (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 2))),
@@ -210,7 +221,7 @@ def built(shape: Shape) -> DealState:
     rules = preset_named(shape.preset).rules
     pack = engine.packs_in_rotation(rules, shape.players)[0]
     wild = pack.wild[0]
-    rest: list[Card] = [c for c in pack.cards if c != wild]
+    rest: list[Card] = list(pack.cards)
     hands: list[list[Card]] = [[] for _ in range(shape.players)]
     for seat, pairs in enumerate(shape.suited):
         for rank, suit in pairs:
@@ -219,10 +230,12 @@ def built(shape: Shape) -> DealState:
     for seat, ranks in enumerate(shape.hands):
         for rank, count in ranks:
             for _ in range(count):
-                c = next(c for c in rest if rank_of(c) == rank)
+                c = next(c for c in rest if rank_of(c) == rank and c not in pack.wild)
                 rest.remove(c)
                 hands[seat].append(c)
-    hands[shape.wild_seat].append(wild)
+    if shape.wild_seat >= 0:  # else the wild cards are placed by ``suited``
+        rest.remove(wild)
+        hands[shape.wild_seat].append(wild)
     size, _ = engine.deal_sizes(rules, shape.players, len(pack.cards))
     for seat in shape.fill:
         while len(hands[seat]) < size:
