@@ -182,6 +182,17 @@ SHAPES += (
         fill=(2, 3, 4),
     ),
     Shape(
+        "red_nines",
+        4,
+        (((2, 3), *((r, 1) for r in range(3, 12))), ((1, 4), (13, 4), (12, 4))),
+        "the first player's first play is three 2s, then the run from 3 to the Jack and a red nine as the Queen "
+        "(its last card: every other score doubled), so no loser moves: one keeps the four Aces, Kings and "
+        "Queens and the other red nine (189 points, x2 for the red nine, x2 for the winner's)",
+        wild_seat=-1,
+        suited=(((9, HEARTS),), ((9, DIAMONDS),)),
+        fill=(2, 3),
+    ),
+    Shape(
         "opera",
         4,
         (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 2))),

@@ -41,6 +41,7 @@ ROWS: tuple[tuple[str, int], ...] = (
     ("commit_hoyle", 5),
     ("opera", 4),
     ("opera", 5),
+    ("red_nines", 4),
 )
 
 
