@@ -167,3 +167,29 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     assert (old2[LOSS], old2[GAIN], old4[LOSS], old4[GAIN]) == (188, 188, 129, 278)
     assert [(values("opera", n)[LOSS], values("opera", n)[DEAL_LOSS]) for n in (4, 5)] == [(800, 808), (720, 728)]
     assert values("red_nines", 5)[POINTS] == 1560 and values("red_nines", 4)[POINTS] == 756
+
+
+def test_comet_bounds_checks_the_page_and_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """R-SETTLE-POINTS: `comet bounds --check` agrees with the shipped page for the standard game at 3 players
+    (exit 0), names the row of a page that states a wrong bound (exit 1), and an unknown preset is one plain
+    line with exit 2."""
+    from comet.cli import main
+
+    assert main(["bounds", "--preset", "standard", "--players", "3", "--deals", "2", "--check", str(PAGE)]) == 0
+    wrong = tmp_path / "extremes.md"
+    wrong.write_text(
+        PAGE.read_text(encoding="utf-8").replace(
+            "| standard | 3 | chips one seat pays at settlement | 480 |",
+            "| standard | 3 | chips one seat pays at settlement | 479 |",
+        ),
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["bounds", "--preset", "standard", "--players", "3", "--deals", "2", "--check", str(wrong)]) == 1
+    assert (
+        "standard 3p chips one seat pays at settlement: the page says proved ≤ 479, the proof gives 480"
+        in capsys.readouterr().out
+    )
+    assert main(["bounds", "--preset", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "no bounds row for preset 'nosuch'" in err

@@ -76,6 +76,12 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="search each quantity for SECONDS of CPU for a deal beating the shipped one, and ship what it finds",
     )
+    p.add_argument(
+        "--build",
+        action="store_true",
+        help="deal and play the deals built by hand (and the alike presets' deals) and ship those that beat the "
+        "shipped ones (seconds; --search does this too)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the search (default 0)")
     p.add_argument("--page", default=None, metavar="FILE", help="write the extremes page (spec/extremes.md)")
     p.add_argument("--check", default=None, metavar="FILE", help="check a written extremes page; exit 1 if it is wrong")
@@ -85,7 +91,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from comet_proofs.bounds import Bound, bounds
-    from comet_proofs.bounds.extremes import ROWS, improve
+    from comet_proofs.bounds.extremes import ROWS, improve, ship_built, ship_transferred
     from comet_proofs.bounds.page import markdown, page_problems, row, status
     from rich.console import Console
     from rich.progress import Progress
@@ -102,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         raise ValueError("no row of the bounds table matches --preset and --players")
     console = Console(stderr=True)
+    if args.search or args.build:
+        for p, k, q, before, after in [*ship_built(rows), *ship_transferred(rows)]:
+            if before is None or after > before:
+                print(f"{p} {k}p {q}: before {before}, built {after} (shipped)")
     if args.search:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("searching", total=len(rows))

@@ -199,3 +199,55 @@ def ship_built(
                     write(base, preset, players, quantity, deal, f"built by hand: {shape.why}")
                 out.append((preset, players, quantity, None if before is None else before.value, deal.value))
     return out
+
+
+def transferred(source: str, target: str, players: int, quantity: str, root: Path | None = None) -> Played | None:
+    """``source``'s shipped extremal deal of ``quantity`` dealt again under ``target``'s rules (same pack, same
+    hands) and played with the same actions, where every one of them is legal there and the deal ends (the
+    Opera plays as the standard game does, so a long standard deal is a long Opera deal); None otherwise."""
+    from comet import engine
+    from comet.errors import IllegalAction, RecordError
+    from comet.presets import preset as preset_named
+
+    own = [s for s in shipped(source, players, root) if s.quantity == quantity]
+    if not own:
+        return None
+    start, actions = own[0].start, own[0].actions
+    rules = preset_named(target).rules
+    pack = next((p for p in engine.packs_in_rotation(rules, players) if p.name == start.pack), None)
+    if pack is None:
+        return None
+    try:
+        again = engine.start_deal(rules, pack, players, start.dealer, start.hands, start.dead)
+        final = engine.replay(again, actions)
+    except (IllegalAction, RecordError):
+        return None
+    if not final.terminal:
+        return None
+    return Played(quantities(final, len(actions))[quantity], again, actions)
+
+
+# Presets whose deals play alike (the same pack, deal and legal actions; only the scoring differs), so one's
+# extremal deal is tried as the other's
+ALIKE: dict[str, tuple[str, ...]] = {"opera": ("standard",), "standard": ("opera",), "two_player": ("standard",)}
+
+
+def ship_transferred(
+    rows: Sequence[tuple[str, int]], root: Path | None = None
+) -> list[tuple[str, int, str, int | None, int]]:
+    """For each row, every alike preset's shipped extremal deals played under the row's rules
+    (``transferred``), shipped where they beat the row's best.  Returns (preset, players, quantity, value
+    before, value now) for each deal shipped."""
+    base = root or witnesses_root()
+    out: list[tuple[str, int, str, int | None, int]] = []
+    for preset, players in rows:
+        for source in ALIKE.get(preset, ()):
+            for quantity in quantities_of(preset):
+                if quantity not in quantities_of(source):
+                    continue
+                deal = transferred(source, preset, players, quantity, base)
+                before = known_best(preset, players, quantity, base)
+                if deal is not None and (before is None or deal.value > before.value):
+                    write(base, preset, players, quantity, deal, f"{source}'s extremal deal, played under {preset}")
+                    out.append((preset, players, quantity, None if before is None else before.value, deal.value))
+    return out
