@@ -34,26 +34,24 @@ OUTRO = """## Where a gap remains, and why
   Comet standing for a 9 has an 8 on the pile) removes from the optimum the states in which the losers
   still hold all four 8s; the deals that reach the bounds were then built by hand from the shape of the
   extreme (`bounds/build.py`: the winner moves first and holds only cards of ranks no loser holds, so no
-  loser is ever made to play, and goes out on the Comet as a 9; for the Opera, in its first turn with
-  sets) and dealt and played by the model.
+  loser is ever made to play, and goes out on the Comet as a 9; or it plays its whole hand in its first
+  turn, with sets, so no loser moves at all) and dealt and played by the model.
 - **The longest deal** (every preset): the proved figure is the termination proof's ranking (every card
   held counts as a play plus one pass per seat and one more), which shows that a deal ends, not how long it
   can last; the longest deals known come from the search. No sharper invariant (the losers keep at least one
   card each, at most n passes between two plays under the default readings) has been proved yet.
-- **The winner's most at five players** (standard): the built deal has the winner play its whole hand in
-  its first turn (no loser ever moves): 1104 of the proved 1164. A winner who passes must leave each run
-  stuck on a rank no loser holds, and with nine cards a hand and only three in the dead hand the losers'
-  291 points leave no such rank; whether some other deal does better than 1104 is open (no sharper lemma,
-  no better deal found).
-- **Old Comet's whole deal**: its settlement rows are exact (a loser caught with the manille, built by
-  hand), but the whole deal adds the in-play potential (every card held counted as the most any play pays,
-  every pass left as another stuck run's chip), which is loose by construction (spec/proofs.md, "in play");
-  a sharper bound on what play moves (four Kings, one manille, one chip a stuck run) is not proved yet.
-- **000's Commit's whole deal**: its settlement rows are exact (the first player out in its first turn on
-  two suits, a loser keeping the four Kings and the 9D), but the whole deal adds the same loose in-play
-  potential.
-- **Red Nines and 002's Commit**: only the search has been run (no deal built by hand, no lemma beyond the
-  table's); 002's Commit's points add the in-play potential too.
+- **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
+  winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
+  2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
+  small dead hand makes hard; whether some other deal does better is open (no sharper lemma, no better deal
+  found).
+- **Old Comet's and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with the
+  manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
+  potential (every card held counted as the most any play pays, every pass left as another stuck run's
+  chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves
+  (four Kings, one manille or 9D, one chip a stuck run) is not proved yet.
+- **002's Commit's points**: the bound adds the same loose in-play potential, and only the search has been
+  run (41 of 159).
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.
 """
 
