@@ -43,8 +43,11 @@ OUTRO = """## Where a gap remains, and why
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
-  small dead hand makes hard; whether some other deal does better is open (no sharper lemma, no better deal
-  found).
+  small dead hand makes hard. For the standard game at five players the bound itself is out of reach (an
+  argument in words, not checked by Z3): the losers keep 291 points only if the winner's eight natural cards
+  and the three of the dead hand are the four 2s, the four 3s, two 4s and an 8, and from those every run the
+  winner starts, other than the 8 it goes out with, reaches a rank a loser holds (R-PLAY-MUST), while it
+  cannot play all of them in one turn without a King. Where between 1104 and 1164 the extreme lies is open.
 - **Old Comet's and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with the
   manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
   potential (every card held counted as the most any play pays, every pass left as another stuck run's
