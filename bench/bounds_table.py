@@ -12,20 +12,9 @@ from __future__ import annotations
 import time
 
 from comet_proofs.bounds import Bound, bounds
+from comet_proofs.bounds.extremes import ROWS as EXTREME_ROWS
 
-ROWS = (
-    ("standard", 2),
-    ("standard", 3),
-    ("standard", 4),
-    ("standard", 5),
-    ("opera", 3),
-    ("old_comet", 3),
-    ("old_comet", 5),
-    ("two_player", 2),
-    ("red_nines", 5),
-    ("commit_hoyle", 3),
-    ("commit_cats", 3),
-)
+ROWS = EXTREME_ROWS  # the table's presets and player counts, as `comet bounds` searches them
 
 
 def gap_text(b: Bound) -> str:

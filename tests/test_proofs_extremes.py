@@ -12,23 +12,23 @@ import pytest
 import z3
 from comet import engine
 from comet.state import DealState, Payment
-from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, Quantity, bounds
+from comet_proofs.bounds import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS, Quantity, bounds
 from comet_proofs.encoding import Encoding
 from comet_proofs.symbolic import Readings, SymState
 
 
-def test_the_most_a_seat_loses_in_a_three_player_deal_is_exact() -> None:
-    """R-SETTLE-COMET-LAST: 480 at settlement and 488 in the whole deal, proved and reached by the shipped
-    deal (replayed now); what the winner collects is not exact yet, and the gap is the difference."""
+def test_every_chip_extreme_of_a_three_player_deal_is_exact() -> None:
+    """R-SETTLE-COMET-LAST: 480 at settlement and 488 in the whole deal for a loser, 900 and 916 for the
+    winner, proved and reached by the shipped deals (replayed now); the longest deal is not exact, and its gap
+    is the difference."""
     found = {b.quantity: b for b in bounds("standard", players=(3,), deals=4)}
-    for name, value in ((LOSS, 480), (DEAL_LOSS, 488)):
+    for name, value in ((LOSS, 480), (DEAL_LOSS, 488), (GAIN, 900), (DEAL_GAIN, 916)):
         b = found[name]
-        assert b.exact and b.upper == b.witness == value and b.gap == 0
-        assert b.witness_file == "standard/bound-settlement-3p.itf.json"
-    for name in (GAIN, DEAL_GAIN):
-        b = found[name]
-        assert not b.exact and b.upper is not None and b.witness is not None
-        assert b.gap == b.upper - b.witness > 0
+        assert b.exact and b.upper == b.witness == value and b.gap == 0, (name, b.upper, b.witness)
+    assert found[LOSS].witness_file == "standard/bound-settlement-3p.itf.json"
+    longest = found[ACTIONS]
+    assert not longest.exact and longest.upper is not None and longest.witness is not None
+    assert longest.gap == longest.upper - longest.witness > 0
 
 
 def test_a_planted_settlement_bug_makes_the_witness_deal_beat_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,7 +83,9 @@ def assert_short_weights_refused(
         got = real(constraints, objective)
         return got - 1 if got is not None and len(calls) <= 2 else got
 
-    monkeypatch.setattr(module, "maximise", short)
+    from comet_proofs.bounds import optimum
+
+    monkeypatch.setattr(optimum, "maximise", short)
     assert module.in_play_bound(enc, players, rd, fixed, quantity) is None
 
 
@@ -150,7 +152,9 @@ def test_bounds_asked_together_are_the_bounds_asked_one_by_one(monkeypatch: pyte
         calls.append(len(formulas))
         return real(formulas, ms, case)
 
-    monkeypatch.setattr(module, "solve_alone", counted)
+    from comet_proofs.bounds import optimum
+
+    monkeypatch.setattr(optimum, "solve_alone", counted)
     assert module.none_holds([x <= 3], [x > 4, x > 5], 1000, None, False) == [True, True] and len(calls) == 1
     assert module.none_holds([x <= 3], [x > 4, x > 2, x > 9], 1000, None, True) == [True, False, True]
     assert len(calls) == 1 + 1 + 3

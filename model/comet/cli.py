@@ -34,7 +34,7 @@ def extra_for(module: str | None) -> str | None:
 
 
 # Order shown in ``comet --help``.
-COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "conform", "vectors", "perft", "fuzz", "prove", "rules", "diverge", "bench", "site")
+COMMANDS = ("verify", "deal", "game", "presets", "replay", "oracle", "conform", "vectors", "perft", "fuzz", "prove", "rules", "diverge", "bench", "site", "bounds")
 
 
 class OneLineParser(argparse.ArgumentParser):

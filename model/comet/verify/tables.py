@@ -207,6 +207,13 @@ def print_bounds(console: Console, rows: Sequence[Bound]) -> None:
         sampled = f"{b.sampled} (seed {b.seed})" if b.ok else f"[red]{b.sampled} (seed {b.seed}) ABOVE[/red]"
         out.add_row(b.preset, str(b.players), b.quantity, upper, in_value, witness, gap, sampled)
     console.print(out)
+    if rows:
+        exact = sum(b.exact for b in rows)
+        console.print(
+            f"bounds: {exact} of {len(rows)} rows exact (proved and reached by a shipped deal); the others show "
+            "their gap (spec/extremes.md; the search for better deals is `comet bounds --search`)",
+            highlight=False,
+        )
     for note in dict.fromkeys(note for b in rows for note in b.certificate_notes):
         console.print(note, markup=False, highlight=False)
 

@@ -1,0 +1,147 @@
+"""``comet bounds``: the extremes of every game, proved and reached (package ``comet_proofs``; spec/extremes.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+INTRO = """# The extremes of Comet
+
+What a player can quote about one deal of each game: the longest deal, the most one player can pay or
+collect at the settlement, lose or win in the whole deal, or score. Each figure is under the preset's own
+readings with the Comet at its starting value, and has two halves kept apart:
+
+- **proved**: the optimum Z3 finds over the preset's encoding (spec/proofs.md, "Bounds"): no deal can do more;
+- **reached**: the most a shipped deal reaches, replayed by the model whenever this page is checked (the
+  deals are ITF traces with their records, under `proofs/comet_proofs/witnesses/`; `comet replay` steps
+  through a record).
+
+**Exact** means the two meet: the number is the extreme. Otherwise the gap is stated: the proof's invariant
+admits states no deal reaches, or the search has not found the deal (the deals come from Z3's bounded
+unrolling of the encoding for the bound-settlement deals, and from `comet bounds --search` for the rest: hill
+climbing over deals with a beam search over play, by the model; a heuristic, so a gap is not a proof that
+the bound is unreachable).
+
+Written by `comet bounds --page spec/extremes.md`; `tests/test_bounds_extremes.py` checks every number
+against the proofs and the replayed deals.
+"""
+
+OUTRO = """## Where a gap remains, and why
+
+- **How the exact rows were closed.** A lemma proved inductive for each preset and player count before it is
+  used (`bounds.lemmas.run_played`: a run needs rank r only after an r-1 was played, so a deal won on the
+  Comet standing for a 9 has an 8 on the pile) removes from the optimum the states in which the losers
+  still hold all four 8s; the deals that reach the bounds were then built by hand from the shape of the
+  extreme (`bounds/build.py`: the winner moves first and holds only cards of ranks no loser holds, so no
+  loser is ever made to play, and goes out on the Comet as a 9; or it plays its whole hand in its first
+  turn, with sets, so no loser moves at all) and dealt and played by the model.
+- **The longest deal** (every preset): the proved figure is the termination proof's ranking (every card
+  held counts as a play plus one pass per seat and one more), which shows that a deal ends, not how long it
+  can last; the longest deals known come from the search. No sharper invariant (the losers keep at least one
+  card each, at most n passes between two plays under the default readings) has been proved yet.
+- **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
+  winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
+  2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
+  small dead hand makes hard. For the standard game at five players the bound itself is out of reach (an
+  argument in words, not checked by Z3): the losers keep 291 points only if the winner's eight natural cards
+  and the three of the dead hand are the four 2s, the four 3s, two 4s and an 8, and from those every run the
+  winner starts, other than the 8 it goes out with, reaches a rank a loser holds (R-PLAY-MUST), while it
+  cannot play all of them in one turn without a King. Where between 1104 and 1164 the extreme lies is open.
+- **Old Comet's and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with the
+  manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
+  potential (every card held counted as the most any play pays, every pass left as another stuck run's
+  chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves
+  (four Kings, one manille or 9D, one chip a stuck run) is not proved yet.
+- **002's Commit's points**: the bound adds the same loose in-play potential, and only the search has been
+  run (41 of 159).
+- A gap is never a proof that the bound is out of reach: the search is a heuristic.
+"""
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "bounds",
+        help="the extremes of every game: each bound proved by Z3 and the shipped deal that reaches it",
+        description="Print, for each preset and player count of the bounds table, every quantity's proved "
+        "bound beside the most a shipped deal reaches (replayed by the model), and whether they meet.  "
+        "--search looks for better deals (heavy: CPU seconds per quantity) and ships them; --page writes "
+        "spec/extremes.md; --check compares a written page with the proofs and the replayed deals.",
+    )
+    p.add_argument("--preset", action="append", default=None, metavar="P", help="only this preset (repeatable)")
+    p.add_argument("--players", type=int, action="append", default=None, metavar="N", help="only this count")
+    p.add_argument(
+        "--search",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="search each quantity for SECONDS of CPU for a deal beating the shipped one, and ship what it finds",
+    )
+    p.add_argument(
+        "--build",
+        action="store_true",
+        help="deal and play the deals built by hand (and the alike presets' deals) and ship those that beat the "
+        "shipped ones (seconds; --search does this too)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the search (default 0)")
+    p.add_argument("--page", default=None, metavar="FILE", help="write the extremes page (spec/extremes.md)")
+    p.add_argument("--check", default=None, metavar="FILE", help="check a written extremes page; exit 1 if it is wrong")
+    p.add_argument("--deals", type=int, default=100, metavar="D", help="sampled deals per row (default 100)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from comet_proofs.bounds import Bound, bounds
+    from comet_proofs.bounds.extremes import ROWS, improve, ship_built, ship_transferred
+    from comet_proofs.bounds.page import markdown, page_problems, row, status
+    from rich.console import Console
+    from rich.progress import Progress
+
+    if args.search < 0 or args.deals < 1:
+        raise ValueError("--search must be >= 0 and --deals >= 1")
+    known = {p for p, _ in ROWS}
+    for name in args.preset or ():
+        if name not in known:
+            raise ValueError(f"no bounds row for preset {name!r} (one of: {', '.join(sorted(known))})")
+    rows = [
+        (p, n) for p, n in ROWS if (not args.preset or p in args.preset) and (not args.players or n in args.players)
+    ]
+    if not rows:
+        raise ValueError("no row of the bounds table matches --preset and --players")
+    console = Console(stderr=True)
+    if args.search or args.build:
+        for p, k, q, before, after in [*ship_built(rows), *ship_transferred(rows)]:
+            if before is None or after > before:
+                print(f"{p} {k}p {q}: before {before}, built {after} (shipped)")
+    if args.search:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("searching", total=len(rows))
+            for preset, n in rows:
+                progress.update(task, description=f"searching {preset} {n}p")
+                for p, k, q, before, after in improve([(preset, n)], args.search, seed=args.seed):
+                    verdict = "shipped" if before is None or after > before else "kept the shipped deal"
+                    print(f"{p} {k}p {q}: before {before}, found {after} ({verdict})")
+                progress.advance(task)
+    found: list[Bound] = []
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("bounds", total=len(rows))
+        for preset, n in rows:
+            progress.update(task, description=f"bounds {preset} {n}p")
+            found += bounds(preset, players=(n,), deals=args.deals)
+            progress.advance(task)
+    if args.check is not None:
+        text = Path(args.check).read_text(encoding="utf-8")
+        problems = page_problems(text, found)
+        for line in problems:
+            print(line)
+        print(f"{args.check}: {'wrong' if problems else 'agrees with the proofs and the replayed deals'}")
+        return 1 if problems else 0
+    if args.page is not None:
+        Path(args.page).write_text(markdown(found, INTRO, OUTRO), encoding="utf-8")
+        print(f"wrote {args.page}")
+        return 0
+    for b in found:
+        print(row(b))
+    exact = sum(status(b) == "exact" for b in found)
+    print(f"{exact} of {len(found)} rows exact")
+    return 0 if all(b.ok for b in found) else 1

@@ -1,0 +1,325 @@
+"""Extremal deals built by hand from the shape of the extreme, then dealt and played by the model (spec/extremes.md).
+
+The shape (standard family, a chips game): the winner is the first to move and holds only low cards of ranks
+no loser holds, one 8 and the Comet; every run it starts gets stuck on a rank nobody else holds (so no loser is
+ever made to play: R-PLAY-MUST binds only a player who holds the needed rank), and its last turn is a lead of
+the 8 and the Comet standing for the 9 the run then needs (x4, R-SETTLE-COMET-LAST).  The losers keep the
+highest cards of the pack.  ``Shape`` gives the ranks each seat is dealt (the dead hand gets the rest, the
+Comet goes to the winner); ``built`` deals it through ``engine.explicit_deal`` (the preset's own deal sizes and
+pack are checked there) and plays it with ``steered_play`` and with the beam search of ``search.beam_play``
+(the model's legal actions only), keeping each quantity's best.  Whether it meets
+the proved bound is read off the model's deal, as for every witness.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from comet import engine
+from comet.cards import DIAMONDS, HEARTS, KING, SPADES, Card, card, rank_of
+from comet.presets import preset as preset_named
+from comet.state import Action, DealState
+
+from comet_proofs.bounds.quantities import ACTIONS, quantities
+from comet_proofs.bounds.search import Aim, Played, beam_play
+from comet_proofs.symbolic import NINE
+
+TENS = ((10, 4), (11, 4), (12, 4), (13, 4))
+# the two-player shape, for the standard game and for Arnold's two-player game (a points game: the deal's score)
+TWO = (((2, 4), (3, 4), (4, 4), (5, 4), (8, 1)), (*TENS, (9, 2)))
+TWO_WHY = (
+    "the loser keeps the sixteen 10-point cards and two 9s (178 points); the winner plays 2-3-4-5 four "
+    "times (each run stuck on the 6s, all in the dead hand), leads its 8 and goes out on the Comet as a 9"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A deal by ranks: ``hands[seat]`` is (rank, how many) pairs of natural cards; seat 0 is the winner and
+    the first to move; ``wild_seat`` gets the Comet (the winner, to go out on it; a loser, to be caught with
+    it); the dead hand gets every card left."""
+
+    preset: str
+    players: int
+    hands: tuple[tuple[tuple[int, int], ...], ...]
+    why: str
+    wild_seat: int = 0
+    # cards given by (rank, suit) (suited games), dealt before ``hands``; then every seat is filled up to the
+    # deal size with the lowest cards left (``fill``: these seats, in turn)
+    suited: tuple[tuple[tuple[int, int], ...], ...] = ()
+    fill: tuple[int, ...] = ()
+    fill_high: bool = False  # fill with the highest cards left instead of the lowest
+
+
+SHAPES: tuple[Shape, ...] = (
+    Shape("standard", 2, TWO, TWO_WHY),
+    Shape("two_player", 2, TWO, TWO_WHY),
+    Shape(
+        "standard",
+        3,
+        (((2, 4), (3, 4), (4, 2), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
+        "the losers keep the sixteen 10-point cards, the three natural 9s, three 8s and two 7s (225 points); "
+        "the winner's runs of 2-3-4 stick on the 5s (all in the dead hand), then it leads its 8 and goes out "
+        "on the Comet as a 9",
+    ),
+    Shape(
+        "standard",
+        4,
+        (
+            ((2, 4), (3, 4), (8, 1)),
+            ((10, 4), (11, 4), (12, 2)),
+            ((12, 2), (13, 4), (9, 3), (8, 1)),
+            ((8, 2), (7, 4), (6, 4)),
+        ),
+        "the losers keep the sixteen 10-point cards, the three natural 9s, three 8s, the 7s and the 6s (263 "
+        "points); the winner's runs of 2-3 stick on the 4s (all in the dead hand), then it leads its 8 and goes "
+        "out on the Comet as a 9",
+    ),
+    Shape(
+        "standard",
+        5,
+        (
+            ((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)),
+            ((10, 4), (11, 4), (2, 1)),
+            ((12, 4), (13, 4), (3, 1)),
+            ((3, 3), (4, 3), (6, 3)),
+            ((7, 3), (8, 3), (9, 3)),
+        ),
+        "the first player plays its whole hand in the first turn (a 4, the four 5s as a set, a 6, a 7, an 8 and "
+        "the Comet as a 9), so no loser ever moves and the four losers keep every card but three 2s in the dead "
+        "hand (276 points); short of the proved 1164 (the losers keeping 291 points), a gap not closed",
+    ),
+    Shape(
+        "old_comet",
+        2,
+        (((1, 4), (2, 4), (3, 4), (4, 2), (5, 2), (6, 1), (7, 1)), (*TENS, (9, 1))),
+        "the winner's runs stick on ranks the loser lacks (the loser holds only 9s and up); the loser is "
+        "caught with the manille, a natural 9 and the sixteen 10-point cards (178 points, plus 10)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
+        3,
+        (((1, 4), (2, 4), (3, 4)), ((10, 4), (11, 4), (12, 3)), ((12, 1), (13, 4), (9, 3), (8, 4))),
+        "the winner plays Ace-2-3 four times, each run stuck on the 4s (all in the dead hand); one loser is "
+        "caught with the manille and eleven 10-point cards (119 points, plus 10 to each other player), the "
+        "other keeps the last 10-point cards, the three natural 9s and the 8s (109 points)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
+        4,
+        (
+            ((1, 4), (2, 3), (3, 3)),
+            ((10, 4), (11, 4), (12, 1)),
+            ((12, 3), (13, 4), (9, 3)),
+            ((8, 4), (7, 4), (6, 2)),
+        ),
+        "the winner plays Ace-2-3 three times and an Ace, each run stuck on the 4s (all in the dead hand); one "
+        "loser is caught with the manille and nine 10-point cards (99 points, plus 10 to each other player), "
+        "the others keep the rest of the 10-point cards, the 9s, 8s, 7s and two 6s (169 points)",
+        wild_seat=1,
+    ),
+    Shape(
+        "old_comet",
+        5,
+        (
+            ((1, 1), (2, 4), (3, 4)),
+            ((10, 4), (11, 4)),
+            ((12, 4), (13, 4), (5, 1)),
+            ((9, 3), (5, 3), (6, 3)),
+            ((6, 1), (7, 4), (8, 4)),
+        ),
+        "the first player goes out in its first turn (an Ace, then the four 2s and the four 3s as sets), so no "
+        "loser moves: one is caught with the manille and eight 10-point cards (89 points, plus 10 to each other "
+        "player), the others keep every card from 5 up (211 points)",
+        wild_seat=1,
+    ),
+    Shape(
+        "opera",
+        3,
+        (((4, 1), (5, 4), (6, 4), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 3), (7, 2))),
+        "an Opera: the first player plays its whole hand in the first turn, a 4, the four 5s and the four 6s "
+        "as sets, a 7, an 8 and the Comet as a 9 (x8), while the losers keep the sixteen 10-point cards, the "
+        "three natural 9s, three 8s and two 7s (225 points); the dealer could not have gone out",
+    ),
+)
+
+
+def hoyle_shape(players: int, hand: int) -> Shape:
+    """000's Commit: the first player goes out in its first turn, the diamonds from the Ace to the 7D (a stop),
+    then the spades from the Ace as far as its hand goes, so no loser moves; seat 1 keeps the four Kings and
+    the 9D."""
+    spades = hand - 7
+    return Shape(
+        "commit_hoyle",
+        players,
+        (),
+        "the first player goes out in its first turn, the diamonds from the Ace to the 7 (a stop) and the "
+        f"spades from the Ace to the {spades}, so no loser moves: one keeps the four Kings and the 9D (the pool's "
+        "stake, 2 to each other player for the 9D and 1 to each for every King held)",
+        wild_seat=1,
+        suited=(
+            tuple((r, DIAMONDS) for r in range(1, 8)) + tuple((r, SPADES) for r in range(1, spades + 1)),
+            tuple((KING, s) for s in range(4)),
+        ),
+        fill=tuple(range(1, players)),
+    )
+
+
+SHAPES += (hoyle_shape(3, 17), hoyle_shape(4, 12), hoyle_shape(5, 9))
+SHAPES += (
+    Shape(
+        "red_nines",
+        5,
+        (((2, 3), *((r, 1) for r in range(3, 12))), ((1, 5), (13, 5), (12, 1))),
+        "the first player's first play is three 2s, then the run from 3 to the Jack and a red nine as the Queen "
+        "(its last card: every other score doubled), so no loser moves: one keeps the five Aces, the five Kings, "
+        "a Queen and two red nines (195 points, x4 for two red nines, x2 for the winner's red nine)",
+        wild_seat=-1,
+        suited=(((9, HEARTS),), ((9, DIAMONDS), (9, HEARTS))),
+        fill=(2, 3, 4),
+    ),
+    Shape(
+        "red_nines",
+        4,
+        (((2, 3), *((r, 1) for r in range(3, 12))), ((1, 4), (13, 4), (12, 4))),
+        "the first player's first play is three 2s, then the run from 3 to the Jack and a red nine as the Queen "
+        "(its last card: every other score doubled), so no loser moves: one keeps the four Aces, Kings and "
+        "Queens and the other red nine (189 points, x2 for the red nine, x2 for the winner's)",
+        wild_seat=-1,
+        suited=(((9, HEARTS),), ((9, DIAMONDS),)),
+        fill=(2, 3),
+    ),
+    Shape(
+        "opera",
+        4,
+        (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 2))),
+        "an Opera: the first player plays a 3, the four 4s as a set, a 5, 6, 7, 8 and the Comet as a 9 in its "
+        "first turn (x8) while one loser keeps ten 10-point cards",
+        fill=(2, 3),
+    ),
+    Shape(
+        "opera",
+        5,
+        (((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)), ((10, 4), (11, 4), (12, 1))),
+        "an Opera: the first player plays a 4, the four 5s as a set, a 6, 7, 8 and the Comet as a 9 in its "
+        "first turn (x8) while one loser keeps nine 10-point cards",
+        fill=(2, 3, 4),
+    ),
+    Shape(
+        "opera",
+        4,
+        (((3, 1), (4, 4), (5, 1), (6, 1), (7, 1), (8, 1)),),
+        "an Opera as above, the losers keeping the highest cards left",
+        fill=(1, 2, 3),
+        fill_high=True,
+    ),
+    Shape(
+        "opera",
+        5,
+        (((4, 1), (5, 4), (6, 1), (7, 1), (8, 1)),),
+        "an Opera as above, the losers keeping the highest cards left",
+        fill=(1, 2, 3, 4),
+        fill_high=True,
+    ),
+)
+
+
+def built(shape: Shape) -> DealState:
+    """The model's deal of ``shape`` (seat 0 the winner and first to move, so the last seat deals)."""
+    rules = preset_named(shape.preset).rules
+    pack = engine.packs_in_rotation(rules, shape.players)[0]
+    wild = pack.wild[0]
+    rest: list[Card] = list(pack.cards)
+    hands: list[list[Card]] = [[] for _ in range(shape.players)]
+    for seat, pairs in enumerate(shape.suited):
+        for rank, suit in pairs:
+            rest.remove(card(rank, suit))
+            hands[seat].append(card(rank, suit))
+    for seat, ranks in enumerate(shape.hands):
+        for rank, count in ranks:
+            for _ in range(count):
+                c = next(c for c in rest if rank_of(c) == rank and c not in pack.wild)
+                rest.remove(c)
+                hands[seat].append(c)
+    if shape.wild_seat >= 0:  # else the wild cards are placed by ``suited``
+        rest.remove(wild)
+        hands[shape.wild_seat].append(wild)
+    size, _ = engine.deal_sizes(rules, shape.players, len(pack.cards))
+    for seat in shape.fill:
+        while len(hands[seat]) < size:
+            hands[seat].append(rest.pop(-1 if shape.fill_high else 0))
+    return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
+
+
+def steered_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
+    """The winner plays a natural card whenever it may (the first legal one) and the Comet only as its last
+    card, as a 9; every other seat passes whenever it may (the model's legal actions only)."""
+    state, actions = start, []
+    while not state.terminal:
+        legal = engine.legal_actions(state)
+        if state.to_move == winner:
+            hand = state.hands[winner]
+            if len(hand) == 1 and hand[0] in state.wild:
+                action = next((a for a in legal if a.as_rank == NINE), legal[0])
+            else:
+                tame = [a for a in legal if not a.is_pass and not any(c in state.wild for c in a.cards)]
+                action = tame[0] if tame else next((a for a in legal if a.is_pass), legal[0])
+        else:
+            action = next((a for a in legal if a.is_pass), legal[0])
+        actions.append(action)
+        state = engine.apply(state, action)
+    return tuple(actions)
+
+
+def first_turn_out(start: DealState, quantity: str, limit: int = 20_000) -> tuple[Action, ...] | None:
+    """The first player's best way (for ``quantity``) to play its whole hand in the first turn (an Opera), by
+    a depth-first search over the model's legal actions that never passes; None if it cannot (within
+    ``limit`` states)."""
+    best: tuple[int, tuple[Action, ...]] | None = None
+    seen = 0
+
+    def walk(state: DealState, route: tuple[Action, ...]) -> None:
+        nonlocal best, seen
+        seen += 1
+        if seen > limit:
+            return
+        if state.terminal:
+            got = quantities(state, len(route))[quantity]
+            if best is None or got > best[0]:
+                best = (got, route)
+            return
+        for action in engine.legal_actions(state):
+            if not action.is_pass:
+                walk(engine.apply(state, action), (*route, action))
+
+    walk(start, ())
+    return None if best is None else best[1]
+
+
+def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played]]]:
+    """Each shape of ``preset`` at ``players``, dealt and played by the model, with every quantity's value."""
+    out: list[tuple[Shape, dict[str, Played]]] = []
+    for shape in SHAPES:
+        if (shape.preset, shape.players) != (preset, players):
+            continue
+        start = built(shape)
+        best: dict[str, Played] = {}
+        plays = [steered_play(start)]
+        for quantity in quantities(engine.replay(start, plays[0]), len(plays[0])):
+            opera = first_turn_out(start, quantity)
+            if opera is not None:
+                plays.append(opera)
+        for aim in (Aim("gain", 0), Aim("loss", 1)):
+            found = beam_play(start, ACTIONS, 16, random.Random(0), aim)
+            if found is not None:
+                plays.append(found.actions)
+        for actions in plays:
+            final = engine.replay(start, actions)
+            for q, v in quantities(final, len(actions)).items():
+                if q not in best or v > best[q].value:
+                    best[q] = Played(v, start, actions)
+        out.append((shape, best))
+    return out

@@ -1,0 +1,95 @@
+"""The proved upper bounds of a preset at a player count: the optima over the encoding (``Inv`` plus the
+lemmas), the whole deal through ``comet_only`` or the in-play potential."""
+
+from __future__ import annotations
+
+import z3
+from comet.presets import preset as preset_named
+from comet.variant import variant_of
+
+from comet_proofs.bounds.in_play import in_comet_values, in_play_bound, in_play_bounds, lost_in_play, won_in_play
+from comet_proofs.bounds.lemmas import (
+    comet_only,
+    comet_only_lemma_holds,
+    dealt_size,
+    hands_within_deal,
+    lemma_holds,
+    run_played,
+    run_played_lemma_holds,
+)
+from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
+from comet_proofs.certificates import Certificates
+from comet_proofs.registry import encoding_for
+from comet_proofs.symbolic import SymState
+
+
+def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
+    """The Optimize upper bounds of ``preset`` for ``players`` seats (its own readings, Comet at its starting
+    value); quantities as in ``bounds``."""
+    return {name: upper for name, (upper, _) in proved_bounds_in_value(preset, players).items()}
+
+
+def proved_bounds_in_value(
+    preset: str, players: int, certs: Certificates | None = None
+) -> dict[str, tuple[int | None, tuple[int, int] | None]]:
+    """``proved_bounds`` with, for the quantities that grow with the Comet's value (a whole deal's chips,
+    where only the Comet pays in play), the bound as a function of it (``in_comet_value``); ``certs``: the
+    optima from stored certificates where current (``maxima``)."""
+    enc = encoding_for(preset)
+    rules = preset_named(preset).rules
+    rd = enc.readings_of(rules)
+    start = variant_of(rules).comet_value
+    out: dict[str, tuple[int | None, tuple[int, int] | None]] = {}
+    init = enc.fresh_state("i", players)
+    p = f"{players}p"
+    actions = maxima(certs, f"{p} {ACTIONS}", [enc.initial(init, rd), init.comet_value == start], [enc.ranking(init)])
+    out[ACTIONS] = (actions[0], None)
+    size = dealt_size(enc, players, rd, certs)
+    if not lemma_holds(enc, players, rd, size):  # not proved (in time): no bound from the invariant
+        return out
+    s = enc.fresh_state("s", players)
+    free = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s)]
+    free += enc.fixed_by_rules(s, rules)  # e.g. a pool at the preset's stake
+    if run_played_lemma_holds(enc, players, rd, size):  # what a finished deal can hold: the 8 under a Comet as 9
+        free.append(run_played(enc, s))
+    over = [*free, s.comet_value == start]
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == start, *enc.fixed_by_rules(x, rules)]
+
+    if enc.scoring == "chips":
+        net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
+        loss, gain = maxima(certs, f"{p} {LOSS}, {GAIN}", over, [-net, net])
+        out[LOSS], out[GAIN] = (loss, None), (gain, None)
+        if comet_only_lemma_holds(enc, players, rd):  # the whole deal: settlement plus the one Comet bonus
+            whole = [*free, comet_only(enc, s)]
+            returned = enc.deal_returns(s, rd)[0]
+            objectives = [-returned, returned]
+            uppers = maxima(certs, f"{p} {DEAL_LOSS}, {DEAL_GAIN}", [*whole, s.comet_value == start], objectives)
+            lines = in_comet_values(whole, objectives, s.comet_value, certs, f"{p} {DEAL_LOSS}, {DEAL_GAIN} in value")
+            for name, upper, line in zip((DEAL_LOSS, DEAL_GAIN), uppers, lines, strict=True):
+                out[name] = (upper, line)
+        else:  # other things pay in play: the settlement's bound plus the most play can move (``in_play_bounds``)
+            moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
+            for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
+                out[name] = (None if settled is None or play is None else settled + play.most, None)
+    else:
+        points = enc.deal_points(s, rd)[0]
+        most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
+        scored = enc.play_points(s, 0)
+        if most is None and scored is not None:  # the points scored in play bounded first (``in_play_bound``)
+
+            def in_play(x: SymState) -> z3.ArithRef:
+                got = enc.play_points(x, 0)
+                return z3.IntVal(0) if got is None else got
+
+            moved = in_play_bound(enc, players, rd, at_start, in_play, certs, "points in play")
+            # what the end of the deal adds, bounded on its own (the lemma on hand sizes left out: with it Z3
+            # found no optimum in 30 s on a card-level encoding; without it, 57 in under 5 s, 2026-12-02)
+            ended = maxima(
+                certs, f"{p} points at the end", [enc.invariant(s), enc.terminal(s), *at_start(s)], [points - scored]
+            )[0]
+            most = None if moved is None or ended is None else moved.most + ended
+        out[POINTS] = (most, None)
+    return out
