@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,40 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="the checkout holding spec/ and seeds/ (default: this one)",
     )
+    p.add_argument(
+        "--serve",
+        action="store_true",
+        help="after building, serve the site on 127.0.0.1 (the pages that run the rules need a server: "
+        "WebAssembly does not load from file://); stop with Ctrl-C",
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, metavar="N", help="the port for --serve (default 8000; 0: any free one)"
+    )
     p.set_defaults(run=run)
+
+
+def serve(folder: Path, port: int) -> None:
+    """Serve ``folder`` on 127.0.0.1 only, with the WebAssembly MIME type, until interrupted."""
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def guess_type(self, path: str | os.PathLike[str]) -> str:
+            return "application/wasm" if str(path).endswith(".wasm") else super().guess_type(path)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    try:
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
+    except OSError as e:
+        raise ValueError(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port N)") from None
+    with httpd:
+        print(f"serving {folder} at http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            print("stopped")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,4 +88,6 @@ def run(args: argparse.Namespace) -> int:
         f"comet site: {site.pages} pages, {size / 1e6:.1f} MB in {args.out} "
         f"({time.perf_counter() - t0:.1f} s); open {args.out / 'index.html'}"
     )
+    if args.serve:
+        serve(args.out, args.port)
     return 0

@@ -18,10 +18,14 @@ from comet.diverge.store import load as load_witnesses
 from comet.site.core import ASSETS, SPEC_PAGES, Site
 from comet.site.divergence import read_reports
 from comet.site.markdown import github_slug
+from comet.site.pages_dev import build_dev
+from comet.site.pages_play import build_play
+from comet.site.pages_players import build_compare, build_glossary, build_how_to_play
 from comet.site.pages_presets import build_presets
 from comet.site.pages_rules import build_index, build_rules
 from comet.site.pages_rulings import build_rulings
 from comet.site.pages_sources import build_search, build_seeds
+from comet.site.plain import is_contract
 from comet.site.sources import RULE_FILES, RULING_FILES, read_seeds, read_spec
 
 # ---------------------------------------------------------------------- the whole site
@@ -30,12 +34,19 @@ from comet.site.sources import RULE_FILES, RULING_FILES, read_seeds, read_spec
 def locate(site: Site) -> None:
     for f in site.rules:
         for sec in f.sections:
-            site.where[sec.id] = f"{SPEC_PAGES[f.name]}#{sec.id}"
+            page_of = "dev/contract.html" if is_contract(sec) else SPEC_PAGES[f.name]
+            site.where[sec.id] = f"{page_of}#{sec.id}"
             site.slugs[f"{f.name}#{github_slug(sec.id + ': ' + sec.title)}"] = site.where[sec.id]
     for f in site.rulings:
         for sec in f.sections:
             site.where[sec.id] = f"ruling/{sec.id}.html"
             site.slugs[f"{f.name}#{github_slug(sec.id + ': ' + sec.title)}"] = site.where[sec.id]
+
+
+def build_players(site: Site) -> None:
+    build_how_to_play(site)
+    build_glossary(site)
+    build_compare(site)
 
 
 def steps() -> Iterator[tuple[str, Callable[[Site], None]]]:
@@ -44,6 +55,9 @@ def steps() -> Iterator[tuple[str, Callable[[Site], None]]]:
     yield "rulings", build_rulings
     yield "presets", build_presets
     yield "sources", build_seeds
+    yield "players", build_players
+    yield "implementers", build_dev
+    yield "play", build_play
     yield "search", build_search
 
 

@@ -16,6 +16,16 @@ from comet.site.sources import CITATION, SEED_NAMES, Citation, Section, SpecFile
 
 ASSETS = Path(__file__).with_name("assets")
 SPEC_PAGES = {"rules.md": "rules.html", "rules-variants.md": "rules-variants.html"}
+# The spec's documents for implementers and researchers, each shown as a page of its own.
+DEV_DOCS = {
+    "record.md": "dev/record.html",
+    "implementing.md": "dev/implementing.html",
+    "vectors.md": "dev/vectors.html",
+    "perft.md": "dev/perft.html",
+    "proofs.md": "dev/proofs.html",
+    "CHANGELOG.md": "dev/changelog.html",
+    "frameworks.md": "dev/frameworks.html",
+}
 CONTEXT = 160  # characters of the seed line shown either side of a quote
 DIFF_CLASS = ' class="diff"'
 DIFFERS_CLASS = ' class="differs"'
@@ -70,6 +80,8 @@ class Site:
                 if name in SPEC_PAGES:
                     return prefix + SPEC_PAGES[name]
                 return prefix + "rulings.html"
+            if name in DEV_DOCS and "/" not in path.replace("spec/", "").lstrip("./"):
+                return prefix + DEV_DOCS[name]  # the rendered documents carry no heading anchors
             if name == "comparison-000-003.md":
                 return prefix + "seeds/comparison.html"
             if path.endswith("seeds/README.md") or path.endswith("seeds/"):
@@ -164,7 +176,8 @@ def body_html(site: Site, sec: Section, prefix: str) -> str:
 
 def plain(lines: tuple[str, ...] | list[str]) -> str:
     """Searchable plain text of Markdown lines."""
-    return normalise(re.sub(r"[`*\[\]]|\]\([^)]*\)", " ", " ".join(lines)))
+    text = re.sub(r"\]\([^)]*\)", " ", " ".join(lines))  # link targets first, then the marks
+    return normalise(re.sub(r"[`*\[\]]", " ", text))
 
 
 def chapter_intro(site: Site, f: SpecFile, chapter: str, prefix: str) -> str:

@@ -7,11 +7,14 @@ import json
 
 NAV = (
     ("index.html", "Home"),
+    ("how-to-play.html", "How to play"),
     ("rules.html", "Rules"),
-    ("rules-variants.html", "Variant rules"),
+    ("rules-variants.html", "Variants"),
     ("rulings.html", "Rulings"),
     ("presets.html", "Presets"),
+    ("play.html", "Play"),
     ("seeds/index.html", "Sources"),
+    ("implementers.html", "Implementers"),
     ("search.html", "Search"),
 )
 

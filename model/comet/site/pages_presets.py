@@ -142,7 +142,7 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
     site.write(f"preset/{pr.name}.html", page(f"Preset {pr.name}", body, pre, "presets.html"))
 
 
-def example_deal_html(pr: Preset) -> str:
+def example_deal_html(pr: Preset, heading: bool = True) -> str:
     """One seeded deal of the preset played by the model's simple policy, narrated (what ``comet deal`` prints)."""
     v = pr.variant
     players = v.default_players
@@ -157,10 +157,11 @@ def example_deal_html(pr: Preset) -> str:
     if start.dead:
         dead = "".join(card(card_text(c), wild, v.wild_name) for c in start.dead)
         hands += f'<li><span class="seat">dead hand</span> <span class="hand">{dead}</span></li>'
-    story = "\n".join(narrate(start, actions))
+    story = "".join(f"<li>{esc(line)}</li>" for line in narrate(start, actions))
     return (
-        f"<h2>An example deal</h2><p>{players} players, seed {EXAMPLE_SEED}, played by the model's simple policy "
+        ("<h2>An example deal</h2>" if heading else "")
+        + f"<p>{players} players, seed {EXAMPLE_SEED}, played by the model's simple policy "
         f"(natural cards first, the {esc(v.wild_name)} only when stuck): "
         f"<code>comet deal --preset {esc(pr.name)} --seed {EXAMPLE_SEED}</code>.</p>"
-        f'<ul class="hands">{hands}</ul><pre class="story">{esc(story)}</pre>'
+        f'<ul class="hands">{hands}</ul><ol class="story">{story}</ol>'
     )

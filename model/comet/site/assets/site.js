@@ -151,6 +151,9 @@
       prepared.forEach(function (p) {
         var score = 0;
         if (p.id === q.toLowerCase()) score += 100;
+        /* a title that is the query, or holds every word of it, ranks first */
+        if (p.title.trim() === terms.join(" ")) score += 60;
+        else if (terms.every(function (t) { return p.title.indexOf(" " + t) >= 0; })) score += 20;
         var all = terms.every(function (t) { return p.hay.indexOf(" " + t) >= 0; });
         if (!all && score === 0) return;
         terms.forEach(function (t) {
@@ -182,6 +185,14 @@
       d.addEventListener("toggle", function () { if (d.open) stepper(root); });
     });
     if (document.getElementById("results")) search();
+    /* a region that still scrolls sideways (a wide table on a phone) can be reached by keyboard */
+    document.querySelectorAll("main table, main pre, main .scroll").forEach(function (t) {
+      if (t.scrollWidth > t.clientWidth + 1 && !t.hasAttribute("tabindex")) {
+        t.setAttribute("tabindex", "0");
+        if (!t.hasAttribute("role") && t.tagName !== "TABLE") t.setAttribute("role", "region");
+        if (!t.hasAttribute("aria-label")) t.setAttribute("aria-label", "scrollable content");
+      }
+    });
     window.addEventListener("beforeprint", function () { document.querySelectorAll("details").forEach(function (d) { d.open = true; }); });
   });
 })();
