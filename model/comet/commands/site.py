@@ -6,9 +6,12 @@ import argparse
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet.commands.common import checkout_root
+
+if TYPE_CHECKING:
+    from http.server import ThreadingHTTPServer
 
 
 def register(sub: Any) -> None:
@@ -41,8 +44,8 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def serve(folder: Path, port: int) -> None:
-    """Serve ``folder`` on 127.0.0.1 only, with the WebAssembly MIME type, until interrupted."""
+def make_server(folder: Path, port: int) -> ThreadingHTTPServer:
+    """A static server of ``folder`` on 127.0.0.1 only, with the WebAssembly MIME type, quiet."""
     import functools
     import http.server
 
@@ -54,10 +57,14 @@ def serve(folder: Path, port: int) -> None:
             pass
 
     try:
-        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
     except OSError as e:
         raise ValueError(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port N)") from None
-    with httpd:
+
+
+def serve(folder: Path, port: int) -> None:
+    """Serve ``folder`` until interrupted."""
+    with make_server(folder, port) as httpd:
         print(f"serving {folder} at http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
         try:
             httpd.serve_forever()

@@ -25,13 +25,16 @@ from comet.site.pages_presets import build_presets
 from comet.site.pages_rules import build_index, build_rules
 from comet.site.pages_rulings import build_rulings
 from comet.site.pages_sources import build_search, build_seeds
-from comet.site.plain import is_contract
+from comet.site.plain import is_contract, reading_labels
 from comet.site.sources import RULE_FILES, RULING_FILES, read_seeds, read_spec
+from comet.site.summary import measured
 
 # ---------------------------------------------------------------------- the whole site
 
 
 def locate(site: Site) -> None:
+    site.labels = reading_labels(site.rulings)
+    site.measured = measured(site.root / "spec" / "divergence" / "README.md")
     for f in site.rules:
         for sec in f.sections:
             page_of = "dev/contract.html" if is_contract(sec) else SPEC_PAGES[f.name]

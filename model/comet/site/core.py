@@ -13,6 +13,7 @@ from comet.site.divergence import Impact
 from comet.site.html import esc
 from comet.site.markdown import render
 from comet.site.sources import CITATION, SEED_NAMES, Citation, Section, SpecFile, normalise
+from comet.site.summary import Measured
 
 ASSETS = Path(__file__).with_name("assets")
 SPEC_PAGES = {"rules.md": "rules.html", "rules-variants.md": "rules-variants.html"}
@@ -45,6 +46,8 @@ class Site:
     where: dict[str, str] = field(default_factory=dict)  # id -> url from the top folder
     slugs: dict[str, str] = field(default_factory=dict)  # "file.md#slug" -> url from the top folder
     index: list[dict[str, str]] = field(default_factory=list)
+    labels: dict[tuple[str, str], str] = field(default_factory=dict)  # (field, JSON value) -> reading in words
+    measured: dict[str, Measured] = field(default_factory=dict)  # ruling -> how much it matters
     pages: int = 0
 
     # ------------------------------------------------------------------ links
@@ -133,18 +136,20 @@ def citation_html(site: Site, c: Citation, prefix: str) -> str:
     )
 
 
-def sources_html(site: Site, cites: list[Citation], prefix: str) -> str:
+def sources_html(site: Site, cites: list[Citation], prefix: str, level: int = 4) -> str:
     """Citations grouped by seed, the groups side by side (000 | 003 | 002)."""
     order = [s for s in ("000", "003", "002") if any(c.seed == s for c in cites)]
     order += sorted({c.seed for c in cites} - set(order))
     cols = []
     for s in order:
         items = "".join(citation_html(site, c, prefix) for c in cites if c.seed == s)
-        cols.append(f'<div class="source"><h4>{esc(SEED_NAMES.get(s, s))}</h4><ul class="cites">{items}</ul></div>')
+        cols.append(
+            f'<div class="source"><h{level}>{esc(SEED_NAMES.get(s, s))}</h{level}><ul class="cites">{items}</ul></div>'
+        )
     return f'<div class="sources">{"".join(cols)}</div>'
 
 
-def body_html(site: Site, sec: Section, prefix: str) -> str:
+def body_html(site: Site, sec: Section, prefix: str, level: int = 4) -> str:
     """A section's Markdown with every run of citation lines drawn as sources side by side."""
     out: list[str] = []
     text: list[str] = []
@@ -157,7 +162,7 @@ def body_html(site: Site, sec: Section, prefix: str) -> str:
 
     def flush_cites() -> None:
         if cites:
-            out.append(sources_html(site, list(cites), prefix))
+            out.append(sources_html(site, list(cites), prefix, level))
         cites.clear()
 
     for line in sec.body:

@@ -41,7 +41,7 @@ def build_dev(site: Site) -> None:
     parts = [
         f'<section class="rule" id="{esc(sec.id)}" aria-labelledby="h-{esc(sec.id)}">'
         f'<h2 id="h-{esc(sec.id)}"><span class="rid">{esc(sec.id)}</span> {esc(sec.title)}</h2>'
-        f"{body_html(site, sec, pre)}</section>"
+        f"{body_html(site, sec, pre, 3)}</section>"
         for sec in contract
     ]
     for sec in contract:

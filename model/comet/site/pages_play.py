@@ -144,6 +144,7 @@ refused with the rule it breaks. New to the game? Read <a href="how-to-play.html
 <details id="readings-box"><summary>Readings of the rulings (the preset's own first)</summary><div id="readings"></div></details>
 <p><button type="submit" id="start" disabled>Deal</button> <span id="loading" role="status" aria-live="polite">Loading the rules…</span></p>
 </form>
+<p id="witness-note"></p>
 <section class="play" id="table" aria-label="The deal" hidden>
 <div class="table-state" id="state" role="status" aria-live="polite"></div>
 <p id="refused" class="refused" role="alert"></p>

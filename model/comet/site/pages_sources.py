@@ -67,7 +67,7 @@ def build_seeds(site: Site) -> None:
 
 def build_search(site: Site) -> None:
     body = """<h1>Search</h1>
-<form class="search" role="search" action="search.html" method="get">
+<form class="search" role="search" aria-label="Search on this page" action="search.html" method="get">
 <label for="q">Rule or ruling id, or any words</label>
 <input id="q" name="q" type="search" autocomplete="off">
 <button type="submit">Search</button>

@@ -18,7 +18,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.notation import narrate, parse_action, seat_name
 from comet.policy import simple_policy
 from comet.presets import PRESETS, preset
-from comet.records.deal_record import dumps_json, record_from_state, replay_record
+from comet.records.deal_record import dumps_json, parse_record, record_from_state, replay_record
 from comet.state import Action, DealState
 from comet.variant import variant_of
 
@@ -53,17 +53,24 @@ def presets() -> str:
 
 
 def new_deal(request: str) -> str:
-    """Start a deal: ``{"preset", "players", "seed", "rulings": {field: value}}``; the human is seat 0."""
+    """Start a deal: ``{"preset", "players", "seed", "rulings": {field: value}}``, or a given deal with
+    ``"record"`` (its hands, dealer and rulings; the actions are not played).  You are the first to move."""
     try:
         req = json.loads(request)
         pr = preset(str(req.get("preset", "standard")))
-        rules = pr.rules.with_overrides(req.get("rulings") or {})
-        players = int(req.get("players") or pr.variant.default_players)
-        seed = int(req.get("seed") or 1)
-        start = shuffled_deal(rules, players, players - 1, seed, packs_in_rotation(rules, players)[0])
+        if isinstance(req.get("record"), dict):
+            # a given deal (a ruling's witness): its cards, under the readings asked for
+            record = dict(req["record"])
+            record["rulings"] = {**(record.get("rulings") or {}), **(req.get("rulings") or {})}
+            start = parse_record(record).start()
+        else:
+            rules = pr.rules.with_overrides(req.get("rulings") or {})
+            players = int(req.get("players") or pr.variant.default_players)
+            seed = int(req.get("seed") or 1)
+            start = shuffled_deal(rules, players, players - 1, seed, packs_in_rotation(rules, players)[0])
     except (ValueError, KeyError, RecordError, TypeError) as e:
         return json.dumps({"error": str(e)})
-    _SESSION[:] = [Session(start, start, 0, pr.name)]
+    _SESSION[:] = [Session(start, start, start.to_move, pr.name)]
     _bots(_SESSION[0])
     return view()
 

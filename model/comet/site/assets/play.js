@@ -125,6 +125,14 @@
       $("start").disabled = false;
       var q = new URLSearchParams(location.search);
       if (q.get("preset")) { $("preset").value = q.get("preset"); fillPlayers(); }
+      var w = null;
+      try { w = q.get("witness") ? JSON.parse(sessionStorage.getItem("comet-witness") || "null") : null; } catch (e) { w = null; }
+      if (w) {
+        /* a ruling's witness deal, under the reading chosen there: the same cards, you at the first seat to move */
+        $("preset").value = w.preset; fillPlayers();
+        $("witness-note").textContent = "The witness deal of a ruling, under " + (Object.keys(w.rulings).length ? "reading B (" + JSON.stringify(w.rulings) + ")" : "reading A (this game's)") + ".";
+        show(JSON.parse(bridge.new_deal(JSON.stringify(w))));
+      }
     });
   }
 
