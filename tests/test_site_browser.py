@@ -321,6 +321,7 @@ AXE_PAGES = (
     "rulings.html",
     "seeds/comparison.html",
     "seeds/000-003.html",
+    "seeds/commit-000-002.html",
     "implementers.html",
     "dev/contract.html",
     "play.html",

@@ -48,6 +48,7 @@ class Site:
     index: list[dict[str, str]] = field(default_factory=list)
     labels: dict[tuple[str, str], str] = field(default_factory=dict)  # (field, JSON value) -> reading in words
     measured: dict[str, Measured] = field(default_factory=dict)  # ruling -> how much it matters
+    views: list[str] = field(default_factory=list)  # links to the 000 | 002 views (seeds/index.html)
     pages: int = 0
 
     # ------------------------------------------------------------------ links

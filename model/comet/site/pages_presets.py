@@ -20,20 +20,26 @@ EXAMPLE_SEED = 1
 
 
 def own_rules(site: Site, pr: Preset) -> list[Section]:
-    """The variant rules whose citations fall in the preset's own source lines."""
+    """The variant rules of the preset's own game: the chapter of the variant rules whose citations fall most
+    often in the preset's source lines (the standard game's rules are all of rules.md, so it has none here)."""
+    if pr.rules.variant == "standard" and not pr.rules.opera:
+        return []
     spans = []
     for s in pr.sources:
         m = re.match(r"(\d{3}):(\d+)(?:-(\d+))?$", s)
         if m:
             spans.append((m.group(1), int(m.group(2)), int(m.group(3) or m.group(2))))
-    out = []
+    hits: dict[str, list[Section]] = {}
     for f in site.rules:
         if f.name == "rules.md":
             continue
         for sec in f.sections:
             if any(c.seed == s and c.first <= hi and c.last >= lo for c in sec.citations for s, lo, hi in spans):
-                out.append(sec)
-    return out
+                hits.setdefault(sec.chapter, []).append(sec)
+    if not hits:
+        return []
+    best = max(hits, key=lambda ch: len(hits[ch]))
+    return [sec for f in site.rules if f.name != "rules.md" for sec in f.sections if sec.chapter == best]
 
 
 def build_presets(site: Site) -> None:
@@ -143,6 +149,7 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
 
 
 def example_deal_html(pr: Preset, heading: bool = True) -> str:
+    # ``heading`` False: for players (how to play), without the heading and the command line
     """One seeded deal of the preset played by the model's simple policy, narrated (what ``comet deal`` prints)."""
     v = pr.variant
     players = v.default_players
@@ -160,8 +167,8 @@ def example_deal_html(pr: Preset, heading: bool = True) -> str:
     story = "".join(f"<li>{esc(line)}</li>" for line in narrate(start, actions))
     return (
         ("<h2>An example deal</h2>" if heading else "")
-        + f"<p>{players} players, seed {EXAMPLE_SEED}, played by the model's simple policy "
-        f"(natural cards first, the {esc(v.wild_name)} only when stuck): "
-        f"<code>comet deal --preset {esc(pr.name)} --seed {EXAMPLE_SEED}</code>.</p>"
-        f'<ul class="hands">{hands}</ul><ol class="story">{story}</ol>'
+        + f"<p>{players} players, played by the rulebook's simple players "
+        f"(natural cards first, the {esc(v.wild_name)} only when stuck)"
+        + (f": <code>comet deal --preset {esc(pr.name)} --seed {EXAMPLE_SEED}</code>.</p>" if heading else ".</p>")
+        + f'<ul class="hands">{hands}</ul><ol class="story">{story}</ol>'
     )
