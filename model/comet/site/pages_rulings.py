@@ -153,8 +153,9 @@ def impact_html(site: Site, imp: Impact, prefix: str) -> str:
         shutil.copyfile(src, dest)
         words = f"{alt}: {imp.ruling}, {imp.preset}, {imp.field} = {imp.a} against {imp.b}"
         plots.append(
-            f'<figure><img src="{prefix}{rel}" alt="{esc(words)}" loading="lazy" width="900">'
-            f"<figcaption>{esc(words)}</figcaption></figure>"
+            f'<figure><a href="{prefix}{rel}"><img src="{prefix}{rel}" alt="{esc(words)}" loading="lazy" width="900"></a>'
+            f'<figcaption>{esc(words)}<span class="plot-note">On a small screen the table above gives the same '
+            "figures; tap the plot to open it full size.</span></figcaption></figure>"
         )
     report = f"the <code>spec/divergence/{esc(imp.report)}</code> study" if imp.report else "the main report"
     return (
