@@ -405,6 +405,26 @@ def test_play_a_whole_deal_by_clicking(served: str, browser: Any) -> None:
     assert errors == []
 
 
+def test_a_rulings_witness_is_played_in_the_page_under_the_chosen_reading(served: str, browser: Any) -> None:
+    """RUL-COMET-LEAD: 'play this deal yourself under B' opens play.html on the witness's cards under B."""
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    page.goto(served + "ruling/RUL-COMET-LEAD.html")
+    box = page.locator("details.witness").first
+    data = json.loads(str(box.locator("button.play-it[data-reading=b]").get_attribute("data-play")))
+    box.locator("button.play-it[data-reading=b]").click()
+    page.wait_for_url("**/play.html?witness=1")
+    _ready(page, "#start")
+    page.wait_for_selector("#hand button", timeout=60_000)
+    assert "reading B" in page.inner_text("#witness-note")
+    shown = page.locator("#hand button").evaluate_all("els => els.map(e => e.dataset.card)")
+    mover = [n for n, h in enumerate(data["record"]["hands"]) if sorted(h) == sorted(shown)]
+    assert mover, f"the hand shown {shown} is none of the witness's hands"
+    page.close()
+    assert errors == []
+
+
 def test_the_record_checker_in_the_page_gives_comet_replays_verdict(served: str, browser: Any) -> None:
     """check.html on 20 vectors (legal, illegal, malformed, game): the exit code and output of comet replay."""
     from test_site_play import replay_cli, sample_vectors

@@ -18,6 +18,8 @@ DOC_TITLES = {
     "CHANGELOG.md": "Changelog of the spec",
     "frameworks.md": "Comet in OpenSpiel, PettingZoo and Gymnasium",
 }
+# A wide table of the spec's documents scrolls inside its own box, which the keyboard can reach.
+WIDE = '<div class="scroll" tabindex="0" role="region" aria-label="Table {n} (scrolls sideways)"><table>'
 IMPLEMENTED = re.compile(r"^\*\*Implemented by\.\*\*\s*(.*)$")
 
 
@@ -31,7 +33,10 @@ def build_dev(site: Site) -> None:
             continue
         text = path.read_text(encoding="utf-8")
         title = DOC_TITLES.get(name, name)
-        site.write(rel, page(title, site.md(text, pre, "spec"), pre, "implementers.html"))
+        parts = site.md(text, pre, "spec").split("<table>")
+        html = parts[0] + "".join(WIDE.format(n=n) + x for n, x in enumerate(parts[1:], 1))
+        html = html.replace("</table>", "</table></div>")
+        site.write(rel, page(title, html, pre, "implementers.html"))
         site.index.append(
             {"id": name, "kind": "implementers", "title": title, "url": rel, "text": plain(text.splitlines()[:40])}
         )
