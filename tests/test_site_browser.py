@@ -259,6 +259,10 @@ def test_search_finds_a_rule_by_id_and_a_seed_line_by_a_word(site: Path, browser
     page.goto(_url(site, "search.html") + "?q=R-PLAY-MUST")
     first = page.locator("#results li a").first
     assert first.get_attribute("href") == "rules.html#R-PLAY-MUST"
+    page.fill("#q", "Comet lead")  # the words of an id rank that ruling first
+    assert page.locator("#results li a").first.get_attribute("href") == "ruling/RUL-COMET-LEAD.html"
+    snips = page.locator("#results .snip").all_inner_texts()
+    assert not any("](" in t for t in snips), "a snippet shows a link target"
     page.fill("#q", "Tausch")  # a word of seed 003 only
     hrefs = page.locator("#results li a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert any(h.startswith("seeds/000-003.html#s003-L") for h in hrefs), hrefs

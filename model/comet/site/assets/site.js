@@ -134,7 +134,8 @@
     var input = document.getElementById("q"), out = document.getElementById("results"), count = document.getElementById("count");
     var index = window.COMET_INDEX || [];
     var prepared = index.map(function (e) {
-      return { e: e, id: e.id.toLowerCase(), title: " " + words(e.id + " " + e.title).join(" ") + " ",
+      /* the id's parts count as title words: "Comet lead" finds RUL-COMET-LEAD by its name */
+      return { e: e, id: e.id.toLowerCase(), title: " " + words(e.id + " " + e.id.replace(/-/g, " ") + " " + e.title).join(" ") + " ",
                hay: " " + words(e.id + " " + e.title + " " + e.text).join(" ") + " " };
     });
     function snippet(text, term) {
