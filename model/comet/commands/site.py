@@ -20,9 +20,10 @@ def register(sub: Any) -> None:
         help="build the rulebook as a static, offline website",
         description="Write the rulebook website into OUT_DIR: every rule with its sources quoted in context, "
         "a page per ruling (sources side by side, readings, default, switch, witness deals to step through, "
-        "measured impact and plots), a page per preset, the seed texts and a search page. It is generated "
-        "from spec/, seeds/ and the model, needs no server or network and opens from file://. An existing "
-        "OUT_DIR is replaced only if it holds a site.",
+        "measured impact and plots), a page per preset, how to play, a glossary, pages for implementers, the "
+        "seed texts and a search page. It is generated from spec/, seeds/ and the model and needs no network; "
+        "it opens from file://, except play.html and check.html (the rules running in the page, Pyodide), "
+        "which need a server: --serve. An existing OUT_DIR is replaced only if it holds a site.",
     )
     p.add_argument("out", type=Path, metavar="OUT_DIR", help="the folder to write (created if missing)")
     p.add_argument(
