@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from comet.cli import main
@@ -36,8 +37,13 @@ def test_every_rule_and_ruling_reaches_the_site(site: Path) -> None:
     text = (site / "rules.html").read_text(encoding="utf-8") + (site / "rules-variants.html").read_text(
         encoding="utf-8"
     )
+    contract = (site / "dev" / "contract.html").read_text(encoding="utf-8")
     for r in rules:
-        assert f'id="{r.id}"' in text, r.id
+        # the record contract is the implementers' (dev/contract.html), never in the player's rulebook
+        if r.id.startswith("R-REC-"):
+            assert f'id="{r.id}"' in contract and f'id="{r.id}"' not in text, r.id
+        else:
+            assert f'id="{r.id}"' in text, r.id
     for r in rulings:
         page = site / "ruling" / f"{r.id}.html"
         assert page.exists(), r.id
@@ -100,8 +106,44 @@ def test_the_search_index_holds_rules_rulings_and_seed_lines(site: Path) -> None
     assert any(e["id"] == "R-COMET-WILD" for e in index)
 
 
+def _net(pays: list[dict[str, int]], players: int) -> list[int]:
+    out = [0] * players
+    for p in pays:
+        out[p["payer"]] -= p["amount"]
+        out[p["payee"]] += p["amount"]
+    return out
+
+
+def side_problems(obj: dict[str, Any], shown: dict[str, Any]) -> list[str]:
+    """Where a stepper side departs from ``comet replay``: the record's part (to its end or its first illegal
+    action, with that rule), each step's own payments, and the deal played on to its end."""
+    try:
+        verdict = replay_record(parse_record(obj))
+    except ValueError:
+        return [] if shown["refused"] else ["the reading refuses the deal, the stepper does not"]
+    steps, problems = shown["steps"], []
+    cut = verdict.applied + (0 if verdict.legal else 1)
+    at = steps[cut]
+    if verdict.legal and at["chips"] != verdict.to_json()["chips"]:
+        problems.append(f"after the record: chips {at['chips']}, comet replay {verdict.to_json()['chips']}")
+    if not verdict.legal and (verdict.error is None or at.get("error", {}).get("rule") != verdict.error.rule):
+        problems.append(f"step {cut} should be refused under {verdict.error and verdict.error.rule}")
+    for k in range(1, len(steps)):
+        moved = [b - a for a, b in zip(steps[k - 1]["chips"], steps[k]["chips"], strict=True)]
+        if moved != _net(steps[k]["pays"], len(moved)):
+            problems.append(f"step {k} lists payments {steps[k]['pays']} but the chips move by {moved}")
+    played = replay_record(parse_record({**obj, "actions": shown["actions"]}))
+    final = played.to_json()
+    if not (played.legal and final["finished"] and final["chips"] == steps[-1]["chips"]):
+        problems.append(f"played on to the end: stepper {steps[-1]['chips']}, comet replay {final.get('chips')}")
+    if any(not st.get("played_on") for st in steps[cut + 1 :]):
+        problems.append("a step after the record is not marked as played on")
+    return problems
+
+
 def test_each_witness_side_is_what_replay_says() -> None:
-    """The steps shown equal the oracle's replay of the record under that reading (RUL-COMET-LEAD and all)."""
+    """The steps shown equal the oracle's replay of the record under that reading (RUL-COMET-LEAD and all), each
+    step lists that action's own payments, and the deal is played on to its end as comet replay plays it."""
     n = 0
     for e in load().values():
         rec = e.get("record")
@@ -109,22 +151,26 @@ def test_each_witness_side_is_what_replay_says() -> None:
             continue
         for value in (None, e["b"]):
             obj = record_with(rec, str(e["field"]), value)
-            shown = side(obj)
-            try:
-                verdict = replay_record(parse_record(obj))
-            except ValueError:
-                assert shown["refused"], e["key"]
-                continue
-            steps = shown["steps"]
-            assert isinstance(steps, list)
-            last = steps[-1]
-            assert isinstance(last, dict)
-            assert last["chips"] == verdict.to_json().get("chips", last["chips"]), e["key"]
-            if not verdict.legal:
-                assert isinstance(last["error"], dict) and verdict.error is not None
-                assert last["error"]["rule"] == verdict.error.rule
+            assert side_problems(obj, side(obj)) == [], e["key"]
             n += 1
     assert n > 100
+
+
+def test_a_stepper_listing_every_payment_so_far_is_caught() -> None:
+    """Planted slip: each step listing all the payments so far (not its own) is reported."""
+    entries: list[Any] = list(load().values())
+    candidates = (
+        (obj, cast(Any, side(obj)))
+        for e in entries
+        if e.get("found") and isinstance(e.get("record"), dict)
+        for obj in [record_with(e["record"], str(e["field"]), None)]
+    )
+    obj, shown = next((o, sh) for o, sh in candidates if sum(1 for st in sh["steps"] if st["pays"]) >= 2)
+    so_far: list[Any] = []
+    for st in shown["steps"]:
+        so_far = so_far + st["pays"]
+        st["pays"] = list(so_far)
+    assert any("lists payments" in p for p in side_problems(obj, shown))
 
 
 def test_a_folder_that_is_not_a_site_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,9 +266,11 @@ def test_the_records_on_a_ruling_page_replay_as_the_stepper_shows(site: Path) ->
             obj = json.loads(raw)
             shown = side(obj)
             verdict = replay_record(parse_record(obj))
-            steps = shown["steps"]
-            assert isinstance(steps, list)
-            assert len(steps) - 1 == (verdict.applied + (0 if verdict.legal else 1))
+            steps: list[Any] = cast(Any, shown["steps"])
+            cut = verdict.applied + (0 if verdict.legal else 1)
+            # the record's part, then the deal played on by the simple players
+            assert not any(st.get("played_on") for st in steps[1 : cut + 1])
+            assert all(st.get("played_on") for st in steps[cut + 1 :])
 
 
 def test_a_file_or_an_unwritable_place_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -235,16 +283,27 @@ def test_a_file_or_an_unwritable_place_is_a_plain_error(tmp_path: Path, capsys: 
 
 def test_a_preset_page_shows_the_deal_comet_deal_plays(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = (site / "preset" / "old_comet.html").read_text(encoding="utf-8")
-    story = html.unescape(re.search(r'<pre class="story">(.*?)</pre>', page, flags=re.S).group(1))  # type: ignore[union-attr]
+    listed = re.search(r'<ol class="story">(.*?)</ol>', page, flags=re.S).group(1)  # type: ignore[union-attr]
+    story = "\n".join(html.unescape(x) for x in re.findall(r"<li>(.*?)</li>", listed, flags=re.S))
     capsys.readouterr()
     assert main(["deal", "--preset", "old_comet", "--seed", "1"]) == 0
     assert capsys.readouterr().out.strip() == story.strip()
     assert 'aria-label="9 of diamonds, the manille"' in page
 
+
 def base_args(e: Mapping[str, object], g: Mapping[str, object]) -> list[str]:
     """The `comet game` command a game witness page gives (reading A; B adds --ruling)."""
-    return ["game", "--preset", str(e["preset"]), "--players", str(g["players"]), "--deals", str(g["deals"]),
-            "--seed", str(g["seed"])]
+    return [
+        "game",
+        "--preset",
+        str(e["preset"]),
+        "--players",
+        str(g["players"]),
+        "--deals",
+        str(g["deals"]),
+        "--seed",
+        str(g["seed"]),
+    ]
 
 
 def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
@@ -268,7 +327,10 @@ def test_the_game_witness_commands_the_pages_give_replay_the_stored_winners(
             part_a, _, part_b = detail.removeprefix("A: ").partition("; B: ")
         else:  # another earliest difference (a deal's net chips, ...): both commands run and tell apart
             outs = []
-            for extra in ([], ["--ruling", f"{e['field']}={str(e['b']).lower() if isinstance(e['b'], bool) else e['b']}"]):
+            for extra in (
+                [],
+                ["--ruling", f"{e['field']}={str(e['b']).lower() if isinstance(e['b'], bool) else e['b']}"],
+            ):
                 capsys.readouterr()
                 assert main([*base_args(e, g), *extra]) == 0, f"{e['key']}: {detail!r}"
                 outs.append(capsys.readouterr().out)

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from comet.cli import main as comet_main
 from comet.diverge.store import load
-from comet.site.witness import record_with
+from comet.site.witness import record_with, side
 from site_checks import link_problems, site_files
 
 #: the browser and its driver (the extra [browser], Debian's chromium): not a test of the bare install
@@ -176,9 +176,16 @@ def _replay_chips(record: dict[str, Any]) -> object:
 
 
 def _expected(e: Any) -> list[object]:
+    """For each reading, comet replay's chips for the record played on to the deal's end (the actions the
+    stepper shows: the record's, then the simple players'; tests/test_site.py checks they begin with the record's)."""
     rec = e["record"]
     assert isinstance(rec, dict)
-    return [_replay_chips(record_with(rec, str(e["field"]), v)) for v in (None, e["b"])]
+    out: list[object] = []
+    for v in (None, e["b"]):
+        obj = record_with(rec, str(e["field"]), v)
+        shown = side(obj)
+        out.append("refused" if shown["refused"] else _replay_chips({**obj, "actions": shown["actions"]}))
+    return out
 
 
 def _chips(texts: list[str]) -> list[object]:
@@ -252,6 +259,10 @@ def test_search_finds_a_rule_by_id_and_a_seed_line_by_a_word(site: Path, browser
     page.goto(_url(site, "search.html") + "?q=R-PLAY-MUST")
     first = page.locator("#results li a").first
     assert first.get_attribute("href") == "rules.html#R-PLAY-MUST"
+    page.fill("#q", "Comet lead")  # the words of an id rank that ruling first
+    assert page.locator("#results li a").first.get_attribute("href") == "ruling/RUL-COMET-LEAD.html"
+    snips = page.locator("#results .snip").all_inner_texts()
+    assert not any("](" in t for t in snips), "a snippet shows a link target"
     page.fill("#q", "Tausch")  # a word of seed 003 only
     hrefs = page.locator("#results li a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert any(h.startswith("seeds/000-003.html#s003-L") for h in hrefs), hrefs
@@ -301,32 +312,143 @@ def _axe() -> str:
     return ""
 
 
-@pytest.mark.parametrize(
-    "rel",
-    [
-        "index.html",
-        "rules.html",
-        "ruling/RUL-COMET-LEAD.html",
-        "preset/old_comet.html",
-        "rulings.html",
-        "seeds/comparison.html",
-        "seeds/000-003.html",
-        "search.html?q=comet",
-    ],
+AXE_PAGES = (
+    "index.html",
+    "how-to-play.html",
+    "glossary.html",
+    "compare.html",
+    "rules.html",
+    "ruling/RUL-COMET-LEAD.html",
+    "ruling/RUL-OPERA.html",
+    "preset/old_comet.html",
+    "preset/red_nines.html",
+    "rulings.html",
+    "seeds/comparison.html",
+    "seeds/000-003.html",
+    "seeds/commit-000-002.html",
+    "implementers.html",
+    "dev/contract.html",
+    "play.html",
+    "check.html",
+    "search.html?q=comet",
 )
-def test_axe_finds_no_serious_violation(site: Path, browser: Any, rel: str) -> None:
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_axe_finds_no_serious_violation(site: Path, browser: Any, width: int) -> None:
+    """Every kind of page, on a phone and on a desktop: no serious or critical finding (a table that scrolls
+    sideways must be reachable by keyboard, headings in order, landmarks told apart)."""
     axe = _axe()
-    page = browser.new_page()
-    page.goto(_url(site, rel.split("?")[0]) + ("?" + rel.split("?")[1] if "?" in rel else ""))
-    page.add_script_tag(content=axe)
-    result = page.evaluate(AXE_RUN)
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    bad = []
+    for rel in AXE_PAGES:
+        page.goto(_url(site, rel.split("?")[0]) + ("?" + rel.split("?")[1] if "?" in rel else ""))
+        page.add_script_tag(content=axe)
+        result = page.evaluate(AXE_RUN)
+        bad += [
+            f"{rel} at {width} px: {v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical") or v["id"] in ("heading-order", "landmark-unique")
+        ]
     page.close()
     assert bad == []
+
+
+@pytest.fixture(scope="module")
+def served(built_site: Path) -> Iterator[str]:
+    """The site served as ``comet site --serve`` serves it (WebAssembly does not load from file://)."""
+    import threading
+
+    from comet.commands.site import make_server
+    from comet.site.pages_play import pyodide_dir
+
+    if pyodide_dir(ROOT) is None:
+        _missing("the npm package pyodide is not installed (.ci/run installs it into the npm cache)")
+    server = make_server(built_site, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def _ready(page: Any, button: str) -> None:
+    page.wait_for_selector(f"{button}:not([disabled])", timeout=180_000)  # Pyodide starts in seconds, slower under load
+
+
+def test_play_a_whole_deal_by_clicking(served: str, browser: Any) -> None:
+    """R-PLAY-HELD, R-PLAY-MUST: in play.html a card that may not be played is refused with its rule, the
+    legal moves take the deal to its end, and the final chips are the ones comet replay gives the record."""
+    page = browser.new_page(viewport={"width": 360, "height": 800})
+    errors: list[str] = []
+    _watch(page, errors)
+    page.goto(served + "play.html")
+    _ready(page, "#start")
+    page.click("#start")
+    page.wait_for_selector("#hand button")
+    refused = False
+    for _ in range(400):
+        if page.locator("#winner").count():
+            break
+        legal = page.locator("#legal button").evaluate_all("els => els.map(e => e.dataset.action)")
+        cards = page.locator("#hand button").evaluate_all("els => els.map(e => e.dataset.card)")
+        wrong = [c for c in cards if not any(a.startswith(f"play {c}") for a in legal)]
+        if wrong and not refused:
+            page.click(f"#hand button[data-card='{wrong[0]}']")
+            text = page.inner_text("#refused")
+            assert text.startswith("Refused: R-"), text
+            refused = True
+            continue
+        page.locator("#legal button").last.click()
+    assert page.locator("#winner").count() == 1 and refused
+    record = json.loads(page.inner_text("#record-out"))
+    shown = [int(x.split(": ")[1]) for x in page.locator("#result li").all_inner_texts()]
+    assert _replay_chips(record) == shown
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "play-360.png"))
+    page.close()
+    assert errors == []
+
+
+def test_a_rulings_witness_is_played_in_the_page_under_the_chosen_reading(served: str, browser: Any) -> None:
+    """RUL-COMET-LEAD: 'play this deal yourself under B' opens play.html on the witness's cards under B."""
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    page.goto(served + "ruling/RUL-COMET-LEAD.html")
+    box = page.locator("details.witness").first
+    data = json.loads(str(box.locator("button.play-it[data-reading=b]").get_attribute("data-play")))
+    box.locator("button.play-it[data-reading=b]").click()
+    page.wait_for_url("**/play.html?witness=1")
+    _ready(page, "#start")
+    page.wait_for_selector("#hand button", timeout=60_000)
+    assert "reading B" in page.inner_text("#witness-note")
+    shown = page.locator("#hand button").evaluate_all("els => els.map(e => e.dataset.card)")
+    mover = [n for n, h in enumerate(data["record"]["hands"]) if sorted(h) == sorted(shown)]
+    assert mover, f"the hand shown {shown} is none of the witness's hands"
+    page.close()
+    assert errors == []
+
+
+def test_the_record_checker_in_the_page_gives_comet_replays_verdict(served: str, browser: Any) -> None:
+    """check.html on 20 vectors (legal, illegal, malformed, game): the exit code and output of comet replay."""
+    from test_site_play import replay_cli, sample_vectors
+
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    page.goto(served + "check.html")
+    _ready(page, "#run")
+    wrong = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in sample_vectors():
+            page.fill("#record", text)
+            page.click("#run")
+            want = replay_cli(text, Path(tmp))
+            got = (int(str(page.get_attribute("#verdict", "data-exit"))), page.inner_text("#output").strip())
+            if got != (want["exit"], want["stdout"]):
+                wrong.append(f"{name}: page exit {got[0]}, comet replay exit {want['exit']}")
+    page.close()
+    assert wrong == [] and errors == []
 
 
 @pytest.mark.parametrize("width", [360, 1280])

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet.commands.common import checkout_root
+
+if TYPE_CHECKING:
+    from http.server import ThreadingHTTPServer
 
 
 def register(sub: Any) -> None:
@@ -16,9 +20,10 @@ def register(sub: Any) -> None:
         help="build the rulebook as a static, offline website",
         description="Write the rulebook website into OUT_DIR: every rule with its sources quoted in context, "
         "a page per ruling (sources side by side, readings, default, switch, witness deals to step through, "
-        "measured impact and plots), a page per preset, the seed texts and a search page. It is generated "
-        "from spec/, seeds/ and the model, needs no server or network and opens from file://. An existing "
-        "OUT_DIR is replaced only if it holds a site.",
+        "measured impact and plots), a page per preset, how to play, a glossary, pages for implementers, the "
+        "seed texts and a search page. It is generated from spec/, seeds/ and the model and needs no network; "
+        "it opens from file://, except play.html and check.html (the rules running in the page, Pyodide), "
+        "which need a server: --serve. An existing OUT_DIR is replaced only if it holds a site.",
     )
     p.add_argument("out", type=Path, metavar="OUT_DIR", help="the folder to write (created if missing)")
     p.add_argument(
@@ -28,7 +33,44 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="the checkout holding spec/ and seeds/ (default: this one)",
     )
+    p.add_argument(
+        "--serve",
+        action="store_true",
+        help="after building, serve the site on 127.0.0.1 (the pages that run the rules need a server: "
+        "WebAssembly does not load from file://); stop with Ctrl-C",
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, metavar="N", help="the port for --serve (default 8000; 0: any free one)"
+    )
     p.set_defaults(run=run)
+
+
+def make_server(folder: Path, port: int) -> ThreadingHTTPServer:
+    """A static server of ``folder`` on 127.0.0.1 only, with the WebAssembly MIME type, quiet."""
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def guess_type(self, path: str | os.PathLike[str]) -> str:
+            return "application/wasm" if str(path).endswith(".wasm") else super().guess_type(path)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
+    except OSError as e:
+        raise ValueError(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port N)") from None
+
+
+def serve(folder: Path, port: int) -> None:
+    """Serve ``folder`` until interrupted."""
+    with make_server(folder, port) as httpd:
+        print(f"serving {folder} at http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            print("stopped")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,4 +96,6 @@ def run(args: argparse.Namespace) -> int:
         f"comet site: {site.pages} pages, {size / 1e6:.1f} MB in {args.out} "
         f"({time.perf_counter() - t0:.1f} s); open {args.out / 'index.html'}"
     )
+    if args.serve:
+        serve(args.out, args.port)
     return 0

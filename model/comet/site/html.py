@@ -7,11 +7,14 @@ import json
 
 NAV = (
     ("index.html", "Home"),
+    ("how-to-play.html", "How to play"),
     ("rules.html", "Rules"),
-    ("rules-variants.html", "Variant rules"),
+    ("rules-variants.html", "Variants"),
     ("rulings.html", "Rulings"),
     ("presets.html", "Presets"),
+    ("play.html", "Play"),
     ("seeds/index.html", "Sources"),
+    ("implementers.html", "Implementers"),
     ("search.html", "Search"),
 )
 
@@ -50,7 +53,7 @@ def page(title: str, body: str, root: str, current: str, head: str = "", scripts
 <header class="top">
 <p class="brand"><a href="{root}index.html">Comet rulebook</a></p>
 <nav aria-label="Site"><ul>{nav}</ul></nav>
-<form class="find" role="search" action="{root}search.html" method="get">
+<form class="find" role="search" aria-label="Search the whole rulebook" action="{root}search.html" method="get">
 <label for="q-top">Search the rulebook</label>
 <input id="q-top" name="q" type="search" placeholder="R-PLAY-MUST, Comet, without…">
 <button type="submit">Search</button>

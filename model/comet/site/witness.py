@@ -1,17 +1,20 @@
 """A stored witness deal stepped through under both readings, computed at build time by the model.
 
 Every state, legal-action list and payment the page shows comes from ``comet.engine`` here; the page's
-script only shows step *k* of these lists, so no rule is written in JavaScript.  A side's steps stop at
-its first illegal action (shown with the rule it breaks), or hold only the refusal when that reading
-refuses the deal itself: exactly what ``comet replay`` of the record with that reading says.
+script only shows step *k* of these lists, so no rule is written in JavaScript.  A side follows the record
+to its end or to its first illegal action (shown with the rule it breaks), then the deal is played on to
+its end by the simple players (``played_on``); ``actions`` lists what was played, so ``comet replay`` of
+the record with those actions gives the final chips shown.  A side holds only the refusal when that
+reading refuses the deal itself.
 """
 
 from __future__ import annotations
 
 from comet.cards import card_text, rank_text
-from comet.engine import apply, legal_actions, returns, settlement
+from comet.engine import apply, legal_actions, returns, settlement, step_bound
 from comet.errors import IllegalAction, RecordError
 from comet.notation import parse_action, seat_name
+from comet.policy import simple_policy
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue, canonical_actions, parse_record
 from comet.state import Action, DealState, Payment
@@ -62,6 +65,7 @@ def _side(record: JsonObject) -> tuple[JsonObject, list[DealState]]:
         kind = f"[{e.kind}] " if isinstance(e, RecordError) else ""
         return {"refused": f"{kind}{e}", "steps": [], "wild": [], "names": []}, []
     steps: list[JsonValue] = [{"said": "The deal", "pays": [], **_snapshot(start)}]
+    played: list[JsonValue] = []
     states = [start]
     s = start
     for text, a in zip(rec.action_texts, rec.actions, strict=True):
@@ -82,6 +86,22 @@ def _side(record: JsonObject) -> tuple[JsonObject, list[DealState]]:
         pays = nxt.payments[len(s.payments) :] + (settlement(nxt) if nxt.terminal else ())
         steps.append({"said": _said(mover, a), "action": text, "pays": _pays(pays), **_snapshot(nxt)})
         states.append(nxt)
+        played.append(text)
+        s = nxt
+    # The record stops where the readings part; the deal is played on to its end by the simple players,
+    # so a reader sees how it finishes under this reading (each such step is marked ``played_on``).
+    bound = step_bound(s)
+    while not s.terminal and bound > 0:
+        bound -= 1
+        mover = s.to_move
+        a = simple_policy(s, legal_actions(s))
+        nxt = apply(s, a)
+        pays = nxt.payments[len(s.payments) :] + (settlement(nxt) if nxt.terminal else ())
+        steps.append(
+            {"said": _said(mover, a), "action": str(a), "pays": _pays(pays), "played_on": True, **_snapshot(nxt)}
+        )
+        states.append(nxt)
+        played.append(str(a))
         s = nxt
     out: JsonObject = {
         "refused": None,
@@ -91,6 +111,7 @@ def _side(record: JsonObject) -> tuple[JsonObject, list[DealState]]:
         "pack": start.pack,
         "dealer": start.dealer,
         "dead": [card_text(c) for c in start.dead],
+        "actions": played,
     }
     return out, states
 

@@ -30,7 +30,7 @@
 
   function renderSide(box, side, k, data, label) {
     box.textContent = "";
-    box.appendChild(el("h5", {}, [label]));
+    box.appendChild(el("h4", {}, [label]));
     if (side.refused) {
       box.appendChild(el("p", { "class": "refused" }, ["This reading refuses the deal itself: " + side.refused]));
       box.appendChild(el("output", { "class": "chips", "data-chips": "refused" }, []));
@@ -40,7 +40,7 @@
     var steps = side.steps, last = steps.length - 1, i = Math.min(k, last), st = steps[i];
     var names = side.names;
     if (k > last) box.appendChild(el("p", { "class": "stopped" }, ["This reading stopped at action " + last + "."]));
-    box.appendChild(el("p", { "class": "said" }, [st.said]));
+    box.appendChild(el("p", { "class": "said" }, [st.said + (st.played_on ? " (the deal played on by the simple players)" : "")]));
     if (i === data.diff_step && k === i) box.appendChild(el("p", { "class": "banner" }, ["First point of difference: " + data.detail]));
     if (st.error) box.appendChild(el("p", { "class": "error" }, ["Illegal under this reading: " + st.error.rule + " (" + st.error.message + ")"]));
     if (st.pays.length) {
@@ -97,7 +97,7 @@
     var total = Math.max.apply(null, data.sides.map(function (s) { return s.steps.length ? s.steps.length - 1 : 0; }));
     var items = root.querySelectorAll("ol.actions li");
     var k = 0;
-    var labels = ["A (default): " + data.field + " = " + data.a, "B: " + data.field + " = " + data.b];
+    var labels = ["A, this game's reading: " + (data.a_label || data.field + " = " + data.a), "B: " + (data.b_label || data.field + " = " + data.b)];
     sides.hidden = false;
     function show() {
       var had = root.contains(document.activeElement);
@@ -134,7 +134,8 @@
     var input = document.getElementById("q"), out = document.getElementById("results"), count = document.getElementById("count");
     var index = window.COMET_INDEX || [];
     var prepared = index.map(function (e) {
-      return { e: e, id: e.id.toLowerCase(), title: " " + words(e.id + " " + e.title).join(" ") + " ",
+      /* the id's parts count as title words: "Comet lead" finds RUL-COMET-LEAD by its name */
+      return { e: e, id: e.id.toLowerCase(), title: " " + words(e.id + " " + e.id.replace(/-/g, " ") + " " + e.title).join(" ") + " ",
                hay: " " + words(e.id + " " + e.title + " " + e.text).join(" ") + " " };
     });
     function snippet(text, term) {
@@ -151,6 +152,9 @@
       prepared.forEach(function (p) {
         var score = 0;
         if (p.id === q.toLowerCase()) score += 100;
+        /* a title that is the query, or holds every word of it, ranks first */
+        if (p.title.trim() === terms.join(" ")) score += 60;
+        else if (terms.every(function (t) { return p.title.indexOf(" " + t) >= 0; })) score += 20;
         var all = terms.every(function (t) { return p.hay.indexOf(" " + t) >= 0; });
         if (!all && score === 0) return;
         terms.forEach(function (t) {
@@ -182,6 +186,24 @@
       d.addEventListener("toggle", function () { if (d.open) stepper(root); });
     });
     if (document.getElementById("results")) search();
+    /* "play this deal yourself": the witness and the reading go to play.html through sessionStorage */
+    document.querySelectorAll("button.play-it").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var w = JSON.parse(b.getAttribute("data-play"));
+        if (b.getAttribute("data-reading") === "b") w.rulings = w.b;
+        delete w.b;
+        try { sessionStorage.setItem("comet-witness", JSON.stringify(w)); } catch (e) { /* private mode: plain deal */ }
+        location.href = b.closest("main").querySelector(".play-witness a").getAttribute("href") + "?witness=1";
+      });
+    });
+    /* a region that still scrolls sideways (a wide table on a phone) can be reached by keyboard */
+    document.querySelectorAll("main table, main pre, main .scroll").forEach(function (t) {
+      if (t.scrollWidth > t.clientWidth + 1 && !t.hasAttribute("tabindex")) {
+        t.setAttribute("tabindex", "0");
+        if (!t.hasAttribute("role") && t.tagName !== "TABLE") t.setAttribute("role", "region");
+        if (!t.hasAttribute("aria-label")) t.setAttribute("aria-label", "scrollable content");
+      }
+    });
     window.addEventListener("beforeprint", function () { document.querySelectorAll("details").forEach(function (d) { d.open = true; }); });
   });
 })();
