@@ -22,6 +22,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.game import (
     comet_value_for,
     draw_first_dealer,
+    draw_round,
     finish_deal,
     game_over,
     new_game,
@@ -475,6 +476,19 @@ def test_rul_first_dealer_tie() -> None:
     assert (lowest_seat, redraw) == (1, 2)
 
 
+def test_rul_first_dealer_wild() -> None:
+    """RUL-FIRST-DEALER-WILD (R-DEAL-DEALER): Anna draws the black pack's Comet, Ben a 4, Carla a 7."""
+    draws = [["9D", "4C", "7C"]]
+    printed = draw_first_dealer(rules(first_dealer_wild="printed"), 3, _ScriptedSeats(draws))
+    lowest = draw_first_dealer(rules(first_dealer_wild="lowest"), 3, _ScriptedSeats(draws))
+    assert (printed, lowest) == (1, 0)
+    # a natural 9 is no wild card: it counts 9 under either reading, and two drawn wild cards tie
+    natural = [["9C", "4C", "7C"]]
+    assert draw_first_dealer(rules(first_dealer_wild="lowest"), 3, _ScriptedSeats(natural)) == 1
+    by_seat = rules(first_dealer_wild="lowest", first_dealer_tie="lowest_seat")
+    assert draw_round(by_seat, (parse_card("4C"), parse_card("9D"), parse_card("2C"))) == (1, (1,))
+
+
 class _ScriptedSeats(random.Random):
     """A Random whose ``sample`` returns scripted draws, one card per candidate seat in seat order."""
 
@@ -551,7 +565,9 @@ def test_meeting_readings_the_model_decides() -> None:
     """Section 6 of spec/rulings.md (RUL-COMET-QUARTET, RUL-QUARTET-LEAD, RUL-COMET-HOLDING, RUL-COMET-RANK,
     RUL-COMET-LEAD; R-THREE-NINES, R-COMET-WILD): the decisions for pairs of readings, as the model plays them."""
     # Three natural 9s and the Comet do not lead together, even with both switches on.
-    lead = position(["9C 9S 9S 9D 2C", "KS"], rules=rules(comet_in_quartet=True, quartet_on_lead=True, comet_lead="any_rank"))
+    lead = position(
+        ["9C 9S 9S 9D 2C", "KS"], rules=rules(comet_in_quartet=True, quartet_on_lead=True, comet_lead="any_rank")
+    )
     assert "play 9C 9S 9S" in legal_texts(lead)
     assert not any(t.startswith("play 9C 9D") for t in legal_texts(lead))
     # Holding the needed rank bars the Comet whatever rank it would be called.
@@ -561,7 +577,9 @@ def test_meeting_readings_the_model_decides() -> None:
     led = position(["KC 9D", "2S"], rules=rules(comet_requires_missing=True))
     assert {"play KC", "play 9D as K"} <= legal_texts(led)
     # RUL-COMET-AFTER with RUL-COMET-RANK: a Comet called another rank starts a run there, which goes on.
-    called = position(["9D 7C", "KS", "QS"], run=(4, 5), rules=rules(comet_as="any_rank", comet_after="optional_restart"))
+    called = position(
+        ["9D 7C", "KS", "QS"], run=(4, 5), rules=rules(comet_as="any_rank", comet_after="optional_restart")
+    )
     called = play(called, "play 9D as 9")
     assert called.run == (9,) and called.need == 10 and called.free_lead
 

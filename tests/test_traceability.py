@@ -74,6 +74,7 @@ STANDARD_FIELDS = [
     "deal_count",
     "game_tie",
     "first_dealer_tie",
+    "first_dealer_wild",
 ]
 
 

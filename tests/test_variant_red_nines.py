@@ -249,3 +249,12 @@ def test_readings_that_meet_in_red_nines() -> None:
     s = position(["9H 4S", "2C"], to_move=0, played=cards("7C"), run=(7,), rules=both)
     after = apply(s, Action((NINE_H,), 8))
     assert after.run == () and PASS in legal_actions(after)
+
+
+def test_first_dealer_wild_red_nine() -> None:
+    """RUL-FIRST-DEALER-WILD (R-DEAL-DEALER): a drawn red nine counts 9, or below the Ace under lowest."""
+    from comet.game import draw_round
+
+    row = (NINE_H, parse_card("AC"), parse_card("5S"), parse_card("9C"))
+    assert draw_round(RED9, row) == (1, (1,))
+    assert draw_round(RED9.with_overrides({"first_dealer_wild": "lowest"}), row) == (0, (0,))

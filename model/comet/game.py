@@ -104,13 +104,25 @@ def first_dealer_draw(rules: Ruleset, players: int, rng: random.Random) -> tuple
 def draw_round(rules: Ruleset, row: tuple[int | None, ...]) -> tuple[int | None, tuple[int, ...]]:
     """One round of the draw: (the dealer, if it decides; the seats that drew the lowest rank).
 
-    Unless RUL-FIRST-DEALER says the lowest seat among the tied deals, the tied seats draw again."""
-    drawn = [(seat, c) for seat, c in enumerate(row) if c is not None]
-    low = min(rank_of(c) for _, c in drawn)
-    tied = tuple(seat for seat, c in drawn if rank_of(c) == low)
+    Unless RUL-FIRST-DEALER says the lowest seat among the tied deals, the tied seats draw again.  The
+    draw is from the pack of the first deal (``packs_in_rotation(...)[0]``), whose wild card counts as
+    RUL-FIRST-DEALER-WILD says (``draw_rank``)."""
+    wild = frozenset(packs_in_rotation(rules, len(row))[0].wild)
+    drawn = [(seat, draw_rank(rules, wild, c)) for seat, c in enumerate(row) if c is not None]
+    low = min(r for _, r in drawn)
+    tied = tuple(seat for seat, r in drawn if r == low)
     if len(tied) == 1 or rules.first_dealer_tie == "lowest_seat":
         return tied[0], tied
     return None, tied
+
+
+@rule("R-DEAL-DEALER")
+def draw_rank(rules: Ruleset, wild: frozenset[int], c: int) -> int:
+    """What card ``c`` counts in the first-dealer draw: its printed rank, or (RUL-FIRST-DEALER-WILD =
+    lowest) 0, below every rank, when it is the pack's wild card (the Comet, the manille, a red nine)."""
+    if c in wild and rules.first_dealer_wild == "lowest":
+        return 0
+    return rank_of(c)
 
 
 def pack_index(game: GameState) -> int:

@@ -63,6 +63,9 @@ class Ruleset:
     game_tie: Literal["share", "extra_round"] = "share"
     # RUL-FIRST-DEALER: a tie for the lowest drawn card is redrawn, or goes to the lowest seat.
     first_dealer_tie: Literal["redraw", "lowest_seat"] = "redraw"
+    # RUL-FIRST-DEALER-WILD: a wild card drawn for the first deal (Comet, manille, red nine) counts as its
+    # printed rank, or as the lowest card of all.
+    first_dealer_wild: Literal["printed", "lowest"] = "printed"
     # RUL-ESCALATION-TRIGGER: the Comet's value rises when it ended in the dead hand, or whenever it was not played.
     escalate_on: Literal["dead_hand", "not_played"] = "dead_hand"
     # RUL-COMET-QUARTET: may the Comet go down together with the three natural 9s, as four 9s?
@@ -213,6 +216,7 @@ GAME_LEVEL_FIELDS: frozenset[str] = frozenset(
         "deal_count",
         "game_tie",
         "first_dealer_tie",
+        "first_dealer_wild",
         "two_player_end",
         "commit_tie",
         "commit_race",
@@ -247,6 +251,7 @@ RULING_OF: dict[str, str] = {
     "deal_count": "RUL-GAME-LENGTH",
     "game_tie": "RUL-GAME-TIE",
     "first_dealer_tie": "RUL-FIRST-DEALER",
+    "first_dealer_wild": "RUL-FIRST-DEALER-WILD",
     "escalate_on": "RUL-ESCALATION-TRIGGER",
     "comet_in_quartet": "RUL-COMET-QUARTET",
     "comet_after": "RUL-COMET-AFTER",
@@ -303,7 +308,7 @@ RULING_OF: dict[str, str] = {
 
 # Groups of fields read by shared engine code, for the families' declarations (``Variant.rulings``).
 #: Every game: the deal's order and the first dealer.
-EVERY_GAME_RULINGS: tuple[str, ...] = ("deal_order", "first_dealer_tie")
+EVERY_GAME_RULINGS: tuple[str, ...] = ("deal_order", "first_dealer_tie", "first_dealer_wild")
 #: The standard play (``engine.legal_actions``/``engine.play``), in families that leave those hooks alone.
 STANDARD_PLAY_RULINGS: tuple[str, ...] = (
     "may_stop_early",

@@ -70,7 +70,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     # RUL-COMMIT-C-RACE (commit_race) decides where the game stops reading a deal, never a transition,
     # a deal's points or its end (spec/proofs.md): unquantified like RUL-COMMIT-C-TARGET.
-    unquantified = ("deal_order", "commit_tie", "commit_race", "first_dealer_tie")
+    unquantified = ("deal_order", "commit_tie", "commit_race", "first_dealer_tie", "first_dealer_wild")
     outside = ()
 
     # ------------------------------------------------------------ states
@@ -84,7 +84,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return tuple((score_name(p), x) for p, x in enumerate(scores))
 
     def scores_hypothesis(self, s: SymState) -> z3.BoolRef:
-        """"Deal scores non-negative" from the well-formed state (scores and hand counts >= 0) and no chips:
+        """ "Deal scores non-negative" from the well-formed state (scores and hand counts >= 0) and no chips:
         parts of ``Inv``, so the same fact; from the whole ``Inv`` Z3 searched the counts' link to the cards
         first (commit_cats at 6 players: 2.9 million units of work against 0.24 million, 2026-12-02)."""
         return z3.And(self.well_formed(s), self.no_chips(s))

@@ -102,7 +102,7 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
     # RUL-RED9-SUITS (red_nines_suits) changes which suits are added past four players, but not how many
     # cards of each rank nor how many red nines (one red and one black suit per two players either way),
     # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
-    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "red_nines_suits")
+    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "first_dealer_wild", "red_nines_suits")
     outside = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
