@@ -255,3 +255,32 @@ def test_the_red9_king_overapproximation_is_visible_and_a_wrong_standing_king_is
     monkeypatch.setattr(red9, "STANDING", 15)
     report = crosscheck(RedNinesEncoding(), states)
     assert not report.ok and "leads to a state T forbids" in " ".join(report.mismatches)
+
+
+# ----------------------------------------------------------------- RUL-COMMIT-C-CONTINUE (issue 38)
+
+
+class CatsMustContinueAlways(CommitCatsEncoding):
+    """RUL-COMMIT-C-CONTINUE = may ignored: a player holding the next card must always play it."""
+
+    def may_stop(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_commit_cats_continue_is_quantified_and_witnessed() -> None:
+    """RUL-COMMIT-C-CONTINUE: a free Boolean in the commit_cats encoding; under may a player holding the next
+    card says "Without", with a witness where the model agrees; the sweep finds none under must."""
+    assert CommitCatsEncoding().has_ruling("cats_continue") and "cats_continue" not in CommitCatsEncoding().outside
+    result = refine("commit_cats", players=(3,), random_deals=0, only=("RUL-COMMIT-C-CONTINUE",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("cats_continue=must" in x for x in cls.impossible)
+
+
+def test_planted_commit_cats_must_continue_fails_the_refinement_check() -> None:
+    """R-COMMIT-C-SUIT: an encoding blind to RUL-COMMIT-C-CONTINUE = may leaves the class without a witness."""
+    result = refine(
+        "commit_cats", players=(3,), random_deals=0, enc=CatsMustContinueAlways(), only=("RUL-COMMIT-C-CONTINUE",)
+    )
+    assert not result.ok
+    assert "has no witness under cats_continue=may" in "\n".join(result.failures())

@@ -66,6 +66,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_comet_out", "doubled"),
         ("commit_comet_card", "any_higher"),
         ("commit_stops", "missing_successor"),
+        ("cats_continue", "may"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     # RUL-COMMIT-C-RACE (commit_race) decides where the game stops reading a deal, never a transition,
@@ -208,9 +209,18 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
                 s.need > 0,
                 z3.If(rd["commit_comet_card"], z3.And(a.rank >= s.need, a.rank <= KING), a.rank == s.need),
             ),
-            z3.And(a.kind == PASS, a.rank == 0, z3.Not(self.mover_holds_wanted(s, natural_only=True))),
+            z3.And(
+                a.kind == PASS,
+                a.rank == 0,
+                z3.Or(z3.Not(self.mover_holds_wanted(s, natural_only=True)), self.may_stop(s, rd)),
+            ),
         )
         return z3.And(z3.Not(self.terminal(s)), z3.If(new_run, lead, cont))
+
+    def may_stop(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """RUL-COMMIT-C-CONTINUE = may: a player who has played a card this turn may say "Without" although
+        they hold the next card (must: not)."""
+        return z3.And(rd["cats_continue"], s.turn_played)
 
     def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """``cats_play``: a natural card extends the run in its suit (the branch card keeps the run
