@@ -258,3 +258,23 @@ def test_first_dealer_wild_red_nine() -> None:
     row = (NINE_H, parse_card("AC"), parse_card("5S"), parse_card("9C"))
     assert draw_round(RED9, row) == (1, (1,))
     assert draw_round(RED9.with_overrides({"first_dealer_wild": "lowest"}), row) == (0, (0,))
+
+
+def test_red_nines_holding() -> None:
+    """RUL-RED9-HOLDING (R-RED9-WILD): Anna has led the 5♣ and holds the 6♣ and the 9♥.  false: the 9♥ may
+    stand for the 6; true: it may not (the 6♣ must go down), and on a lead it stands for no rank she holds."""
+    hand = "6C 7S 9H"
+    run = position([hand], run=(5,), turn_played=True, last_player=0, to_move=0)
+    assert Action((NINE_H,), 6) in legal_actions(run)
+    strict_rules = RED9.with_overrides({"red_nines_requires_missing": "true"})
+    strict = replace(run, rules=strict_rules)
+    assert Action((NINE_H,), 6) not in legal_actions(strict)
+    with pytest.raises(IllegalAction) as err:
+        apply(strict, Action((NINE_H,), 6))
+    assert err.value.rule == "R-RED9-WILD" and "holds a natural 6" in str(err.value)
+    lead = replace(strict, run=(), turn_played=False)
+    leads = {a.as_rank for a in legal_actions(lead) if a.cards == (NINE_H,)}
+    assert leads == set(range(1, 14)) - {6, 7}
+    # a red nine held as the rank needed is no natural card of it: a hand of two red nines may use either
+    both = replace(strict, hands=(cards("9H 9D"), *strict.hands[1:]))
+    assert {a.cards for a in legal_actions(both) if a.as_rank == 6} == {(NINE_H,), (card(9, DIAMONDS),)}

@@ -152,6 +152,8 @@ class Ruleset:
     # RUL-COMMIT-C-CONTINUE: 002's Commit: must a player go on with the run as far as able, or may they say
     # "Without" after playing a card although they hold the next one?
     cats_continue: Literal["must", "may"] = "must"
+    # RUL-RED9-HOLDING: Red Nines: may a red nine stand for a rank the player holds a natural card of?
+    red_nines_requires_missing: bool = False
     # RUL-RED9-CONTINUE: Red Nines: must a player holding the next rank play it, or may they pass?
     red_nines_continue: Literal["must", "may"] = "must"
     # RUL-RED9-NINE-STOP: Red Nines: does the run go on after a red nine, or is the red nine a stop?
@@ -295,6 +297,7 @@ RULING_OF: dict[str, str] = {
     "red_nines_out": "RUL-RED9-OUT",
     "cats_new_run": "RUL-CATS-NEW-RUN",
     "red_nines_continue": "RUL-RED9-CONTINUE",
+    "red_nines_requires_missing": "RUL-RED9-HOLDING",
     "cats_continue": "RUL-COMMIT-C-CONTINUE",
     "red_nines_wild_stop": "RUL-RED9-NINE-STOP",
     "red_nines_king": "RUL-RED9-KING",
