@@ -70,6 +70,7 @@ STANDARD_FIELDS = [
     "escalation",
     "comet_reset",
     "insolvency",
+    "creditor_order",
     "starting_chips",
     "deal_count",
     "game_tie",

@@ -156,7 +156,31 @@ def next_deal(game: GameState, seed: int) -> DealState:
 
 
 def deal_payments(final: DealState) -> tuple[Payment, ...]:
-    return final.payments + settlement(final)
+    """The deal's payments in the order they are made: those of play as they happened, then the settlement
+    in the order RUL-CREDITOR-ORDER says (``creditor_order``)."""
+    return final.payments + creditor_order(final.rules, settlement(final), final.players)
+
+
+@rule("R-GAME-CHIPS")
+def creditor_order(rules: Ruleset, pays: tuple[Payment, ...], players: int) -> tuple[Payment, ...]:
+    """RUL-CREDITOR-ORDER: the settlement as the variant lists it, seat 0 first (seat_order); or (from_left)
+    each run of consecutive payments by one payer (what one player owes several others at once, such as a
+    caught manille's 10 to each) made in turn from that payer's left neighbour clockwise, a payer's own
+    payments to one creditor keeping their order.  Runs stay where they are, so the debtors settle in the
+    same order, and 000's Commit's stakes, listed first, are still paid first.  The order matters only when
+    a payer cannot pay in full (RUL-INSOLVENCY = pay_what_you_have, drop_out)."""
+    if rules.creditor_order == "seat_order" or len(pays) < 2:
+        return pays
+    out: list[Payment] = []
+    i = 0
+    while i < len(pays):
+        j = i
+        while j < len(pays) and pays[j].payer == pays[i].payer:
+            j += 1
+        payer = pays[i].payer
+        out.extend(sorted(pays[i:j], key=lambda p: (p.payee - payer) % players))
+        i = j
+    return tuple(out)
 
 
 def race_standings(game: GameState, state: DealState) -> tuple[int, ...] | None:

@@ -55,6 +55,9 @@ class Ruleset:
     # RUL-INSOLVENCY: may balances go negative, does a player pay only what they have, or does a player who
     # cannot pay pay what they have and drop out of the game?
     insolvency: Literal["debt", "pay_what_you_have", "drop_out"] = "debt"
+    # RUL-CREDITOR-ORDER: a player who owes several players at once at the settlement pays them in seat order
+    # (seat 0 first), or in turn from their left neighbour (matters only when insolvency is not debt).
+    creditor_order: Literal["seat_order", "from_left"] = "seat_order"
     # RUL-STARTING-CHIPS: chips each player starts a game with (000: about 50; 002: e.g. 100).
     starting_chips: int = 50
     # RUL-GAME-LENGTH: must the number of deals be a multiple of the number of players?
@@ -217,6 +220,7 @@ GAME_LEVEL_FIELDS: frozenset[str] = frozenset(
         "comet_reset",
         "escalate_on",
         "insolvency",
+        "creditor_order",
         "starting_chips",
         "deal_count",
         "game_tie",
@@ -252,6 +256,7 @@ RULING_OF: dict[str, str] = {
     "escalation": "RUL-ESCALATION-PACKS",
     "comet_reset": "RUL-ESCALATION-RESET",
     "insolvency": "RUL-INSOLVENCY",
+    "creditor_order": "RUL-CREDITOR-ORDER",
     "starting_chips": "RUL-STARTING-CHIPS",
     "deal_count": "RUL-GAME-LENGTH",
     "game_tie": "RUL-GAME-TIE",
