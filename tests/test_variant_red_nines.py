@@ -278,3 +278,29 @@ def test_red_nines_holding() -> None:
     # a red nine held as the rank needed is no natural card of it: a hand of two red nines may use either
     both = replace(strict, hands=(cards("9H 9D"), *strict.hands[1:]))
     assert {a.cards for a in legal_actions(both) if a.as_rank == 6} == {(NINE_H,), (card(9, DIAMONDS),)}
+
+
+def test_led_red_nine_as_a_nine_quadruples_under_like_comet() -> None:
+    """RUL-RED9-LEAD with RUL-RED9-OUT (R-RED9-WILD, R-RED9-DOUBLE; "Readings that meet"): Anna starts a run
+    with her last card, the 9♥, and names it a 9.  double: Ben's King counts x2; like_comet: x4, the
+    automatic quadruple a led wild card brings (RUL-COMET-LEAD keeps it out of the standard game)."""
+    for reading, mult in (("double", 2), ("like_comet", 4)):
+        rules = RED9.with_overrides({"red_nines_out": reading})
+        s = position(["9H", "KS", "2C", "3C"], rules=rules, to_move=0, turn_played=False)
+        led = Action((NINE_H,), 9)
+        assert led in legal_actions(s)
+        final = apply(s, led)
+        assert final.terminal and final.winner == 0 and final.out_wild_as == 9
+        assert deal_points(final)[1] == 13 * mult
+
+
+def test_a_run_a_red_nine_starts_has_the_red_nines_suit() -> None:
+    """RUL-RED9-KING (R-RED9-RUN), not switchable: under suit_king a run started by the 9♥ (as a 5) is a hearts
+    run, so the K♥ ends it at once and the K♣ leaves it standing."""
+    rules = RED9.with_overrides({"red_nines_king": "suit_king"})
+    s = position(["9H 2S", "KC KH 3S", "4S", "5S"], rules=rules, to_move=0, turn_played=False)
+    led = apply(s, Action((NINE_H,), 5))
+    assert led.run_suit == HEARTS
+    at_queen = replace(led, run=(12,), to_move=1, turn_played=False)
+    assert apply(at_queen, Action((parse_card("KH"),))).run == ()
+    assert apply(at_queen, Action((parse_card("KC"),))).run == (12, 13)
