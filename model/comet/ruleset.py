@@ -353,6 +353,8 @@ class FamilyIndex(Protocol):
 
     def presets_reading(self, name: str) -> tuple[str, ...]: ...
 
+    def fixed_by_source(self, variant: str, name: str) -> tuple[object, str] | None: ...
+
 
 _INDEX: list[FamilyIndex] = []
 
@@ -378,6 +380,12 @@ def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
     """ValueError naming the ruling and the presets it applies to, for the first field of ``names``
     set away from its default in a variant its ruling does not apply to."""
     for name in names:
+        pinned = family_index().fixed_by_source(rules.variant, name)
+        if pinned is not None and getattr(rules, name) != pinned[0]:
+            raise ValueError(
+                f"ruling {name!r} ({RULING_OF[name]}) is fixed in the {rules.variant} game by its source, "
+                f"{pinned[1]}: it is {pinned[0]!r} there, not {getattr(rules, name)!r}"
+            )
         if _fits(rules, name):
             continue
         presets = ", ".join(family_index().presets_reading(name))

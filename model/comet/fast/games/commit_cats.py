@@ -48,8 +48,8 @@ from comet.fast.pimc import deal_unseen, pimc_generator
 from comet.ruleset import Ruleset
 from comet.trace import rule
 
+# RUL-DEAL-ORDER is fixed for this game by its source (002:42, ``Variant.fixed``): one card at a time.
 FIELDS: tuple[str, ...] = (
-    "deal_order",
     "commit_removed",
     "commit_lowest",
     "commit_comet",

@@ -32,7 +32,7 @@ from comet.games.commit_common import (
 from comet.ruleset import EVERY_GAME_RULINGS, Ruleset
 from comet.state import PASS, Action, DealState, GameState, Payment
 from comet.trace import rule
-from comet.variant import Preset, Variant, register
+from comet.variant import Fixed, Preset, Variant, register
 
 TARGET = 100
 # 002:33-41: cards per player and how many sevens and eights go besides the 8♦.
@@ -277,7 +277,7 @@ COMMIT_CATS = register(
     Variant(
         name="commit_cats",
         rulings=(
-            *EVERY_GAME_RULINGS,
+            *(f for f in EVERY_GAME_RULINGS if f != "deal_order"),  # fixed by 002:42 (``fixed`` below)
             "commit_removed",
             "commit_lowest",
             "commit_comet",
@@ -292,6 +292,7 @@ COMMIT_CATS = register(
             "cats_new_run",
             "cats_continue",
         ),
+        fixed=(Fixed("deal_order", "round_robin", '002:42 "one card at a time"'),),
         presets=(
             Preset(
                 "commit_cats",

@@ -71,7 +71,8 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     # RUL-COMMIT-C-RACE (commit_race) decides where the game stops reading a deal, never a transition,
     # a deal's points or its end (spec/proofs.md): unquantified like RUL-COMMIT-C-TARGET.
-    unquantified = ("deal_order", "commit_tie", "commit_race", "first_dealer_tie", "first_dealer_wild")
+    # RUL-DEAL-ORDER is fixed for this game by 002:42 (``Variant.fixed``), so it is no ruling here.
+    unquantified = ("commit_tie", "commit_race", "first_dealer_tie", "first_dealer_wild")
     outside = ()
 
     # ------------------------------------------------------------ states
