@@ -699,3 +699,16 @@ def test_rul_insolvency_drop_out_game_records_replay() -> None:
     wrong = replace(rec, deals=(*rec.deals[:first_small], rec.deals[0]))
     with pytest.raises(RecordError, match="players still in the game"):
         replay_game(wrong)
+
+
+def test_rul_announce_the_wild_cards_rank() -> None:
+    """RUL-ANNOUNCE (R-COMET-WILD): the Comet's rank is part of its action and the narration says every rank;
+    a Comet played without saying what it stands for is refused."""
+    from comet.notation import narrate
+
+    s = position(["5C 6C 9D 2S", "KS 2C"], rules=STD)
+    acts = [parse_action(t) for t in ("play 5C", "play 6C", "play 9D as 7")]
+    assert narrate(s, acts)[-1].startswith("Anna: 5, 6, Comet as 7")
+    with pytest.raises(IllegalAction) as err:
+        apply(apply(apply(s, acts[0]), acts[1]), parse_action("play 9D"))
+    assert err.value.rule == "R-COMET-WILD" and "say which rank" in str(err.value)
