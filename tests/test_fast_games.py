@@ -51,7 +51,8 @@ def test_the_game_is_played_and_its_fields_are_supported(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seed_deals_the_reference_cards(name: str) -> None:
     """R-DEAL-ORDER and the game's deck and deal sizes: both deal orders, every pack in rotation, big seeds."""
-    for order in ("round_robin", "blocks"):
+    # 002's Commit deals one card at a time (002:42): RUL-DEAL-ORDER is fixed there (``Variant.fixed``)
+    for order in ("round_robin",) if name == "commit_cats" else ("round_robin", "blocks"):
         rules = PRESETS[name].rules.with_overrides({"deal_order": order})
         if name == "commit_cats":
             rules = rules.with_overrides({"commit_removed": "any"})  # RUL-COMMIT-C-REMOVED: every deck

@@ -52,9 +52,16 @@ def test_a_default_only_implementation_fails_each_non_default_reading(reading: A
 
 
 def test_only_escalation_rulings_of_a_wild_card_that_does_not_rise_are_inert() -> None:
+    """Inert game readings: the escalation rulings where the wild card never rises, and RUL-CREDITOR-ORDER
+    under RUL-INSOLVENCY = debt (every payment in full, so their order changes no balance)."""
     inert_ones = {f"{r.preset}/{r.name}" for r in NON_DEFAULT if inert(r)}
-    assert all(name.split("/")[1].split("=")[0] in ("escalation", "comet_reset", "escalate_on") for name in inert_ones)
+    allowed = ("escalation", "comet_reset", "escalate_on", "creditor_order")
+    assert all(name.split("/")[1].split("=")[0] in allowed for name in inert_ones)
     assert not any(name.startswith("standard/") for name in inert_ones)
+    assert {n for n in inert_ones if "creditor_order" in n} == {
+        "old_comet/creditor_order=from_left",
+        "commit_hoyle/creditor_order=from_left",
+    }
 
 
 def test_a_record_that_does_not_need_the_ruling_is_not_counted() -> None:

@@ -255,3 +255,68 @@ def test_the_red9_king_overapproximation_is_visible_and_a_wrong_standing_king_is
     monkeypatch.setattr(red9, "STANDING", 15)
     report = crosscheck(RedNinesEncoding(), states)
     assert not report.ok and "leads to a state T forbids" in " ".join(report.mismatches)
+
+
+# ----------------------------------------------------------------- RUL-COMMIT-C-CONTINUE (issue 38)
+
+
+class CatsMustContinueAlways(CommitCatsEncoding):
+    """RUL-COMMIT-C-CONTINUE = may ignored: a player holding the next card must always play it."""
+
+    def may_stop(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+
+def test_commit_cats_continue_is_quantified_and_witnessed() -> None:
+    """RUL-COMMIT-C-CONTINUE: a free Boolean in the commit_cats encoding; under may a player holding the next
+    card says "Without", with a witness where the model agrees; the sweep finds none under must."""
+    assert CommitCatsEncoding().has_ruling("cats_continue") and "cats_continue" not in CommitCatsEncoding().outside
+    result = refine("commit_cats", players=(3,), random_deals=0, only=("RUL-COMMIT-C-CONTINUE",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("cats_continue=must" in x for x in cls.impossible)
+
+
+def test_planted_commit_cats_must_continue_fails_the_refinement_check() -> None:
+    """R-COMMIT-C-SUIT: an encoding blind to RUL-COMMIT-C-CONTINUE = may leaves the class without a witness."""
+    result = refine(
+        "commit_cats", players=(3,), random_deals=0, enc=CatsMustContinueAlways(), only=("RUL-COMMIT-C-CONTINUE",)
+    )
+    assert not result.ok
+    assert "has no witness under cats_continue=may" in "\n".join(result.failures())
+
+
+# ----------------------------------------------------------------- RUL-RED9-HOLDING (issue 38)
+
+
+class RedNineAlwaysForHeldRank(RedNinesEncoding):
+    """RUL-RED9-HOLDING = requires_missing ignored: a red nine stands for a rank its player holds either way."""
+
+    def wild_may_stand_for(self, held: z3.ArithRef, rd: Readings) -> z3.BoolRef:
+        return z3.BoolVal(True)
+
+
+def test_red_nines_holding_is_quantified_and_witnessed() -> None:
+    """RUL-RED9-HOLDING: a free Boolean in the Red Nines encoding; under the default a red nine stands for a
+    rank its player holds, with a witness where the model agrees; the sweep finds none under true."""
+    assert RedNinesEncoding().has_ruling("red_nines_requires_missing")
+    result = refine("red_nines", players=(4,), random_deals=0, only=("RUL-RED9-HOLDING",), sweep=True)
+    assert result.ok, result.failures()
+    (cls,) = result.classes
+    assert any("red_nines_requires_missing=True" in x for x in cls.impossible)
+
+
+def test_planted_red_nine_for_a_held_rank_fails_the_refinement_check() -> None:
+    """R-RED9-WILD: an encoding blind to RUL-RED9-HOLDING = true lets a red nine stand for a held rank under
+    it; the sweep finds that witness and the model refuses the step."""
+    result = refine(
+        "red_nines",
+        players=(4,),
+        random_deals=0,
+        enc=RedNineAlwaysForHeldRank(),
+        only=("RUL-RED9-HOLDING",),
+        sweep=True,
+    )
+    assert not result.ok
+    text = "\n".join(result.failures())
+    assert "red_nines_requires_missing=true" in text and "the model's successors differ" in text

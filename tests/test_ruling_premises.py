@@ -6,6 +6,8 @@ one because "there is nothing to replace"; both now state their premise, and the
 
 from __future__ import annotations
 
+import dataclasses
+
 from ruling_premises import check_premises, premises
 from spec_checks import parse_files, parse_spec, spec_files
 
@@ -65,3 +67,29 @@ def test_a_premise_must_argue_for_the_default_and_be_well_formed() -> None:
     )
     (problem,) = check_premises(parse_spec("spec/rulings-x.md", stray).sections)
     assert "not a reading of it" in problem
+
+
+def test_play_as_above_is_argued_one_way() -> None:
+    """RUL-OLD-COURT-POINTS, RUL-OLD-MANILLE-LAST, RUL-OLD-CAUGHT-DOUBLE, RUL-OLD-ESCALATION, RUL-OLD-BONUS-LAST
+    (issue 38): every ruling that argues from Old Comet's "Play as above" (000:85) names the premise
+    play-as-above-is-about-play, and none reads it as carrying the standard payments over; the court cards'
+    default rests on a premise of its own.  Had RUL-OLD-COURT-POINTS kept "everything it leaves unsaid is the
+    standard game's" as a premise, the check would report it against the others."""
+    by_id = {s.id: premises(s) for s in SECTIONS}
+    about_play = {rid for rid, ps in by_id.items() for p in ps if p[0] == "play-as-above-is-about-play"}
+    assert {"RUL-OLD-MANILLE-LAST", "RUL-OLD-CAUGHT-DOUBLE", "RUL-OLD-ESCALATION", "RUL-OLD-BONUS-LAST"} <= about_play
+    assert all(p[0] != "play-as-above-is-about-play" for p in by_id["RUL-OLD-COURT-POINTS"])
+    cited = {s.id for s in SECTIONS if s.kind == "ruling" and any('"Play as above' in t for t in s.body)}
+    assert cited - about_play <= {"RUL-OLD-COURT-POINTS", "RUL-OLD-MANILLE-KING"}, cited - about_play
+    # the old argument of RUL-OLD-COURT-POINTS, written as a premise, contradicts the others
+    court = next(s for s in SECTIONS if s.id == "RUL-OLD-COURT-POINTS")
+    planted = dataclasses.replace(
+        court,
+        body=(
+            *court.body,
+            '**Premise.** play-as-above-is-about-play => standard-payments-carry-over = yes (`old_court_points = "ten"`)',
+        ),
+    )
+    problems = check_premises([s for s in SECTIONS if s.id != court.id] + [planted])
+    assert len(problems) == 1 and "play-as-above-is-about-play leads to opposite answers" in problems[0]
+    assert "RUL-OLD-COURT-POINTS says yes" in problems[0]

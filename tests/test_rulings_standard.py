@@ -22,6 +22,7 @@ from comet.errors import IllegalAction, RecordError
 from comet.game import (
     comet_value_for,
     draw_first_dealer,
+    draw_round,
     finish_deal,
     game_over,
     new_game,
@@ -475,6 +476,19 @@ def test_rul_first_dealer_tie() -> None:
     assert (lowest_seat, redraw) == (1, 2)
 
 
+def test_rul_first_dealer_wild() -> None:
+    """RUL-FIRST-DEALER-WILD (R-DEAL-DEALER): Anna draws the black pack's Comet, Ben a 4, Carla a 7."""
+    draws = [["9D", "4C", "7C"]]
+    printed = draw_first_dealer(rules(first_dealer_wild="printed"), 3, _ScriptedSeats(draws))
+    lowest = draw_first_dealer(rules(first_dealer_wild="lowest"), 3, _ScriptedSeats(draws))
+    assert (printed, lowest) == (1, 0)
+    # a natural 9 is no wild card: it counts 9 under either reading, and two drawn wild cards tie
+    natural = [["9C", "4C", "7C"]]
+    assert draw_first_dealer(rules(first_dealer_wild="lowest"), 3, _ScriptedSeats(natural)) == 1
+    by_seat = rules(first_dealer_wild="lowest", first_dealer_tie="lowest_seat")
+    assert draw_round(by_seat, (parse_card("4C"), parse_card("9D"), parse_card("2C"))) == (1, (1,))
+
+
 class _ScriptedSeats(random.Random):
     """A Random whose ``sample`` returns scripted draws, one card per candidate seat in seat order."""
 
@@ -686,3 +700,16 @@ def test_rul_insolvency_drop_out_game_records_replay() -> None:
     wrong = replace(rec, deals=(*rec.deals[:first_small], rec.deals[0]))
     with pytest.raises(RecordError, match="players still in the game"):
         replay_game(wrong)
+
+
+def test_rul_announce_the_wild_cards_rank() -> None:
+    """RUL-ANNOUNCE (R-COMET-WILD): the Comet's rank is part of its action and the narration says every rank;
+    a Comet played without saying what it stands for is refused."""
+    from comet.notation import narrate
+
+    s = position(["5C 6C 9D 2S", "KS 2C"], rules=STD)
+    acts = [parse_action(t) for t in ("play 5C", "play 6C", "play 9D as 7")]
+    assert narrate(s, acts)[-1].startswith("Anna: 5, 6, Comet as 7")
+    with pytest.raises(IllegalAction) as err:
+        apply(apply(apply(s, acts[0]), acts[1]), parse_action("play 9D"))
+    assert err.value.rule == "R-COMET-WILD" and "say which rank" in str(err.value)

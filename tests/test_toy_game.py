@@ -126,7 +126,7 @@ ENCODING = '''
         player_counts = (3, 4)
         rulings = tuple(r for r in PLAY_RULINGS if r[0] != "comet_bonus_last")
         unquantified = (
-            "deal_order", "first_dealer_tie", "insolvency", "starting_chips", "deal_count", "game_tie",
+            "deal_order", "first_dealer_tie", "first_dealer_wild", "insolvency", "starting_chips", "deal_count", "game_tie",
             "opera_draw", "opera_stack",
         )
 

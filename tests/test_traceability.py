@@ -70,10 +70,12 @@ STANDARD_FIELDS = [
     "escalation",
     "comet_reset",
     "insolvency",
+    "creditor_order",
     "starting_chips",
     "deal_count",
     "game_tie",
     "first_dealer_tie",
+    "first_dealer_wild",
 ]
 
 

@@ -443,3 +443,20 @@ def test_planted_race_judged_after_the_deal_is_caught(monkeypatch: pytest.Monkey
     assert commit_cats_economy(game, s, final, after) == [
         "the deal added (1, 4, 0) to the totals (99, 98, 0); in the race it adds (1, 0, 0)"
     ]
+
+
+def test_cats_continue_must_or_may() -> None:
+    """RUL-COMMIT-C-CONTINUE (R-COMMIT-C-SUIT): Anna has led the 10♠ and holds the J♠.  must: she plays it,
+    "Without" is refused; may: she may say "Without".  Before she has played a card she must play either way."""
+    for reading, stops in (("must", False), ("may", True)):
+        rules = CATS.with_overrides({"cats_continue": reading})
+        s = replace(
+            position(["JS QS 2C", "3C 4C 5C", "6C 7C 8C"], run=(10,), suit=SPADES, rules=rules), turn_played=True
+        )
+        assert (PASS in legal_actions(s)) is stops, reading
+        if not stops:
+            with pytest.raises(IllegalAction) as err:
+                apply(s, PASS)
+            assert err.value.rule == "R-COMMIT-C-SUIT"
+        fresh = replace(s, turn_played=False)
+        assert PASS not in legal_actions(fresh)

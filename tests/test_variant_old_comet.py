@@ -431,3 +431,44 @@ def test_planted_play_payment_reading_is_caught(
     act = parse_action(text)
     problems = check_transition(s, act, apply(s, act))
     assert any("the Old Comet payments are" in p for p in problems)
+
+
+def test_creditor_order_when_the_manille_holder_cannot_pay() -> None:
+    """RUL-CREDITOR-ORDER (R-GAME-CHIPS, R-OLD-MANILLE-CAUGHT): Anna goes out; Carla, caught with the manille,
+    owes Anna 23 + 10 and Ben and Dan 10 each but has 30 chips.  seat_order: Anna takes all 30;
+    from_left: Dan (on Carla's left) is paid his 10 first, then Anna 20, and Ben nothing.  Under debt both orders
+    pay everything."""
+    from comet.game import finish_deal, new_game
+
+    got = {}
+    for insolvency in ("pay_what_you_have", "debt"):
+        for order in ("seat_order", "from_left"):
+            rules = OLD.with_overrides({"insolvency": insolvency, "creditor_order": order})
+            s = at(["5C", "AC 7C KC", "4C QC 9D", "2S 3S"], run=(3, 4), to_move=0, rules=rules)
+            final = play(s, "play 5C")
+            game = replace(new_game(rules, 4, 4), balances=(50, 50, 30, 50))
+            got[insolvency, order] = finish_deal(game, final).balances
+    # Ben pays Anna 18, Dan 5 (2 + 3); Carla's 30 go as the reading says
+    assert got["pay_what_you_have", "seat_order"] == (50 + 18 + 30 + 5, 50 - 18, 0, 50 - 5)
+    assert got["pay_what_you_have", "from_left"] == (50 + 18 + 20 + 5, 50 - 18, 0, 50 + 10 - 5)
+    debt = (50 + 18 + 33 + 5, 50 - 18 + 10, 30 - 53, 50 + 10 - 5)
+    assert got["debt", "seat_order"] == got["debt", "from_left"] == debt
+
+
+def test_creditor_order_is_recomputed_by_the_drop_out_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUL-CREDITOR-ORDER (R-GAME-CHIPS) under drop_out: the independent check recomputes the order; a
+    planted engine that ignores from_left (pays seat 0 first) is reported with the recomputed balances."""
+    from comet import game as game_module
+    from comet.checks.game import chips_follow_payments
+    from comet.game import finish_deal, new_game
+
+    rules = OLD.with_overrides({"insolvency": "drop_out", "creditor_order": "from_left"})
+    final = play(at(["5C", "AC 7C KC", "4C QC 9D", "2S 3S"], run=(3, 4), to_move=0, rules=rules), "play 5C")
+    before = replace(new_game(rules, 4, 4), balances=(50, 50, 30, 50))
+    after = finish_deal(before, final)
+    assert after.out == (2,) and after.balances[3] == 50 + 10 - 5
+    assert chips_follow_payments(before, final, after, after.history[-1]) == []
+    monkeypatch.setattr(game_module, "creditor_order", lambda rules, pays, players: pays)
+    planted = finish_deal(before, final)
+    problems = chips_follow_payments(before, final, planted, planted.history[-1])
+    assert problems and "differs from its payments with drop-outs" in problems[0]

@@ -136,3 +136,18 @@ def test_a_broken_draw_search_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(opera, "dealer_could_go_out", lambda state: False)
     final, _ = play_deal(two_player(OPERA, BEN_COULD, DEAD_COULD))
     assert not final.drawn and returns(final) != (0, 0)
+
+
+def test_rul_opera_players_every_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """RUL-OPERA-PLAYERS (R-OPERA-DOUBLE): "works best with two" is advice; the Opera is dealt and played at
+    every player count of its game, and the command deals one for four."""
+    from comet.cli import main
+    from comet.engine import check_players, shuffled_deal
+    from comet.variant import variant_of
+
+    for n in variant_of(OPERA).player_counts:
+        check_players(n, OPERA)
+        final, _ = play_deal(shuffled_deal(OPERA, n, 0, n + 1))
+        assert final.terminal
+    assert main(["deal", "--preset", "opera", "--players", "4"]) == 0
+    assert "Traceback" not in capsys.readouterr().err

@@ -249,3 +249,58 @@ def test_readings_that_meet_in_red_nines() -> None:
     s = position(["9H 4S", "2C"], to_move=0, played=cards("7C"), run=(7,), rules=both)
     after = apply(s, Action((NINE_H,), 8))
     assert after.run == () and PASS in legal_actions(after)
+
+
+def test_first_dealer_wild_red_nine() -> None:
+    """RUL-FIRST-DEALER-WILD (R-DEAL-DEALER): a drawn red nine counts 9, or below the Ace under lowest."""
+    from comet.game import draw_round
+
+    row = (NINE_H, parse_card("AC"), parse_card("5S"), parse_card("9C"))
+    assert draw_round(RED9, row) == (1, (1,))
+    assert draw_round(RED9.with_overrides({"first_dealer_wild": "lowest"}), row) == (0, (0,))
+
+
+def test_red_nines_holding() -> None:
+    """RUL-RED9-HOLDING (R-RED9-WILD): Anna has led the 5♣ and holds the 6♣ and the 9♥.  false: the 9♥ may
+    stand for the 6; true: it may not (the 6♣ must go down), and on a lead it stands for no rank she holds."""
+    hand = "6C 7S 9H"
+    run = position([hand], run=(5,), turn_played=True, last_player=0, to_move=0)
+    assert Action((NINE_H,), 6) in legal_actions(run)
+    strict_rules = RED9.with_overrides({"red_nines_requires_missing": "true"})
+    strict = replace(run, rules=strict_rules)
+    assert Action((NINE_H,), 6) not in legal_actions(strict)
+    with pytest.raises(IllegalAction) as err:
+        apply(strict, Action((NINE_H,), 6))
+    assert err.value.rule == "R-RED9-WILD" and "holds a natural 6" in str(err.value)
+    lead = replace(strict, run=(), turn_played=False)
+    leads = {a.as_rank for a in legal_actions(lead) if a.cards == (NINE_H,)}
+    assert leads == set(range(1, 14)) - {6, 7}
+    # a red nine held as the rank needed is no natural card of it: a hand of two red nines may use either
+    both = replace(strict, hands=(cards("9H 9D"), *strict.hands[1:]))
+    assert {a.cards for a in legal_actions(both) if a.as_rank == 6} == {(NINE_H,), (card(9, DIAMONDS),)}
+
+
+def test_led_red_nine_as_a_nine_quadruples_under_like_comet() -> None:
+    """RUL-RED9-LEAD with RUL-RED9-OUT (R-RED9-WILD, R-RED9-DOUBLE; "Readings that meet"): Anna starts a run
+    with her last card, the 9♥, and names it a 9.  double: Ben's King counts x2; like_comet: x4, the
+    automatic quadruple a led wild card brings (RUL-COMET-LEAD keeps it out of the standard game)."""
+    for reading, mult in (("double", 2), ("like_comet", 4)):
+        rules = RED9.with_overrides({"red_nines_out": reading})
+        s = position(["9H", "KS", "2C", "3C"], rules=rules, to_move=0, turn_played=False)
+        led = Action((NINE_H,), 9)
+        assert led in legal_actions(s)
+        final = apply(s, led)
+        assert final.terminal and final.winner == 0 and final.out_wild_as == 9
+        assert deal_points(final)[1] == 13 * mult
+
+
+def test_a_run_a_red_nine_starts_has_the_red_nines_suit() -> None:
+    """RUL-RED9-KING (R-RED9-RUN), not switchable: under suit_king a run started by the 9♥ (as a 5) is a hearts
+    run, so the K♥ ends it at once and the K♣ leaves it standing."""
+    rules = RED9.with_overrides({"red_nines_king": "suit_king"})
+    s = position(["9H 2S", "KC KH 3S", "4S", "5S"], rules=rules, to_move=0, turn_played=False)
+    led = apply(s, Action((NINE_H,), 5))
+    assert led.run_suit == HEARTS
+    at_queen = replace(led, run=(12,), to_move=1, turn_played=False)
+    assert apply(at_queen, Action((parse_card("KH"),))).run == ()
+    assert apply(at_queen, Action((parse_card("KC"),))).run == (12, 13)

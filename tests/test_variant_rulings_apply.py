@@ -113,6 +113,10 @@ def test_every_reading_outside_its_variants_is_rejected() -> None:
                 if variant in variants:
                     assert getattr(base.with_overrides({field: value}), field) == value
                     continue
+                if any(f.field == field for f in variant_named(variant).fixed):
+                    with pytest.raises(ValueError, match=rf"ruling '{field}' \({ruling}\) is fixed in the {variant}"):
+                        base.with_overrides({field: value})
+                    continue
                 with pytest.raises(ValueError, match=rf"ruling '{field}' \({ruling}\) does not apply") as e:
                     base.with_overrides({field: value})
                 listed = str(e.value).split("it applies to the presets ")[1].split(", ")
@@ -239,8 +243,8 @@ def inapplicable_differences(seeds: Sequence[int] = (1, 2), fields: Sequence[str
     for field in fields:
         variants = families_reading(field)
         for variant in VARIANTS:
-            if variant in variants:
-                continue
+            if variant in variants or any(f.field == field for f in variant_named(variant).fixed):
+                continue  # a field the family's source fixes is refused at the door (test_a_fixed_ruling...)
             base = Ruleset(variant=variant)
             other = _with(base, field, _other_reading(field))
             players = variant_named(variant).default_players
@@ -272,3 +276,18 @@ def test_a_field_that_matters_outside_its_table_entry_is_reported(monkeypatch: p
     monkeypatch.setitem(REGISTRY, "commit_hoyle", dataclasses.replace(v, settlement=doubled))
     found = inapplicable_differences(seeds=(1,), fields=("opera", "commit_stake"))
     assert len(found) == 1 and found[0].startswith("opera=True changes the commit_hoyle game (seed 1): settlement")
+
+
+def test_a_ruling_fixed_by_the_source_is_refused_citing_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """RUL-DEAL-ORDER (R-COMMIT-C-DEAL): 002's Commit deals "one card at a time" (002:42), so deal_order = blocks
+    is refused in that game with the citation, on the command line too; round_robin is accepted, and the
+    ruling still applies to Red Nines, whose source does not say."""
+    cats = PRESETS["commit_cats"].rules
+    assert cats.with_overrides({"deal_order": "round_robin"}) == cats
+    with pytest.raises(ValueError, match='fixed in the commit_cats game by its source, 002:42 "one card at a time"'):
+        cats.with_overrides({"deal_order": "blocks"})
+    assert "deal_order" not in variant_named("commit_cats").reads
+    assert PRESETS["red_nines"].rules.with_overrides({"deal_order": "blocks"}).deal_order == "blocks"
+    assert main(["deal", "--preset", "commit_cats", "--ruling", "deal_order=blocks"]) == 2
+    err = capsys.readouterr().err
+    assert "002:42" in err and "Traceback" not in err

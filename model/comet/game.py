@@ -104,13 +104,25 @@ def first_dealer_draw(rules: Ruleset, players: int, rng: random.Random) -> tuple
 def draw_round(rules: Ruleset, row: tuple[int | None, ...]) -> tuple[int | None, tuple[int, ...]]:
     """One round of the draw: (the dealer, if it decides; the seats that drew the lowest rank).
 
-    Unless RUL-FIRST-DEALER says the lowest seat among the tied deals, the tied seats draw again."""
-    drawn = [(seat, c) for seat, c in enumerate(row) if c is not None]
-    low = min(rank_of(c) for _, c in drawn)
-    tied = tuple(seat for seat, c in drawn if rank_of(c) == low)
+    Unless RUL-FIRST-DEALER says the lowest seat among the tied deals, the tied seats draw again.  The
+    draw is from the pack of the first deal (``packs_in_rotation(...)[0]``), whose wild card counts as
+    RUL-FIRST-DEALER-WILD says (``draw_rank``)."""
+    wild = frozenset(packs_in_rotation(rules, len(row))[0].wild)
+    drawn = [(seat, draw_rank(rules, wild, c)) for seat, c in enumerate(row) if c is not None]
+    low = min(r for _, r in drawn)
+    tied = tuple(seat for seat, r in drawn if r == low)
     if len(tied) == 1 or rules.first_dealer_tie == "lowest_seat":
         return tied[0], tied
     return None, tied
+
+
+@rule("R-DEAL-DEALER")
+def draw_rank(rules: Ruleset, wild: frozenset[int], c: int) -> int:
+    """What card ``c`` counts in the first-dealer draw: its printed rank, or (RUL-FIRST-DEALER-WILD =
+    lowest) 0, below every rank, when it is the pack's wild card (the Comet, the manille, a red nine)."""
+    if c in wild and rules.first_dealer_wild == "lowest":
+        return 0
+    return rank_of(c)
 
 
 def pack_index(game: GameState) -> int:
@@ -144,7 +156,31 @@ def next_deal(game: GameState, seed: int) -> DealState:
 
 
 def deal_payments(final: DealState) -> tuple[Payment, ...]:
-    return final.payments + settlement(final)
+    """The deal's payments in the order they are made: those of play as they happened, then the settlement
+    in the order RUL-CREDITOR-ORDER says (``creditor_order``)."""
+    return final.payments + creditor_order(final.rules, settlement(final), final.players)
+
+
+@rule("R-GAME-CHIPS")
+def creditor_order(rules: Ruleset, pays: tuple[Payment, ...], players: int) -> tuple[Payment, ...]:
+    """RUL-CREDITOR-ORDER: the settlement as the variant lists it, seat 0 first (seat_order); or (from_left)
+    each run of consecutive payments by one payer (what one player owes several others at once, such as a
+    caught manille's 10 to each) made in turn from that payer's left neighbour clockwise, a payer's own
+    payments to one creditor keeping their order.  Runs stay where they are, so the debtors settle in the
+    same order, and 000's Commit's stakes, listed first, are still paid first.  The order matters only when
+    a payer cannot pay in full (RUL-INSOLVENCY = pay_what_you_have, drop_out)."""
+    if rules.creditor_order == "seat_order" or len(pays) < 2:
+        return pays
+    out: list[Payment] = []
+    i = 0
+    while i < len(pays):
+        j = i
+        while j < len(pays) and pays[j].payer == pays[i].payer:
+            j += 1
+        payer = pays[i].payer
+        out.extend(sorted(pays[i:j], key=lambda p: (p.payee - payer) % players))
+        i = j
+    return tuple(out)
 
 
 def race_standings(game: GameState, state: DealState) -> tuple[int, ...] | None:

@@ -55,6 +55,9 @@ class Ruleset:
     # RUL-INSOLVENCY: may balances go negative, does a player pay only what they have, or does a player who
     # cannot pay pay what they have and drop out of the game?
     insolvency: Literal["debt", "pay_what_you_have", "drop_out"] = "debt"
+    # RUL-CREDITOR-ORDER: a player who owes several players at once at the settlement pays them in seat order
+    # (seat 0 first), or in turn from their left neighbour (matters only when insolvency is not debt).
+    creditor_order: Literal["seat_order", "from_left"] = "seat_order"
     # RUL-STARTING-CHIPS: chips each player starts a game with (000: about 50; 002: e.g. 100).
     starting_chips: int = 50
     # RUL-GAME-LENGTH: must the number of deals be a multiple of the number of players?
@@ -63,6 +66,9 @@ class Ruleset:
     game_tie: Literal["share", "extra_round"] = "share"
     # RUL-FIRST-DEALER: a tie for the lowest drawn card is redrawn, or goes to the lowest seat.
     first_dealer_tie: Literal["redraw", "lowest_seat"] = "redraw"
+    # RUL-FIRST-DEALER-WILD: a wild card drawn for the first deal (Comet, manille, red nine) counts as its
+    # printed rank, or as the lowest card of all.
+    first_dealer_wild: Literal["printed", "lowest"] = "printed"
     # RUL-ESCALATION-TRIGGER: the Comet's value rises when it ended in the dead hand, or whenever it was not played.
     escalate_on: Literal["dead_hand", "not_played"] = "dead_hand"
     # RUL-COMET-QUARTET: may the Comet go down together with the three natural 9s, as four 9s?
@@ -146,6 +152,11 @@ class Ruleset:
     # RUL-CATS-NEW-RUN: 002's Commit and Red Nines: after a King (or a stuck run) must the player start
     # the new run, or may they pass it to the left?
     cats_new_run: Literal["must", "may"] = "must"
+    # RUL-COMMIT-C-CONTINUE: 002's Commit: must a player go on with the run as far as able, or may they say
+    # "Without" after playing a card although they hold the next one?
+    cats_continue: Literal["must", "may"] = "must"
+    # RUL-RED9-HOLDING: Red Nines: may a red nine stand for a rank the player holds a natural card of?
+    red_nines_requires_missing: bool = False
     # RUL-RED9-CONTINUE: Red Nines: must a player holding the next rank play it, or may they pass?
     red_nines_continue: Literal["must", "may"] = "must"
     # RUL-RED9-NINE-STOP: Red Nines: does the run go on after a red nine, or is the red nine a stop?
@@ -209,10 +220,12 @@ GAME_LEVEL_FIELDS: frozenset[str] = frozenset(
         "comet_reset",
         "escalate_on",
         "insolvency",
+        "creditor_order",
         "starting_chips",
         "deal_count",
         "game_tie",
         "first_dealer_tie",
+        "first_dealer_wild",
         "two_player_end",
         "commit_tie",
         "commit_race",
@@ -243,10 +256,12 @@ RULING_OF: dict[str, str] = {
     "escalation": "RUL-ESCALATION-PACKS",
     "comet_reset": "RUL-ESCALATION-RESET",
     "insolvency": "RUL-INSOLVENCY",
+    "creditor_order": "RUL-CREDITOR-ORDER",
     "starting_chips": "RUL-STARTING-CHIPS",
     "deal_count": "RUL-GAME-LENGTH",
     "game_tie": "RUL-GAME-TIE",
     "first_dealer_tie": "RUL-FIRST-DEALER",
+    "first_dealer_wild": "RUL-FIRST-DEALER-WILD",
     "escalate_on": "RUL-ESCALATION-TRIGGER",
     "comet_in_quartet": "RUL-COMET-QUARTET",
     "comet_after": "RUL-COMET-AFTER",
@@ -287,6 +302,8 @@ RULING_OF: dict[str, str] = {
     "red_nines_out": "RUL-RED9-OUT",
     "cats_new_run": "RUL-CATS-NEW-RUN",
     "red_nines_continue": "RUL-RED9-CONTINUE",
+    "red_nines_requires_missing": "RUL-RED9-HOLDING",
+    "cats_continue": "RUL-COMMIT-C-CONTINUE",
     "red_nines_wild_stop": "RUL-RED9-NINE-STOP",
     "red_nines_king": "RUL-RED9-KING",
     "commit_nine_when": "RUL-COMMIT-H-NINE-PASS",
@@ -303,7 +320,7 @@ RULING_OF: dict[str, str] = {
 
 # Groups of fields read by shared engine code, for the families' declarations (``Variant.rulings``).
 #: Every game: the deal's order and the first dealer.
-EVERY_GAME_RULINGS: tuple[str, ...] = ("deal_order", "first_dealer_tie")
+EVERY_GAME_RULINGS: tuple[str, ...] = ("deal_order", "first_dealer_tie", "first_dealer_wild")
 #: The standard play (``engine.legal_actions``/``engine.play``), in families that leave those hooks alone.
 STANDARD_PLAY_RULINGS: tuple[str, ...] = (
     "may_stop_early",
@@ -336,6 +353,8 @@ class FamilyIndex(Protocol):
 
     def presets_reading(self, name: str) -> tuple[str, ...]: ...
 
+    def fixed_by_source(self, variant: str, name: str) -> tuple[object, str] | None: ...
+
 
 _INDEX: list[FamilyIndex] = []
 
@@ -361,6 +380,12 @@ def check_applies(rules: Ruleset, names: Iterable[str]) -> None:
     """ValueError naming the ruling and the presets it applies to, for the first field of ``names``
     set away from its default in a variant its ruling does not apply to."""
     for name in names:
+        pinned = family_index().fixed_by_source(rules.variant, name)
+        if pinned is not None and getattr(rules, name) != pinned[0]:
+            raise ValueError(
+                f"ruling {name!r} ({RULING_OF[name]}) is fixed in the {rules.variant} game by its source, "
+                f"{pinned[1]}: it is {pinned[0]!r} there, not {getattr(rules, name)!r}"
+            )
         if _fits(rules, name):
             continue
         presets = ", ".join(family_index().presets_reading(name))

@@ -50,6 +50,17 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
+class Fixed:
+    """A ruling's question that a family's own source answers (``Variant.fixed``): the field keeps ``value``
+    in that family, and a command line or record that asks for another reading is refused citing
+    ``source`` (the seed passage, as spec/rulings*.md quotes it)."""
+
+    field: str
+    value: object
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Preset:
     """A named ruleset (``comet.PRESETS``), declared by the game family it plays (``Variant.presets``)."""
 
@@ -157,6 +168,9 @@ class Variant:
     options: tuple[Option, ...] = ()
     rulings: tuple[str, ...] = ()
     presets: tuple[Preset, ...] = ()
+    #: Rulings whose question this family's source answers: not read as rulings here (not in ``rulings``), and
+    #: refused with the citation when set away from the source's reading (``Ruleset.with_overrides``).
+    fixed: tuple[Fixed, ...] = ()
 
     @property
     def reads(self) -> tuple[str, ...]:
@@ -251,6 +265,9 @@ class _Index:
 
     def presets_reading(self, name: str) -> tuple[str, ...]:
         return tuple(p.name for v in families() if name in v.reads for p in v.presets)
+
+    def fixed_by_source(self, variant: str, name: str) -> tuple[object, str] | None:
+        return next(((f.value, f.source) for f in variant_named(variant).fixed if f.field == name), None)
 
 
 install_family_index(_Index())

@@ -3,6 +3,7 @@ and the economy shapes (chip games, points games, races to a target) the games' 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from comet import engine
@@ -12,7 +13,7 @@ from comet.checks.recompute import (
     table_text,
 )
 from comet.checks.registry import check_of
-from comet.state import DealState, GameState
+from comet.state import DealState, GameState, Payment
 from comet.variant import variant_of
 
 # 000:55 "it is worth 2 chips more in the next deal (4, then 6 …), until it is dealt to a player
@@ -33,8 +34,10 @@ def check_game_step(before: GameState, start: DealState, final: DealState, after
     in_play = [s for s in range(n) if s not in before.out]
     rotation = engine.packs_in_rotation(before.rules, len(in_play))
     if start.players != len(in_play) or in_play[start.dealer] != before.dealer:
-        out.append(f"deal {before.deal_index}: dealt by seat {start.dealer} of {start.players}, but seat "
-                   f"{before.dealer} of the seats in play {in_play} was due")
+        out.append(
+            f"deal {before.deal_index}: dealt by seat {start.dealer} of {start.players}, but seat "
+            f"{before.dealer} of the seats in play {in_play} was due"
+        )
     left = (before.dealer + 1) % n
     while left in after.out:
         left = (left + 1) % n
@@ -73,9 +76,7 @@ def check_game_end(first: GameState, game: GameState) -> list[str]:
     return out
 
 
-def chips_follow_payments(
-    before: GameState, final: DealState, after: GameState, net: tuple[int, ...]
-) -> list[str]:
+def chips_follow_payments(before: GameState, final: DealState, after: GameState, net: tuple[int, ...]) -> list[str]:
     """The deal is zero-sum; under ``debt`` the balances move by exactly its payments, under
     ``pay_what_you_have`` no balance goes below zero (RUL-INSOLVENCY)."""
     out: list[str] = []
@@ -96,6 +97,18 @@ def chips_follow_payments(
     return out
 
 
+def in_creditor_order(reading: str, pays: tuple[Payment, ...], players: int) -> tuple[Payment, ...]:
+    """RUL-CREDITOR-ORDER recomputed: seat_order keeps the settlement's order; from_left has each payer who
+    pays several in a row start with their left neighbour and go round the table."""
+    if reading != "from_left":
+        return pays
+    out: list[Payment] = []
+    for payer, group in itertools.groupby(pays, key=lambda p: p.payer):
+        rota = [(payer + k) % players for k in range(players)]
+        out.extend(sorted(group, key=lambda p: rota.index(p.payee)))
+    return tuple(out)
+
+
 def dropped_out_payments(before: GameState, final: DealState, after: GameState, net: tuple[int, ...]) -> list[str]:
     """RUL-INSOLVENCY = drop_out, recomputed: the deal's payments in order between the seats still in (deal
     seat j is the j-th of them); a payer short of the amount pays what they have and is out, and nothing
@@ -103,7 +116,7 @@ def dropped_out_payments(before: GameState, final: DealState, after: GameState, 
     seats = [s for s in range(before.players) if s not in before.out]
     held = list(before.balances)
     gone = list(before.out)
-    for p in final.payments + engine.settlement(final):
+    for p in final.payments + in_creditor_order(before.rules.creditor_order, engine.settlement(final), len(seats)):
         payer, payee = seats[p.payer], seats[p.payee]
         if payer in gone or payee in gone:
             continue

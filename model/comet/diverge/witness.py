@@ -265,6 +265,10 @@ def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
     is cut at its payer's balance, which reads them.  ``tests/test_diverge_game_floor.py`` checks the
     premise on games of every chips preset, and that the same check sees pay_what_you_have.
 
+    RUL-CREDITOR-ORDER under RUL-INSOLVENCY = debt: every payment is made in full, so the order of a debtor's
+    payments (``game.creditor_order``) changes no balance.  ``tests/test_variant_old_comet.py`` checks both
+    orders give the same balances under debt and different ones under pay_what_you_have.
+
     The Opera's rulings (``OPERA_RULINGS``) where the Opera is off under both rule sets: every reader of
     them asks ``opera.rules.is_opera`` (false while ``opera`` is off) or is an Opera hook that returns at
     once while it is off.  This is used only where no encoding tells what the field needs (``needs``
@@ -308,6 +312,12 @@ def argued_inert(pair: Pair) -> tuple[str, str, str] | None:
         why = (
             "with insolvency = debt no payment reads a balance, and the winners, their ties and the net chips "
             "compare balances only with one another or less the starting chips, so every game is the same"
+        )
+        return "insolvency", "pay_what_you_have", why
+    if pair.field == "creditor_order" and pair.a.insolvency == pair.b.insolvency == "debt":
+        why = (
+            "with insolvency = debt every payment is made in full, so the order in which a debtor pays "
+            "their creditors changes no balance (game.creditor_order is read only to order them)"
         )
         return "insolvency", "pay_what_you_have", why
     return None

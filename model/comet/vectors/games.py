@@ -106,7 +106,10 @@ ESCALATION_FIELDS = ("escalation", "comet_reset", "escalate_on")
 
 def inert(reading: GameReading) -> bool:
     """A reading no game can tell from the default: an escalation ruling of a preset whose wild card does
-    not rise under its rules (Old Comet's manille with RUL-OLD-ESCALATION ``fixed``)."""
+    not rise under its rules (Old Comet's manille with RUL-OLD-ESCALATION ``fixed``), or the order of a
+    debtor's payments (RUL-CREDITOR-ORDER) under RUL-INSOLVENCY = debt, where every payment is paid in full."""
+    if reading.field == "creditor_order":
+        return reading.rules.insolvency == "debt"
     return reading.field in ESCALATION_FIELDS and not variant_of(reading.rules).escalates_under(reading.rules)
 
 

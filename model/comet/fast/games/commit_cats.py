@@ -48,8 +48,8 @@ from comet.fast.pimc import deal_unseen, pimc_generator
 from comet.ruleset import Ruleset
 from comet.trace import rule
 
+# RUL-DEAL-ORDER is fixed for this game by its source (002:42, ``Variant.fixed``): one card at a time.
 FIELDS: tuple[str, ...] = (
-    "deal_order",
     "commit_removed",
     "commit_lowest",
     "commit_comet",
@@ -60,6 +60,7 @@ FIELDS: tuple[str, ...] = (
     "commit_comet_out",
     "commit_comet_card",
     "commit_stops",
+    "cats_continue",
 )
 GAME_LEVEL: tuple[str, ...] = ("commit_tie",)
 
@@ -72,7 +73,8 @@ K_BRANCH_PLAYER_ONLY = H_SIZE + 5  # RUL-COMMIT-C-REPLACED player_only
 K_OUT_DOUBLED = H_SIZE + 6  # RUL-COMMIT-C-COMET-OUT doubled
 K_COMET_ANY_HIGHER = H_SIZE + 7  # RUL-COMMIT-C-COMET-CARD any_higher
 K_MISSING_STOPS = H_SIZE + 8  # RUL-COMMIT-C-STOPS missing_successor
-assert K_MISSING_STOPS < CFG_SIZE
+K_CONTINUE_MAY = H_SIZE + 9  # RUL-COMMIT-C-CONTINUE may
+assert K_CONTINUE_MAY < CFG_SIZE
 
 
 def configure(rules: Ruleset, cfg: I64) -> None:
@@ -85,6 +87,7 @@ def configure(rules: Ruleset, cfg: I64) -> None:
     cfg[K_OUT_DOUBLED] = rules.commit_comet_out == "doubled"
     cfg[K_COMET_ANY_HIGHER] = rules.commit_comet_card == "any_higher"
     cfg[K_MISSING_STOPS] = rules.commit_stops == "missing_successor"
+    cfg[K_CONTINUE_MAY] = rules.cats_continue == "may"
 
 
 @hot
@@ -94,7 +97,8 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
     suit: RUL-COMMIT-C-LOWEST) or the Comet standing for the King (RUL-COMMIT-C-COMET-LEAD last_resort:
     only from a hand of nothing else, as a 9); it may be passed on under RUL-CATS-NEW-RUN may.  A run goes
     on with the next card of its suit or the branch card, or the Comet standing for the rank needed
-    (RUL-COMMIT-C-COMET-CARD any_higher: or any above); a pass only without a natural card that goes.
+    (RUL-COMMIT-C-COMET-CARD any_higher: or any above); a pass only without a natural card that goes, or
+    (RUL-COMMIT-C-CONTINUE may) after a card played this turn.
     Canonical order."""
     n = 0
     if top == 0 and branch == 0:
@@ -141,7 +145,7 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, suit: int, branch: int, played
         # the Comet stands for the next card of the suit (RUL-COMMIT-C-COMET-CARD any_higher: or any above)
         for r in range(top + 1, (KING if cfg[K_COMET_ANY_HIGHER] else top + 1) + 1):
             n = add_wilds(cfg, cnt, seat, r, acts, n)
-    if not matching:
+    if not matching or (cfg[K_CONTINUE_MAY] and played):  # RUL-COMMIT-C-CONTINUE may: "Without" after a card
         acts[n] = PASS
         n += 1
     sort_actions(acts, n)

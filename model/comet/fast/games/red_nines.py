@@ -60,6 +60,7 @@ FIELDS: tuple[str, ...] = (
     "red_nines_out",
     "cats_new_run",
     "red_nines_continue",
+    "red_nines_requires_missing",
     "red_nines_wild_stop",
     "red_nines_king",
     "red_nines_suits",
@@ -74,7 +75,8 @@ R_NEW_RUN_MAY = H_SIZE + 4  # RUL-CATS-NEW-RUN may
 R_CONTINUE_MAY = H_SIZE + 5  # RUL-RED9-CONTINUE may
 R_WILD_STOP = H_SIZE + 6  # RUL-RED9-NINE-STOP stop
 R_SUIT_KING = H_SIZE + 7  # RUL-RED9-KING suit_king
-assert R_SUIT_KING < CFG_SIZE
+R_REQUIRES_MISSING = H_SIZE + 8  # RUL-RED9-HOLDING red_nines_requires_missing
+assert R_REQUIRES_MISSING < CFG_SIZE
 
 
 def configure(rules: Ruleset, cfg: I64) -> None:
@@ -86,6 +88,18 @@ def configure(rules: Ruleset, cfg: I64) -> None:
     cfg[R_CONTINUE_MAY] = rules.red_nines_continue == "may"
     cfg[R_WILD_STOP] = rules.red_nines_wild_stop == "stop"
     cfg[R_SUIT_KING] = rules.red_nines_king == "suit_king"
+    cfg[R_REQUIRES_MISSING] = rules.red_nines_requires_missing
+
+
+@hot
+@rule("R-RED9-WILD")
+def holds_natural(cfg: I64, cnt: I8, seat: int, r: int) -> bool:
+    """Does ``seat`` hold a natural (not wild) card of rank ``r``?  (A loop: Numba compiles no generator.)"""
+    held = 0
+    for c in range(r * 4, r * 4 + 4):
+        if cnt[seat, c] > 0 and not is_wild(cfg, c):
+            held += 1
+    return held > 0
 
 
 @hot
@@ -120,8 +134,9 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, begun: int, played: int, last:
     """Any natural card leads (the first lead of the hand also a group of one rank), a red nine as
     any rank (RUL-RED9-LEAD last_resort: only from a hand without natural cards); the new run may be
     passed on under RUL-CATS-NEW-RUN may.  A run goes on with the next rank in any suit, which a
-    player holding it must play (RUL-RED9-CONTINUE may: or pass), or a red nine standing for it;
-    nothing follows a King left standing.  Canonical order."""
+    player holding it must play (RUL-RED9-CONTINUE may: or pass), or a red nine standing for it
+    (RUL-RED9-HOLDING requires_missing: a red nine stands only for a rank its player holds no natural card
+    of); nothing follows a King left standing.  Canonical order."""
     n = 0
     if top == 0:
         for c in range(4, 56):
@@ -133,7 +148,8 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, begun: int, played: int, last:
             n = opening_groups(cfg, cnt, seat, acts, n)
         if not cfg[R_LEAD_LAST] or singles == 0:
             for r in range(1, KING + 1):
-                n = add_wilds(cfg, cnt, seat, r, acts, n)
+                if not cfg[R_REQUIRES_MISSING] or not holds_natural(cfg, cnt, seat, r):  # RUL-RED9-HOLDING
+                    n = add_wilds(cfg, cnt, seat, r, acts, n)
         if n == 0 or (cfg[R_NEW_RUN_MAY] and (played or seat == last)):
             acts[n] = PASS
             n += 1
@@ -145,7 +161,7 @@ def legal(cfg: I64, cnt: I8, seat: int, top: int, begun: int, played: int, last:
                     acts[n] = one(c, 0)
                     n += 1
         matching = n > 0
-        if need <= KING:
+        if need <= KING and not (cfg[R_REQUIRES_MISSING] and matching):  # RUL-RED9-HOLDING
             n = add_wilds(cfg, cnt, seat, need, acts, n)
         if not matching or cfg[R_CONTINUE_MAY]:
             acts[n] = PASS

@@ -32,7 +32,7 @@ from comet.games.commit_common import (
 from comet.ruleset import EVERY_GAME_RULINGS, Ruleset
 from comet.state import PASS, Action, DealState, GameState, Payment
 from comet.trace import rule
-from comet.variant import Preset, Variant, register
+from comet.variant import Fixed, Preset, Variant, register
 
 TARGET = 100
 # 002:33-41: cards per player and how many sevens and eights go besides the 8♦.
@@ -95,7 +95,8 @@ def lowest_cards(state: DealState, hand: tuple[Card, ...]) -> tuple[Card, ...]:
 def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
     """A new run starts with the lowest card or, "never required" (002:43), the Comet standing for the
     King (RUL-COMMIT-C-COMET-LEAD = last_resort: only from a hand of nothing else, as a 9); a run goes
-    on in its suit, the Comet replacing the card needed."""
+    on in its suit, the Comet replacing the card needed; a player holding the next card must play it, or
+    (RUL-COMMIT-C-CONTINUE = may) may say "Without" once they have played a card this turn."""
     if state.terminal:
         return ()
     hand = state.hands[state.to_move]
@@ -117,8 +118,8 @@ def cats_legal_actions(state: DealState) -> tuple[Action, ...]:
         # RUL-COMMIT-C-COMET-CARD: the next card of the run's suit, or (any_higher) any card above it
         top = KING if state.rules.commit_comet_card == "any_higher" else state.run[-1] + 1
         acts.extend(Action((w,), r) for w in wilds for r in range(state.run[-1] + 1, top + 1))
-    if not matching:
-        acts.append(PASS)
+    if not matching or (state.rules.cats_continue == "may" and state.turn_played):
+        acts.append(PASS)  # RUL-COMMIT-C-CONTINUE = may: "Without" after a card, the next one held or not
     return tuple(sorted(set(acts)))
 
 
@@ -276,7 +277,7 @@ COMMIT_CATS = register(
     Variant(
         name="commit_cats",
         rulings=(
-            *EVERY_GAME_RULINGS,
+            *(f for f in EVERY_GAME_RULINGS if f != "deal_order"),  # fixed by 002:42 (``fixed`` below)
             "commit_removed",
             "commit_lowest",
             "commit_comet",
@@ -289,7 +290,9 @@ COMMIT_CATS = register(
             "commit_comet_card",
             "commit_stops",
             "cats_new_run",
+            "cats_continue",
         ),
+        fixed=(Fixed("deal_order", "round_robin", '002:42 "one card at a time"'),),
         presets=(
             Preset(
                 "commit_cats",

@@ -261,6 +261,7 @@ COMMIT_HOYLE = register(
         rulings=(
             *EVERY_GAME_RULINGS,
             *CHIP_RULINGS,
+            "creditor_order",
             *FIXED_LENGTH_RULINGS,
             "commit_five",
             "commit_rest",

@@ -169,6 +169,7 @@ OLD_COMET = register(
             *EVERY_GAME_RULINGS,
             *STANDARD_PLAY_RULINGS,
             *CHIP_RULINGS,
+            "creditor_order",
             *FIXED_LENGTH_RULINGS,
             "comet_reset",
             "escalate_on",

@@ -95,17 +95,26 @@ def red_nines_legal_actions(state: DealState) -> tuple[Action, ...]:
         if first_play(state):
             acts.extend(opening_groups(state, naturals))
         if state.rules.red_nines_lead == "any_rank" or not singles:
-            acts.extend(Action((w,), r) for w in wilds for r in range(ACE, KING + 1))
+            ranks = [r for r in range(ACE, KING + 1) if wild_may_stand_for(state, naturals, r)]
+            acts.extend(Action((w,), r) for w in wilds for r in ranks)
         if not acts or may_pass_new_run(state):  # RUL-CATS-NEW-RUN = may: the new run may be passed on
             acts.append(PASS)
     else:
         matching = [Action((c,)) for c in singles if rank_of(c) == need]
         acts.extend(matching)
-        if need <= KING:  # nothing follows a King left standing (RUL-RED9-KING = suit_king)
+        # nothing follows a King left standing (RUL-RED9-KING = suit_king)
+        if need <= KING and wild_may_stand_for(state, naturals, need):
             acts.extend(Action((w,), need) for w in wilds)
         if not matching or state.rules.red_nines_continue == "may":  # RUL-RED9-CONTINUE
             acts.append(PASS)
     return tuple(sorted(set(acts)))
+
+
+@rule("R-RED9-WILD")
+def wild_may_stand_for(state: DealState, naturals: list[Card], rank: int) -> bool:
+    """May a red nine of the player to move stand for ``rank``?  Always (RUL-RED9-HOLDING: the default), or
+    (``red_nines_requires_missing``) only while they hold no natural card of that rank."""
+    return not (state.rules.red_nines_requires_missing and any(rank_of(c) == rank for c in naturals))
 
 
 def red_nines_why_illegal(state: DealState, action: Action) -> IllegalAction:
@@ -122,6 +131,14 @@ def red_nines_why_illegal(state: DealState, action: Action) -> IllegalAction:
             return IllegalAction("R-RED9-WILD", "a red nine is played on its own", text)
         if not action.as_rank:
             return IllegalAction("R-RED9-WILD", "say which rank the red nine stands for: 'play 9D as RANK'", text)
+        naturals = [c for c in state.hands[state.to_move] if c not in state.wild]
+        stands_as_allowed = state.need == 0 or action.as_rank == state.need
+        if stands_as_allowed and not wild_may_stand_for(state, naturals, action.as_rank):
+            return IllegalAction(
+                "R-RED9-WILD",
+                f"the player holds a natural {action.as_rank} (ruling red_nines_requires_missing=true)",
+                text,
+            )
         if state.need == 0:
             return IllegalAction("R-RED9-WILD", "a red nine leads only from a hand of red nines (red_nines_lead)", text)
         return IllegalAction("R-RED9-WILD", f"the red nine must stand for the rank needed, {state.need}", text)
@@ -205,7 +222,15 @@ def red_nines_ruling_absent(field: str, rules: Ruleset, players: int) -> str | N
         pack = red_nines_packs(rules, players)[0]
         nines = sum(1 for c in pack.cards if c in pack.wild)
         readings = ("double_each", "cap_four")
-        if len({tuple(nines_factor(rules.with_overrides({"red_nines_many": r}), k) for k in range(nines + 1)) for r in readings}) == 1:
+        if (
+            len(
+                {
+                    tuple(nines_factor(rules.with_overrides({"red_nines_many": r}), k) for k in range(nines + 1))
+                    for r in readings
+                }
+            )
+            == 1
+        ):
             return (
                 f"the deck of {players} players holds {nines} red nines, and every reading gives as many the same "
                 "factor (R-RED9-DECK, R-RED9-DOUBLE)"
@@ -253,6 +278,7 @@ RED_NINES_VARIANT = register(
             "red_nines_out",
             "cats_new_run",
             "red_nines_continue",
+            "red_nines_requires_missing",
             "red_nines_wild_stop",
             "red_nines_king",
             "red_nines_suits",

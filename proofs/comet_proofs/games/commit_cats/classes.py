@@ -5,13 +5,24 @@ from __future__ import annotations
 import z3
 
 from comet_proofs.catalogue import BehaviourClass, g, out, won
+from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_classes import COMMIT, branch, plays_card
+from comet_proofs.games.commit_common import SuitedEncoding
 from comet_proofs.games.standard import classes as standard
 from comet_proofs.symbolic import (
     COMET,
     KING,
     PASS,
+    SymState,
 )
+
+
+def _holds_next(e: Encoding, s: SymState) -> z3.BoolRef:
+    """The mover holds a natural card that continues the run (a suited encoding; false for any other)."""
+    if not isinstance(e, SuitedEncoding):
+        return z3.BoolVal(False)
+    return e.mover_holds_wanted(s, natural_only=True)
+
 
 CATS: tuple[BehaviourClass, ...] = (
     BehaviourClass(
@@ -49,6 +60,11 @@ CATS: tuple[BehaviourClass, ...] = (
         "Commit 002: the new run passed to the left neighbour (RUL-CATS-NEW-RUN)",
         g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need == 0, branch(s) == 0)),
         readings=((("cats_new_run", "may"),),),
+    ),
+    BehaviourClass(
+        "Commit 002: a player holding the next card says Without (RUL-COMMIT-C-CONTINUE)",
+        g(lambda e, s, a, t: z3.And(a.kind == PASS, s.need > 0, s.turn_played, _holds_next(e, s))),
+        readings=((("cats_continue", "may"),),),
     ),
     BehaviourClass(
         "Commit 002: the Comet skips ahead in the suit (RUL-COMMIT-C-COMET-CARD = any_higher)",

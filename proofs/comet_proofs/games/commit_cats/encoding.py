@@ -66,11 +66,13 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         ("commit_comet_out", "doubled"),
         ("commit_comet_card", "any_higher"),
         ("commit_stops", "missing_successor"),
+        ("cats_continue", "may"),
     )
     # RUL-COMMIT-C-TARGET decides only when the game ends.
     # RUL-COMMIT-C-RACE (commit_race) decides where the game stops reading a deal, never a transition,
     # a deal's points or its end (spec/proofs.md): unquantified like RUL-COMMIT-C-TARGET.
-    unquantified = ("deal_order", "commit_tie", "commit_race", "first_dealer_tie")
+    # RUL-DEAL-ORDER is fixed for this game by 002:42 (``Variant.fixed``), so it is no ruling here.
+    unquantified = ("commit_tie", "commit_race", "first_dealer_tie", "first_dealer_wild")
     outside = ()
 
     # ------------------------------------------------------------ states
@@ -84,7 +86,7 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
         return tuple((score_name(p), x) for p, x in enumerate(scores))
 
     def scores_hypothesis(self, s: SymState) -> z3.BoolRef:
-        """"Deal scores non-negative" from the well-formed state (scores and hand counts >= 0) and no chips:
+        """ "Deal scores non-negative" from the well-formed state (scores and hand counts >= 0) and no chips:
         parts of ``Inv``, so the same fact; from the whole ``Inv`` Z3 searched the counts' link to the cards
         first (commit_cats at 6 players: 2.9 million units of work against 0.24 million, 2026-12-02)."""
         return z3.And(self.well_formed(s), self.no_chips(s))
@@ -208,9 +210,18 @@ class CommitCatsEncoding(NewRunPassOn, SuitedEncoding):
                 s.need > 0,
                 z3.If(rd["commit_comet_card"], z3.And(a.rank >= s.need, a.rank <= KING), a.rank == s.need),
             ),
-            z3.And(a.kind == PASS, a.rank == 0, z3.Not(self.mover_holds_wanted(s, natural_only=True))),
+            z3.And(
+                a.kind == PASS,
+                a.rank == 0,
+                z3.Or(z3.Not(self.mover_holds_wanted(s, natural_only=True)), self.may_stop(s, rd)),
+            ),
         )
         return z3.And(z3.Not(self.terminal(s)), z3.If(new_run, lead, cont))
+
+    def may_stop(self, s: SymState, rd: Readings) -> z3.BoolRef:
+        """RUL-COMMIT-C-CONTINUE = may: a player who has played a card this turn may say "Without" although
+        they hold the next card (must: not)."""
+        return z3.And(rd["cats_continue"], s.turn_played)
 
     def play_effect(self, s: SymState, a: SymAction, s2: SymState, rd: Readings) -> z3.BoolRef:
         """``cats_play``: a natural card extends the run in its suit (the branch card keeps the run

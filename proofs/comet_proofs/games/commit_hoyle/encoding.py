@@ -54,7 +54,7 @@ class CommitHoyleEncoding(SuitedEncoding):
     )
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
     # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
-    unquantified = ("deal_order", "commit_stake", *GAME_FIELDS)
+    unquantified = ("deal_order", "commit_stake", *GAME_FIELDS, "creditor_order")
     outside = ()
 
     def variant_abstract_extra(self, state: DealState) -> tuple[tuple[str, int], ...]:

@@ -68,7 +68,7 @@ class OldCometEncoding(OperaOption, OwnChipRules, StandardEncoding):
     )
     # RUL-OLD-ESCALATION and RUL-ESCALATION-RESET only set the manille's value between deals (a free integer
     # >= 0 here), and so does RUL-ESCALATION-TRIGGER.
-    unquantified = ("deal_order", *GAME_FIELDS, "old_escalation", "comet_reset", "escalate_on")
+    unquantified = ("deal_order", *GAME_FIELDS, "creditor_order", "old_escalation", "comet_reset", "escalate_on")
     outside: tuple[str, ...] = ()
 
     def stated_deal(self, players: int, rules: Ruleset) -> tuple[int, int]:

@@ -34,6 +34,10 @@ RED_NINES: tuple[BehaviourClass, ...] = (
         readings=((("red_nines_continue", "may"),),),
     ),
     BehaviourClass(
+        "Red Nines: a red nine stands for a rank its player holds (RUL-RED9-HOLDING)",
+        g(lambda e, s, a, t: z3.And(a.kind == COMET, a.rank >= 1, a.rank <= KING, e.mover_count(s, a.rank) >= 1)),
+    ),
+    BehaviourClass(
         "Red Nines: a red nine continues the run",
         g(lambda e, s, a, t: z3.And(a.kind == COMET, s.need > 0, z3.Not(out(e, t)))),
     ),

@@ -87,6 +87,7 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
         ("red_nines_first", "all"),
         ("red_nines_out", "like_comet"),
         ("red_nines_continue", "may"),
+        ("red_nines_requires_missing", True),
         ("red_nines_wild_stop", "stop"),
         ("cats_new_run", "may"),
         ("red_nines_king", "suit_king"),
@@ -102,7 +103,7 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
     # RUL-RED9-SUITS (red_nines_suits) changes which suits are added past four players, but not how many
     # cards of each rank nor how many red nines (one red and one black suit per two players either way),
     # so the counting encoding cannot tell the readings apart: unquantified, and varied by the cross-check.
-    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "red_nines_suits")
+    unquantified = ("deal_order", "deal_count", "game_tie", "first_dealer_tie", "first_dealer_wild", "red_nines_suits")
     outside = ()
 
     def fresh_state(self, prefix: str, players: int) -> SymState:
@@ -230,6 +231,11 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
         """RUL-RED9-CONTINUE = may: a player holding the next rank may pass all the same (must: not)."""
         return rd["red_nines_continue"]
 
+    def wild_may_stand_for(self, held: z3.ArithRef, rd: Readings) -> z3.BoolRef:
+        """RUL-RED9-HOLDING: a red nine may stand for a rank of which the mover holds ``held`` natural cards
+        (requires_missing: only when they hold none)."""
+        return z3.Or(z3.Not(rd["red_nines_requires_missing"]), held == 0)
+
     def legal(self, s: SymState, a: SymAction, rd: Readings) -> z3.BoolRef:
         """R-RED9-RUN, R-RED9-WILD, R-RED9-FIRST-PLAY (``red_nines_legal_actions``)."""
         need = s.need
@@ -247,7 +253,11 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
         )
         lead_natural = z3.And(a.kind == NATURAL, self.in_rank_range(a.rank), count >= 1)
         lead_wild = z3.And(
-            a.kind == COMET, wilds >= 1, self.in_rank_range(a.rank), z3.Or(z3.Not(rd["red_nines_lead"]), naturals == 0)
+            a.kind == COMET,
+            wilds >= 1,
+            self.in_rank_range(a.rank),
+            z3.Or(z3.Not(rd["red_nines_lead"]), naturals == 0),
+            self.wild_may_stand_for(count, rd),
         )
         lead_pass = z3.And(a.kind == PASS, z3.Or(z3.And(naturals == 0, wilds == 0), self.may_pass_new_run(s, rd)))
         # a run standing at a King (RUL-RED9-KING = suit_king): nothing follows, not even a red nine
@@ -256,7 +266,9 @@ class RedNinesEncoding(OwnChipRules, NewRunPassOn):
         cont_standing = z3.And(
             a.kind == STANDING_KING, self.reading(rd, "red_nines_king"), a.rank == KING, need == KING, matching >= 1
         )
-        cont_wild = z3.And(a.kind == COMET, a.rank == need, need <= KING, wilds >= 1)
+        cont_wild = z3.And(
+            a.kind == COMET, a.rank == need, need <= KING, wilds >= 1, self.wild_may_stand_for(matching, rd)
+        )
         cont_pass = z3.And(a.kind == PASS, z3.Or(matching == 0, self.may_pass_holding(rd)))
         return z3.And(
             z3.Not(self.terminal(s)),

@@ -35,7 +35,7 @@ class TwoPlayerEncoding(OperaOption, OwnChipRules, StandardEncoding):
     set_ruling = "two_player_sets"  # RUL-2P-SETS = any_number
     set_sizes = (2, 3)
     # RUL-2P-END decides only when the game ends.
-    unquantified = ("deal_order", "packs", "first_dealer_tie", "two_player_end")
+    unquantified = ("deal_order", "packs", "first_dealer_tie", "first_dealer_wild", "two_player_end")
     outside: tuple[str, ...] = ()
     scoring = "points"
 
