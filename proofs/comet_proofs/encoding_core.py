@@ -29,7 +29,14 @@ from comet_proofs.terms import at, rank_at
 
 # Ruling fields of the base rules that need no Boolean: the deal's order and pack (the counting
 # abstraction does not see suits or which pack) and the game around the deal.  See ``Encoding.unquantified``.
-GAME_FIELDS: tuple[str, ...] = ("insolvency", "starting_chips", "deal_count", "game_tie", "first_dealer_tie", "first_dealer_wild")
+GAME_FIELDS: tuple[str, ...] = (
+    "insolvency",
+    "starting_chips",
+    "deal_count",
+    "game_tie",
+    "first_dealer_tie",
+    "first_dealer_wild",
+)
 BASE_UNQUANTIFIED: tuple[str, ...] = ("deal_order", "packs", "escalation", "comet_reset", "escalate_on", *GAME_FIELDS)
 DEAL_TABLE = {2: (18, 12), 3: (12, 12), 4: (10, 8), 5: (9, 3)}
 PACK_SIZE = 48

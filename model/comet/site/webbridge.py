@@ -156,7 +156,8 @@ def view(refused: dict[str, str] | None = None) -> str:
 
 def check(text: str) -> str:
     """``comet replay`` on a pasted record: ``{"exit", "stdout", "stderr"}`` as the command gives them."""
-    from comet.records.game_record import GameRecord, loads_any, replay_game
+    from comet.records.game_record import GameRecord, loads_any
+    from comet.records.game_replay import replay_game
 
     try:
         rec = loads_any(text)
