@@ -75,6 +75,8 @@ CLASSIFIED: frozenset[str] = frozenset(
         "R-REC-NUMBERS",
         "R-REC-FAULTS",
         "R-REC-ILLEGAL-PRECEDENCE",
+        "R-REC-LIMITS",
+        "R-REC-FORMAT",
     }
 )
 
@@ -133,7 +135,7 @@ def deal_rules(start: DealState) -> set[str]:
     # The record contract's ids about reading records and refusing actions (spec/rules.md section 7)
     # concern every deal, which is what a record describes; the conformance vectors count them
     # properly (malformed and illegal cases, comet.vectors.case_rules).
-    hit.update({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE"})
+    hit.update({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE", "R-REC-LIMITS", "R-REC-FORMAT"})
     if start.dead:
         hit.add("R-DEAD-HAND")
     if start.pack == "black":
@@ -230,26 +232,9 @@ def natural_king(before: DealState, action: Action) -> bool:
     return any(rank_of(c) == KING and c not in before.wild for c in action.cards)
 
 
-
-
-
-
-
-
-
-
 def continues_in_suit(before: DealState, c: int) -> bool:
     nxt = card(before.run[-1] + 1, before.run_suit) if before.run and before.run_suit >= 0 else -1
     return c == nxt or (bool(before.branch) and c == before.branch)
-
-
-
-
-
-
-
-
-
 
 
 #: Each game family's classifier of its own rule ids, registered by ``comet/games/<name>/coverage.py``;

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from comet.commands.rules import RULING_FILES
+#: The spec files that hold the rulings (``comet.commands.rules`` reads the same list from here).
+RULING_FILES = ("rulings.md", "rulings-variants.md")
 
 BULLET = re.compile(r'^- `([a-z0-9_]+) = "?([^"`]+)"?`(?: \(default\))?: (.+)$')
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from comet.checks.coverage import import_if_installed
 from comet.commands.common import checkout_root
+from comet.commands.reading_labels import RULING_FILES, reading_labels
 from comet.presets import PRESETS
 from comet.records.deal_record import JsonObject, JsonValue
 from comet.records.rules_file import dumps_toml, resolve
@@ -28,7 +29,6 @@ RULE_HEADING = re.compile(r"^### (R-[A-Z0-9-]+): (.+)$")
 RULING_HEADING = re.compile(r"^### (RUL-[A-Z0-9-]+): (.+)$")
 CITATION = re.compile(r'^\s*- (\d{3}:\d+(?:-\d+)?) "')
 RULE_FILES = ("rules.md", "rules-variants.md")
-RULING_FILES = ("rulings.md", "rulings-variants.md")
 
 
 def default_spec_dir() -> Path:
@@ -129,8 +129,6 @@ def ruling_sources(spec: Path) -> dict[str, list[str]]:
 def ruling_list(spec: Path) -> list[JsonObject]:
     """Every ruling field: its ruling id, question, readings (None: a whole number) with their plain labels,
     presets and defaults."""
-    from comet.commands.reading_labels import reading_labels
-
     titles = ruling_titles(spec)
     plain = reading_labels(spec)
     out: list[JsonObject] = []

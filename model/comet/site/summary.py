@@ -11,7 +11,9 @@ from pathlib import Path
 from comet.notation import seat_name
 from comet.site.sources import Section, normalise
 
-ROW = re.compile(r"^\|\s*\[(RUL-[A-Z0-9-]+)\]\([^)]*\)\s*\|(.*)\|\s*$")
+ROW = re.compile(r"^\|\s*(?:<a id=\"[^\"]*\"></a>)?\[(RUL-[A-Z0-9-]+)\]\([^)]*\)\s*\|(.*)\|\s*$")
+#: The index's answers that say a reading changes what someone gets (spec/divergence/README.md, issue 33).
+GAINS = re.compile(r"^\s*(changes who gains|exact effect)\b")
 LABELLED = re.compile(r"^\*\*([A-Z][A-Za-z ]+)\.\*\*\s*(.*)$")
 SEEDS = {"000": "the English rules (000)", "003": "the German rendering (003)", "002": "the CatsAtCards article (002)"}
 
@@ -40,10 +42,12 @@ def measured(readme: Path) -> dict[str, Measured]:
         m = ROW.match(line)
         if not m:
             continue
-        verdict = m.group(2).rsplit("|", 1)[-1]
+        cells = m.group(2).split("|")
+        verdict = cells[-1]
+        answer = cells[2] if len(cells) > 2 else ""
         c = counts.setdefault(m.group(1), [0, 0])
         c[1] += 1
-        if re.search(r":\s*matters\b", verdict):
+        if re.search(r":\s*matters\b", verdict) or GAINS.match(answer):
             c[0] += 1
     return {k: Measured(a, b) for k, (a, b) in counts.items()}
 
