@@ -195,18 +195,48 @@ def test_the_lean_paths_assume_every_reading_the_general_path_makes() -> None:
     assert rules_fields_read([*GENERAL_PATH, reads_a_new_field]) - set(engine.LEGAL_FIELDS) == {"comet_bonus_last"}
 
 
+#: What the engine writes into a new state's dictionary besides its fields: ``DealState.terminal``, derived.
+DERIVED_KEYS = frozenset({"terminal"})
+
+
 def new_state_keys_unknown(source: str) -> list[str]:
-    """Every key of a dictionary merged into a state's fields (``fields | {...}``, as ``end_turn`` and ``play``
-    build the next state) that is not a field of ``DealState``."""
-    bad = []
+    """Every key written into the copy of a state's fields that the next state is built from
+    (``fields["key"] = ...``, as ``end_turn`` and ``play`` do; or merged in, ``fields | {...}``) that is
+    neither a field of ``DealState`` nor a derived key it keeps (``DERIVED_KEYS``)."""
+    known = STATE_FIELDS | DERIVED_KEYS
+    keys: list[tuple[int, object]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and isinstance(node.right, ast.Dict):
-            keys = [k.value for k in node.right.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-            bad += [f"line {node.lineno}: {k}" for k in keys if k not in STATE_FIELDS]
-    return bad
+            keys += [(node.lineno, k.value) for k in node.right.keys if isinstance(k, ast.Constant)]
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "fields"
+                    and isinstance(target.slice, ast.Constant)
+                ):
+                    keys.append((node.lineno, target.slice.value))
+    return [f"line {line}: {k}" for line, k in keys if k not in known]
 
 
 def test_every_new_state_names_real_fields() -> None:
-    """``end_turn`` and ``play`` build the next state from a dictionary of changes: its keys are fields."""
+    """``end_turn`` and ``play`` build the next state from a copy of the fields with the changes written in:
+    every key written is a field (or the derived ``terminal``); a misspelt one is named."""
     assert new_state_keys_unknown(inspect.getsource(engine)) == []
     assert new_state_keys_unknown('_set_attribute(a, "__dict__", d | {"to_mvoe": 1})') == ["line 1: to_mvoe"]
+    assert new_state_keys_unknown('fields = d.copy()\nfields["to_mvoe"] = 1\nfields["terminal"] = 0') == [
+        "line 2: to_mvoe"
+    ]
+
+
+def test_terminal_is_the_deal_being_over_however_the_state_was_made() -> None:
+    """R-END-OUT: ``terminal`` (kept in the state's dictionary once known) follows ``winner`` and ``drawn``
+    through the engine's transitions, ``_replace`` and ``dataclasses.replace``."""
+    for s in random_positions(300, 5):
+        for a in legal_actions(s):
+            after = apply(s, a)
+            assert after.terminal == (after.winner >= 0 or after.drawn), (s, a)
+        over = _replace(s, winner=s.to_move)
+        assert over.terminal and not _replace(over, winner=-1).terminal
+        assert dataclasses.replace(over, winner=-1).terminal is s.drawn

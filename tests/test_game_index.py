@@ -75,6 +75,7 @@ CORE = (
     "model/comet/engine.py",
     "model/comet/deal.py",
     "model/comet/legal.py",
+    "model/comet/plan.py",
     "model/comet/game.py",
     "model/comet/checks",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "proofs" / "comet_proofs").glob("*.py")),

@@ -3,7 +3,8 @@
 Part of the rules engine (``comet.engine`` re-exports every name here, the public API, and its ``apply``
 calls ``legal_actions`` and ``why_illegal`` through its own names, so a test may replace them there).
 ``legal_actions`` takes lean paths under the default readings of the rulings that decide play
-(``LEGAL_FIELDS``) and the general path otherwise; tests keep the two equal.
+(``LEGAL_FIELDS``: worked out once per ruleset, in its ``comet.plan.Plan``) and the general path otherwise;
+tests keep the two equal.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Sequence
 
 from comet.cards import KING, Card, card_text, of_rank, rank_of, rank_text
 from comet.errors import IllegalAction
+from comet.plan import LAST, plan_of
 from comet.ruleset import Ruleset
 from comet.state import PASS, Action, DealState, one_card
 from comet.trace import rule
-from comet.variant import REGISTRY, Variant, variant_of
+from comet.variant import variant_of
 
 
 @rule("R-RANK-ORDER")
@@ -93,8 +95,8 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     if d["winner"] >= 0 or d["drawn"]:  # state.terminal, without the property's call
         return ()
     rules = d["rules"]
-    v = REGISTRY.get(rules.variant) or variant_of(rules)
-    hook = v.legal_actions
+    plan = LAST.plan if LAST.rules is rules else plan_of(rules)  # the hooks of these rules, looked up once
+    hook = plan.legal_actions
     if hook is not None:
         return hook(state)
     hand = d["hands"][d["to_move"]]
@@ -105,19 +107,18 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         need = run[-1] + 1
         lo = bisect_left(hand, need * 4)
         hi = bisect_left(hand, need * 4 + 4, lo)
-        if lo == hi:
-            for w in d["wild"]:
-                if w in hand:
-                    break
-            else:
+        for w in d["wild"]:
+            if w in hand:
+                break
+        else:  # no wild card in hand
+            if lo == hi:
                 return PASS_ONLY
-        last = _last_plain  # the ruleset of the call before, most often this one
-        if last[2] if (last[0] is rules and last[1] is v) else plain_readings(rules, v):
+            if hi - lo == 1 and plan.plain:  # one natural card of the rank needed: it must go on (R-PLAY-MUST)
+                return MUST_PLAY[hand[lo]]
+        if plan.plain:
             return plain_continue(state, hand[lo:hi], need)
-    elif not run:
-        last = _last_plain
-        if last[2] if (last[0] is rules and last[1] is v) else plain_readings(rules, v):
-            return plain_lead(state, hand)
+    elif not run and plan.plain:
+        return plain_lead(state, hand)
     return general_legal_actions(state, rules, hand)
 
 
@@ -177,43 +178,6 @@ def general_legal_actions(state: DealState, rules: Ruleset, hand: tuple[Card, ..
     return tuple(acts)
 
 
-#: The ``Ruleset`` fields the lean paths of ``legal_actions`` assume at their defaults (every field that
-#: ``general_legal_actions`` and the functions it calls read; ``tests/test_engine_speed.py`` checks the
-#: source against this list, so a new reading there cannot be skipped by the lean paths).
-LEGAL_FIELDS = (
-    "quartet_on_lead",
-    "comet_lead",
-    "new_run",
-    "stuck_restart",
-    "comet_in_quartet",
-    "comet_requires_missing",
-    "comet_as",
-    "may_stop_early",
-    "comet_after",
-)
-_PLAIN: dict[int, tuple[Ruleset, Variant, bool]] = {}
-#: The entry of ``_PLAIN`` last asked for (one tuple, replaced whole): ``legal_actions`` looks here first.
-_last_plain: tuple[Ruleset | None, Variant | None, bool] = (None, None, False)
-
-
-def plain_readings(rules: Ruleset, v: Variant) -> bool:
-    """Do ``rules`` read every ruling of ``LEGAL_FIELDS`` as the defaults do, in a family with no set hook
-    (``partial_sets``) and the standard lowest rank?  Worked out once per ``Ruleset`` value and family (a
-    small table keyed by the ruleset's identity; a family re-registered under its name is seen)."""
-    global _last_plain
-    entry = _PLAIN.get(id(rules))
-    if entry is None or entry[0] is not rules or entry[1] is not v:
-        plain = v.partial_sets is None and all(getattr(rules, f) == getattr(_DEFAULT_RULES, f) for f in LEGAL_FIELDS)
-        if len(_PLAIN) >= 256:  # rulesets made afresh in a loop: keep the table small
-            _PLAIN.clear()
-        entry = _PLAIN[id(rules)] = (rules, v, plain)
-    _last_plain = entry
-    return entry[2]
-
-
-_DEFAULT_RULES = Ruleset()
-
-
 def plain_continue(state: DealState, held: tuple[Card, ...], need: int) -> tuple[Action, ...]:
     """``legal_actions`` going on with a run under the default readings: each natural card of the rank
     needed, all of them together when they are every one in the pack (``quartet``), the Comet for that
@@ -256,6 +220,8 @@ action_order = operator.attrgetter("cards", "as_rank")
 #: The action of playing one natural card, by card: the very values ``one_card(card, 0)`` gives.
 NATURAL_PLAYS = tuple(one_card(c, 0) for c in range(4 * (KING + 1)))
 PASS_ONLY = (PASS,)
+#: The legal actions when the one card the hand holds of the rank needed must be played, by card.
+MUST_PLAY = tuple((a,) for a in NATURAL_PLAYS)
 
 
 @rule("R-STOP-STUCK")

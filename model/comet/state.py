@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import overload
 
 from comet.cards import Card, card_text, rank_of, rank_text
 from comet.ruleset import Ruleset
@@ -63,6 +64,29 @@ class Payment:
     rule: str
 
 
+class Terminal:
+    """``DealState.terminal``: the deal is over (a winner, or drawn).
+
+    Worked out from ``winner`` and ``drawn`` on first reading and then kept in the state's own
+    dictionary, where the next reading finds it as a plain attribute (a descriptor without ``__set__``
+    yields to the instance's dictionary): a property would cost a call on every reading, and every loop
+    that plays a deal reads it once per action.  The engine writes it when it builds the next state
+    (``comet.engine``), so in play the value is always already there.  A derived value of fields that
+    never change, so the state stays immutable in effect; it is not a field (equality, ``repr``,
+    ``dataclasses.replace`` and ``fields`` ignore it)."""
+
+    @overload
+    def __get__(self, state: None, owner: type[DealState]) -> Terminal: ...
+    @overload
+    def __get__(self, state: DealState, owner: type[DealState] | None = None) -> bool: ...
+    def __get__(self, state: DealState | None, owner: type[DealState] | None = None) -> bool | Terminal:
+        if state is None:
+            return self
+        done = state.winner >= 0 or state.drawn
+        state.__dict__["terminal"] = done
+        return done
+
+
 @dataclass(frozen=True)
 class DealState:
     """Everything needed to continue a deal; equal states behave identically.
@@ -105,9 +129,8 @@ class DealState:
     # RUL-COMET-AFTER (optional_restart): right after the Comet the player may also start a new run.
     free_lead: bool = False
 
-    @property
-    def terminal(self) -> bool:
-        return self.winner >= 0 or self.drawn
+    #: Is the deal over (a winner, or drawn)?  Read once per action by every loop that plays a deal.
+    terminal = Terminal()  # not annotated: a class attribute, not a field
 
     @property
     def need(self) -> int:

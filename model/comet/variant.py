@@ -195,7 +195,46 @@ class Variant:
         return (*common, "points_non_negative", "game_total_is_sum_of_deals")
 
 
-REGISTRY: dict[str, Variant] = {}
+class Registry(dict[str, "Variant"]):
+    """The families by name: a dictionary that tells its listeners when it changes.
+
+    The engine resolves a ruleset's hooks once (``comet.plan``) instead of on every action; a family
+    registered again, or swapped for a test (``monkeypatch.setitem``), clears what was resolved, so the
+    next action sees the new hooks.  Every way of changing the dictionary goes through ``__setitem__``
+    or ``__delitem__``, or is refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listeners: list[Callable[[], None]] = []
+
+    def changed(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+    def __setitem__(self, name: str, v: Variant) -> None:
+        super().__setitem__(name, v)
+        self.changed()
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        self.changed()
+
+    def pop(self, name: str, *default: Variant | None) -> Variant | None:  # type: ignore[override]
+        if name in self:
+            v = self[name]
+            del self[name]
+            return v
+        if default:
+            return default[0]
+        raise KeyError(name)
+
+    def _refuse(self, *args: object, **kwargs: object) -> typing.NoReturn:
+        raise TypeError("change the registry one family at a time (REGISTRY[name] = v, del REGISTRY[name])")
+
+    update = popitem = clear = setdefault = __ior__ = _refuse
+
+
+REGISTRY = Registry()
 
 
 def register(v: Variant) -> Variant:
