@@ -180,8 +180,6 @@ def play(state: DealState, action: Action) -> DealState:
     else:
         hands = remove_cards(state, cards)
         hand = hands[seat]
-    as_rank = action.as_rank
-    rank = as_rank or cards[0] >> 2  # action.rank (a card is rank * 4 + suit)
     out = not hand
     payments = d["payments"]
     rules = d["rules"]
@@ -189,17 +187,26 @@ def play(state: DealState, action: Action) -> DealState:
     hook = plan.play_payments
     if hook is not None:
         payments = payments + hook(state, seat, action, out)
-    elif as_rank:
-        payments = payments + comet_bonus(state, seat, out, as_rank)
-    # R-COMET-STOP; under RUL-COMET-AFTER=optional_restart the run goes on from the Comet's rank,
-    # and the player may instead start a new run (free_lead).  A card that does not continue the
-    # run (a lead, that free restart, or a Comet standing for another rank) starts a run of its own.
-    go_on = bool(as_rank) and plan.optional_restart and rank != KING
-    if rank == KING or (as_rank and not go_on):
-        run: tuple[int, ...] = ()
+    as_rank = action.as_rank
+    run: tuple[int, ...] = d["run"]
+    if as_rank:
+        if hook is None:
+            payments = payments + comet_bonus(state, seat, out, as_rank)
+        # R-COMET-STOP; under RUL-COMET-AFTER=optional_restart the run goes on from the Comet's rank, and
+        # the player may instead start a new run (free_lead).
+        go_on = plan.optional_restart and as_rank != KING
+        if go_on:
+            run = run + (as_rank,) if run and as_rank == run[-1] + 1 else (as_rank,)
+        else:
+            run = ()
     else:
-        run = d["run"]
-        run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
+        go_on = False
+        rank = cards[0] >> 2  # action.rank (a card is rank * 4 + suit)
+        # R-STOP-KING; a card that does not continue the run (a lead, a free restart) starts one of its own.
+        if rank == KING:
+            run = ()
+        else:
+            run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
     fields = d.copy()  # the next state's fields: this one's, with the changes written in (see _new_state)
     fields["hands"] = hands
     fields["played"] = d["played"] + cards
@@ -216,7 +223,7 @@ def play(state: DealState, action: Action) -> DealState:
     _set_attribute(after, "__dict__", fields)
     if out:
         for option in plan.options:
-            after = option.on_going_out(after, bool(as_rank) and hook is None)
+            after = option.on_going_out(after, as_rank != 0 and hook is None)
     return after
 
 

@@ -207,7 +207,11 @@ def plain_lead(state: DealState, hand: tuple[Card, ...]) -> tuple[Action, ...]:
     if not hand:
         return PASS_ONLY  # no card to lead (a hand is empty only once the deal is over)
     wild = state.wild
-    return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in dict.fromkeys(hand)])
+    distinct = dict.fromkeys(hand)
+    for w in wild:
+        if w in distinct:
+            return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in distinct])
+    return tuple(map(NATURAL_PLAYS.__getitem__, distinct))  # no wild card: one natural play per card
 
 
 def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Card]) -> list[Action]:
