@@ -188,25 +188,23 @@ def play(state: DealState, action: Action) -> DealState:
     if hook is not None:
         payments = payments + hook(state, seat, action, out)
     as_rank = action.as_rank
-    run: tuple[int, ...] = d["run"]
     if as_rank:
         if hook is None:
             payments = payments + comet_bonus(state, seat, out, as_rank)
         # R-COMET-STOP; under RUL-COMET-AFTER=optional_restart the run goes on from the Comet's rank, and
         # the player may instead start a new run (free_lead).
         go_on = plan.optional_restart and as_rank != KING
-        if go_on:
-            run = run + (as_rank,) if run and as_rank == run[-1] + 1 else (as_rank,)
-        else:
-            run = ()
+        rank = as_rank
+        stop = not go_on
     else:
         go_on = False
         rank = cards[0] >> 2  # action.rank (a card is rank * 4 + suit)
-        # R-STOP-KING; a card that does not continue the run (a lead, a free restart) starts one of its own.
-        if rank == KING:
-            run = ()
-        else:
-            run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
+        stop = rank == KING  # R-STOP-KING
+    if stop:
+        run: tuple[int, ...] = ()
+    else:  # a card that does not continue the run (a lead, a free restart) starts one of its own
+        run = d["run"]
+        run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
     fields = d.copy()  # the next state's fields: this one's, with the changes written in (see _new_state)
     fields["hands"] = hands
     fields["played"] = d["played"] + cards
