@@ -240,3 +240,23 @@ def test_terminal_is_the_deal_being_over_however_the_state_was_made() -> None:
         over = _replace(s, winner=s.to_move)
         assert over.terminal and not _replace(over, winner=-1).terminal
         assert dataclasses.replace(over, winner=-1).terminal is s.drawn
+
+
+def test_the_shortcuts_of_a_run_list_what_the_general_path_lists() -> None:
+    """R-PLAY-MUST, R-COMET-OPTIONAL: the positions ``legal_actions`` answers from a table (one card of the
+    rank needed, two, or only the Comet) are each met in standard deals, and each answer is the general path's."""
+    met = {"one card": 0, "two cards": 0, "only the Comet": 0}
+    rng = random.Random(11)
+    for seed in range(150):
+        players = 2 + seed % 4
+        s = shuffled_deal(preset("standard").rules, players, seed % players, seed)
+        while not s.terminal:
+            legal = legal_actions(s)
+            if s.run and not s.free_lead:
+                assert legal == engine.general_legal_actions(s, s.rules, s.hands[s.to_move]), s
+                if legal[0] == PASS and len(legal) == 2 and legal[1].as_rank:
+                    met["only the Comet"] += 1
+                elif not legal[0].is_pass and all(len(a.cards) == 1 and not a.as_rank for a in legal):
+                    met["one card" if len(legal) == 1 else "two cards"] += 1
+            s = apply(s, rng.choice(legal), legal=legal)
+    assert min(met.values()) > 0, met

@@ -9,6 +9,7 @@ tests keep the two equal.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from bisect import bisect_left
@@ -109,12 +110,16 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         hi = bisect_left(hand, need * 4 + 4, lo)
         for w in d["wild"]:
             if w in hand:
+                if lo == hi and plan.plain and len(d["wild"]) == 1:
+                    return comet_or_pass(w, need)  # only the Comet could go on, and it is never compulsory
                 break
         else:  # no wild card in hand
             if lo == hi:
                 return PASS_ONLY
-            if hi - lo == 1 and plan.plain:  # one natural card of the rank needed: it must go on (R-PLAY-MUST)
-                return MUST_PLAY[hand[lo]]
+            if hi - lo < 3 and plan.plain:  # one or two natural cards of the rank needed (R-PLAY-MUST): no set
+                if hi - lo == 1 or hand[lo] == hand[lo + 1]:  # one card, or two copies of it: one action
+                    return MUST_PLAY[hand[lo]]
+                return (NATURAL_PLAYS[hand[lo]], NATURAL_PLAYS[hand[lo + 1]])
         if plan.plain:
             return plain_continue(state, hand[lo:hi], need)
     elif not run and plan.plain:
@@ -211,7 +216,14 @@ def plain_lead(state: DealState, hand: tuple[Card, ...]) -> tuple[Action, ...]:
     for w in wild:
         if w in distinct:
             return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in distinct])
-    return tuple(map(NATURAL_PLAYS.__getitem__, distinct))  # no wild card: one natural play per card
+    return tuple(map(_natural_play, distinct))  # no wild card: one natural play per card
+
+
+@functools.cache
+def comet_or_pass(wild: Card, need: int) -> tuple[Action, ...]:
+    """``plain_continue`` when the hand's one card that may go on is the wild card (R-COMET-OPTIONAL: a pass,
+    or the Comet standing for the rank needed); one value per card and rank, as actions are."""
+    return (PASS, one_card(wild, need))
 
 
 def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Card]) -> list[Action]:
@@ -223,6 +235,7 @@ def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Car
 action_order = operator.attrgetter("cards", "as_rank")
 #: The action of playing one natural card, by card: the very values ``one_card(card, 0)`` gives.
 NATURAL_PLAYS = tuple(one_card(c, 0) for c in range(4 * (KING + 1)))
+_natural_play = NATURAL_PLAYS.__getitem__
 PASS_ONLY = (PASS,)
 #: The legal actions when the one card the hand holds of the rank needed must be played, by card.
 MUST_PLAY = tuple((a,) for a in NATURAL_PLAYS)
