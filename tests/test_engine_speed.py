@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import pickle
 import random
 from collections.abc import Callable, Sequence
 
@@ -237,6 +238,9 @@ def test_terminal_is_the_deal_being_over_however_the_state_was_made() -> None:
         for a in legal_actions(s):
             after = apply(s, a)
             assert after.terminal == (after.winner >= 0 or after.drawn), (s, a)
+            # made as _new_state makes it, the next state is a DealState like one built field by field
+            assert type(after) is DealState and after == dataclasses.replace(after), (s, a)
+            assert pickle.loads(pickle.dumps(after)) == after
         over = _replace(s, winner=s.to_move)
         assert over.terminal and not _replace(over, winner=-1).terminal
         assert dataclasses.replace(over, winner=-1).terminal is s.drawn
