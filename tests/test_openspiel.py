@@ -23,7 +23,7 @@ else:
 import comet.frameworks.openspiel as ocs
 from comet import PRESETS, engine
 from comet.cards import card_text
-from comet.frameworks.common import action_of, deal_of, legal_ids, make_table, utilities
+from comet.frameworks.common import action_of, chance_outcomes, deal_of, legal_ids, make_table, utilities
 from comet.frameworks.openspiel import (
     CometState,
     ismcts_bot,
@@ -109,6 +109,8 @@ def engine_differences(game: Any, seed: int) -> list[str]:
     s = game.new_initial_state()
     order: list[int] = []
     while s.is_chance_node():
+        if s.chance_outcomes() != chance_outcomes(game.table, order):
+            return [f"chance outcomes after {len(order)} cards differ from the cards left"]
         outcomes, probs = zip(*s.chance_outcomes(), strict=True)
         o = rng.choices(outcomes, probs)[0]
         order.append(o + 4)
@@ -310,6 +312,36 @@ def test_stock_bots_play_whole_deals_of_every_preset(name: str) -> None:
         end = play_against_random(game, bot, seat=0, seed=2)
         assert end.is_terminal() and end.deal is not None and end.deal.terminal
         assert abs(sum(end.returns())) < 1e-9
+
+
+def test_chance_outcomes_kept_as_cards_are_dealt_are_the_cards_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state keeps the cards left as they are dealt (OpenSpiel asks at every chance node); the
+    differential test compares them with ``common.chance_outcomes`` and catches a state that forgets a
+    dealt card's second copy.  An outcome that is not a card left is refused."""
+    for name in ("standard", "old_comet"):  # two copies of most cards; one copy of each
+        assert engine_differences(load_game(name), 7) == []
+    s = load_game("standard").new_initial_state()
+    s.apply_action(s.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="not a card left"):
+        s.apply_action(60)
+    monkeypatch.setattr(CometState, "chance_outcomes", lambda self: chance_outcomes(self.table, self._order[:-1]))
+    assert any(engine_differences(load_game("standard"), seed) for seed in range(3))
+
+
+def test_a_clone_and_its_original_go_their_own_ways() -> None:
+    """A state shares its history, legal actions and engine state with its clones (they are immutable):
+    playing on in a clone changes nothing in the original, at every step of a deal."""
+    game = load_game("standard", players=4)
+    rng = random.Random(3)
+    s = random_state(game, rng, stop=0.0)
+    while not s.is_terminal():
+        before = (s.legal_actions(), s.deal, s.events(), s.moves(), s.information_state_string(s.current_player()))
+        twin = s.clone()
+        twin.apply_action(twin.legal_actions()[-1])
+        assert twin.moves() != s.moves()
+        after = (s.legal_actions(), s.deal, s.events(), s.moves(), s.information_state_string(s.current_player()))
+        assert after == before
+        s.apply_action(rng.choice(s.legal_actions()))
 
 
 def test_tables_are_cached_per_game_not_per_state() -> None:
