@@ -102,9 +102,25 @@ def action_of(ident: int) -> Action:
     return Action(_cards_of(rank + 1, MULTI_CODES[index]), rank + 1)
 
 
+#: ``action_id`` of each action met so far, by its fields (a tuple's hash is cheaper than the dataclass's).
+_IDS: dict[tuple[tuple[Card, ...], int], int] = {}
+
+
+def by_id(actions: Sequence[Action]) -> dict[int, Action]:
+    """Each action of ``actions`` by its id (``action_id``), as the frameworks' legal actions are kept."""
+    get = _IDS.get
+    out: dict[int, Action] = {}
+    for a in actions:
+        ident = get((a.cards, a.as_rank))
+        if ident is None:
+            ident = _IDS[a.cards, a.as_rank] = action_id(a)
+        out[ident] = a
+    return out
+
+
 def legal_ids(state: DealState) -> list[int]:
     """The ids of ``engine.legal_actions(state)``, ascending (the frameworks' order)."""
-    return sorted(action_id(a) for a in engine.legal_actions(state))
+    return sorted(by_id(engine.legal_actions(state)))
 
 
 # --------------------------------------------------------------------- the table

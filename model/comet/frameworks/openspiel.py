@@ -35,6 +35,7 @@ from comet.frameworks.common import (
     action_id,
     action_of,
     announcement,
+    by_id,
     card_outcome,
     cards_into,
     deal_of,
@@ -230,8 +231,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         d = self._deal.value
         assert d is not None
         actions = engine.legal_actions(d)
-        by_id = {action_id(a): a for a in actions}
-        legal: _Legal = (sorted(by_id), by_id, actions)
+        ids = by_id(actions)
+        legal: _Legal = (sorted(ids), ids, actions)
         self._legal = _Fixed[_Legal | None](legal)
         return legal
 
@@ -269,8 +270,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             return
         d = self._deal.value
         assert d is not None
-        _, by_id, actions = self._legal_now()
-        move = by_id.get(action)
+        _, known, actions = self._legal_now()
+        move = known.get(action)
         if move is None:  # not legal: the engine raises IllegalAction naming the rule it breaks
             engine.apply(d, action_of(action))
             raise AssertionError(f"action {action} is not among the legal actions")

@@ -36,6 +36,7 @@ from comet.frameworks.common import (
     Table,
     action_id,
     action_of,
+    by_id,
     copies,
     fill_tensor,
     legal_ids,
@@ -182,7 +183,7 @@ class _Legal:
     def __init__(self, state: DealState) -> None:
         self.state = state
         self.actions: Sequence[Action] = () if state.terminal else engine.legal_actions(state)
-        self.by_id = {action_id(a): a for a in self.actions}
+        self.by_id = by_id(self.actions)
         self.ids = sorted(self.by_id)
 
     def next_state(self, ident: int | np.int64) -> DealState:
