@@ -351,6 +351,40 @@ DEAL_BOUND_FACTOR = 4
 OPERA_DEAL_BOUND_FACTOR = 8
 
 
+#: The proved per-deal bounds of the other presets (spec/proofs.md, "Bounds": ``comet_proofs.bounds.proved_bounds``,
+#: Z3's optimum over the encoding with the lemmas, plus the in-play potential where more than the Comet pays in
+#: play), each at the preset's own readings and player count with the Comet at its starting value.  Chip games:
+#: (players) -> (the most chips one seat loses in a deal, the most it wins).  Points games: (players) -> the most
+#: points one seat scores in a deal (with obligation 13, deal scores non-negative, for every reading).
+#: tests/test_frameworks.py checks each figure against the proofs (when Z3 is installed) and every simulated deal.
+PROVED_CHIPS: dict[str, dict[int, tuple[int, int]]] = {
+    "old_comet": {2: (620, 620), 3: (571, 1102), 4: (609, 1718), 5: (669, 2470)},
+    "commit_hoyle": {3: (115, 212), 4: (115, 297), 5: (115, 370)},
+}
+PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 159}}
+
+
+def proved_table_bound(table: Table) -> UtilityBounds | None:
+    """The utility bounds of ``table`` from ``PROVED_CHIPS`` / ``PROVED_POINTS``, if it is a table they were
+    proved for: the preset's own readings, a player count in the table, the Comet at its starting value."""
+    if table.small or table.rules != PRESETS[table.preset].rules:
+        return None
+    if table.comet_value != PRESETS[table.preset].variant.comet_value:
+        return None
+    n = table.players
+    chips = PROVED_CHIPS.get(table.preset, {}).get(n)
+    cite = f'spec/proofs.md "Bounds" ({table.preset}, {n} players, the preset\'s readings, Comet at its start)'
+    if chips is not None:
+        return UtilityBounds(-float(chips[0]), float(chips[1]), "proved: " + cite)
+    most = PROVED_POINTS.get(table.preset, {}).get(n)
+    if most is not None:
+        # Points in [0, M] each (obligation 13 and the bound): a seat's points less the mean lie within
+        # (n-1)M/n either way; negated where the lowest total wins, the same.
+        half = (n - 1) * most / n
+        return UtilityBounds(-half, half, "proved: " + cite + " and obligation 13 (deal scores non-negative)")
+    return None
+
+
 @functools.cache
 def utility_bounds(table: Table) -> UtilityBounds:
     """The bounds of a seat's utility for OpenSpiel's MinUtility/MaxUtility and the observation spaces.
@@ -361,9 +395,10 @@ def utility_bounds(table: Table) -> UtilityBounds:
       ``(n-1)(F x P + 4v)``, P the pack's points, v the Comet's value, F = 4 (8 with the Opera).
     - Two-player Comet: its score is the standard settlement's (obligation 10), so at most ``F x P``,
       and the utility, the score less the mean of the two, is within half of it either way.
-    - Every other preset: no per-deal bound is proved (spec/proofs.md, "Bounds": Old Comet, Commit and
-      Red Nines are bounded only at their preset readings and player counts), so a stated safe envelope:
-      every card of the pack at 20 points, times 64 for the doublings, per other seat.
+    - Old Comet, Commit and Red Nines at a table the proofs' "Bounds" cover (the preset's own readings, the
+      Comet at its starting value, a player count proved): those bounds (``proved_table_bound``).
+    - Any other table of theirs (another reading, Comet value or player count): no per-deal bound is proved,
+      so a stated safe envelope: every card of the pack at 20 points, times 64 for the doublings, per other seat.
     The tests check that no simulated deal leaves these bounds."""
     if table.small:
         low, high = exact_utility_range(table)
@@ -377,6 +412,9 @@ def utility_bounds(table: Table) -> UtilityBounds:
     if variant.name == "two_player":
         half = factor * pack_points / 2
         return UtilityBounds(-half, half, "proved: spec/proofs.md obligations 10-11 (the standard settlement)")
+    proved = proved_table_bound(table)
+    if proved is not None:
+        return proved
     envelope = float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
     return UtilityBounds(-envelope, envelope, "not proved: a safe envelope (20 points a card, x64, per other seat)")
 
