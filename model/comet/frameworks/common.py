@@ -577,6 +577,13 @@ def tensor_pieces(table: Table, *, private: bool, public: bool, recall: bool) ->
 
 
 def cards_into(out: npt.NDArray[np.float32], cards: Sequence[Card]) -> None:
+    """Mark ``cards`` in the card planes ``out`` (a second copy of a card in the second plane)."""
+    if not cards:
+        return
+    places = [c - 4 for c in cards]
+    if len(set(places)) == len(places):  # the usual case: one copy of each, one numpy assignment
+        out[0, places] = 1.0
+        return
     seen: set[Card] = set()
     for c in cards:
         out[1 if c in seen else 0, c - 4] = 1.0

@@ -315,9 +315,15 @@ class CometState(pyspiel.State):  # type: ignore[misc]
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt (so far, while dealing)."""
         start = self._start.value
-        if isinstance(start, DealState):
+        if start is not None:
             return start.hands[seat]
+        if not self._order:
+            return ()
         return hands_so_far(self.table, self._order)[seat]
+
+    def played_moves(self) -> list[tuple[int, Action]]:
+        """(seat, action) of every player action so far."""
+        return [(step.before.to_move, step.move) for step in self._steps()]
 
     def events(self) -> list[str]:
         """What the whole table has seen, in order: one line per player action (and the announcement
@@ -555,7 +561,7 @@ class CometObserver:
                 if name in self.dict:
                     cards_into(self.dict[name], state.dealt_to(player))
             return
-        moves = [(seat, action_of(a)) for seat, a in state.moves()]
+        moves = state.played_moves() if "played_by" in self.dict else []
         fill_tensor(self.dict, self.table, d, player, state.dealt_to(player), moves)
 
     def string_from(self, state: CometState, player: int) -> str:
