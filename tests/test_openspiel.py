@@ -429,3 +429,30 @@ def test_openspiel_scripts_run_with_the_game_registered(capsys: pytest.CaptureFi
     assert "Iteration 0 exploitability 9.0" in capsys.readouterr().out
     assert main(["no_such.module"]) == 2
     assert "no module 'no_such.module'" in capsys.readouterr().err
+
+
+def test_loading_by_name_needs_the_one_documented_import() -> None:
+    """spec/frameworks.md "Loading by name": in a fresh interpreter, ``import comet`` registers nothing (the core
+    imports no framework) and OpenSpiel says the game is unknown; ``import comet.frameworks.openspiel`` is what
+    makes ``python_comet`` and the small Comets' names load, and a bad parameter is then one short sentence."""
+    import subprocess
+    import sys
+
+    script = """
+import pyspiel, comet
+try:
+    pyspiel.load_game("python_comet")
+except Exception as e:
+    print("before:", str(e).splitlines()[0])
+import comet.frameworks.openspiel
+print("after:", pyspiel.load_game("python_comet_tiny").num_players())
+try:
+    pyspiel.load_game("python_comet(comet_lead=queen)")
+except Exception as e:
+    print("bad:", len(str(e).splitlines()), str(e))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    lines = run.stdout.splitlines()
+    assert lines[0] == "before: Unknown game 'python_comet'. Available games are:", lines
+    assert lines[1] == "after: 2"
+    assert lines[2].startswith("bad: 1 ") and "has no reading 'queen'" in lines[2] and len(lines[2]) < 200, lines[2]
