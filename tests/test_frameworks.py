@@ -207,6 +207,25 @@ def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
     assert all("x the engine's time per step" in note for _, _, note in rows[1:])
 
 
+def test_framework_floors_are_measured_beside_the_wrappers() -> None:
+    """``python -m comet.frameworks.bench``: each framework with no rules at all (its floor) runs faster than our
+    wrapper of it, and the report states the best ratio a wrapper could reach."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    from comet.frameworks.bench import (
+        floor_report,
+        openspiel_floor_steps,
+        openspiel_steps,
+        pettingzoo_floor_steps,
+        pettingzoo_steps,
+    )
+
+    assert openspiel_floor_steps(0.2) > openspiel_steps("standard", 4, 0.2)
+    assert pettingzoo_floor_steps(0.2) > pettingzoo_steps("standard", 4, 0.2)
+    text = floor_report(0.05)
+    assert text.startswith("engine: ") and text.count("so at best") == 2
+
+
 def test_utility_bounds_cite_the_proved_deal_bound() -> None:
     """R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: the standard family's bound is spec/proofs.md's obligation 11,
     -(F x P + 4v) .. (n-1)(F x P + 4v) with P = 336 for the two-pack game, F = 4 (8 with the Opera); a preset

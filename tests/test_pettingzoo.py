@@ -322,8 +322,8 @@ def test_the_observation_comparison_catches_a_lost_second_copy(monkeypatch: pyte
             out[c - 4] = 1.0
 
     monkeypatch.setattr(pz, "_set_cards", one_plane)
-    pz._layout.cache_clear()
+    pz._LAYOUTS.clear()
     try:
         assert any(observation_differences("standard", seed) for seed in range(5))
     finally:
-        pz._layout.cache_clear()
+        pz._LAYOUTS.clear()

@@ -419,6 +419,19 @@ def utility_bounds(table: Table) -> UtilityBounds:
     return UtilityBounds(-envelope, envelope, "not proved: a safe envelope (20 points a card, x64, per other seat)")
 
 
+#: ``utility_bounds(table).scale`` by the table's identity (the cache above hashes the table's 80 rulings
+#: through Python: too slow for every observation).
+_SCALES: dict[int, tuple[Table, float]] = {}
+
+
+def chip_scale(table: Table) -> float:
+    """``utility_bounds(table).scale``, looked up by the table's identity."""
+    got = _SCALES.get(id(table))
+    if got is None or got[0] is not table:
+        got = _SCALES[id(table)] = (table, utility_bounds(table).scale)
+    return got[1]
+
+
 def utility_bound(table: Table) -> float:
     """The largest magnitude of a seat's utility (``utility_bounds(table).scale``)."""
     return utility_bounds(table).scale
@@ -612,7 +625,7 @@ def fill_tensor(
         cards_into(views["played"], state.played)
         for s, h in enumerate(state.hands):
             views["held"][s, min(len(h), table.hand_size)] = 1.0
-        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(utility_bounds(table).scale)
+        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(chip_scale(table))
         views["terminal"][0] = 1.0 if state.terminal else 0.0
     if "played_by" in views:
         by: dict[int, list[Card]] = {}

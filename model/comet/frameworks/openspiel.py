@@ -163,6 +163,9 @@ class _Step:
         self.after = after
         self.text: tuple[str, ...] | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> _Step:
+        return self  # immutable but for the memo of its text: shared by a state's clones
+
     def lines(self) -> tuple[str, ...]:
         """What the table saw: the announcement before the action, if any, then the action's public line."""
         if self.text is None:
@@ -185,7 +188,6 @@ class _Step:
 #: A state's legal actions: their ids ascending, the action of each id, and the engine's list.
 _Legal = tuple[list[int], dict[int, Action], Sequence[Action]]
 _NO_DEAL: _Fixed[DealState | None] = _Fixed(None)
-_NO_STEP: _Fixed[_Step | None] = _Fixed(None)
 _NOT_ASKED: _Fixed[_Legal | None] = _Fixed(None)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -205,7 +207,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         self._order: list[int] = []  # cards dealt so far, top of the pack first
         self._deal = _NO_DEAL  # the engine's state once every card is dealt
         self._start = _NO_DEAL  # the engine's state as dealt (the hands each seat was dealt)
-        self._log = _NO_STEP  # the last _Step (player actions so far), or None
+        self._log: _Step | None = None  # the last player action (a chain of them, shared with clones)
         self._legal = _NOT_ASKED  # this state's legal actions, once asked
         self._player = _CHANCE
         self._terminal = False
@@ -233,7 +235,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         actions = engine.legal_actions(d)
         ids = by_id(actions)
         legal: _Legal = (sorted(ids), ids, actions)
-        self._legal = _Fixed[_Legal | None](legal)
+        fixed: _Fixed[_Legal | None] = _Fixed(legal)  # (not _Fixed[...](...): typing's call is slow)
+        self._legal = fixed
         return legal
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -264,7 +267,8 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             table = self.table
             if len(self._order) == table.dealt:
                 dealt = deal_of(table, self._order)
-                self._deal = self._start = _Fixed[DealState | None](dealt)
+                dealt_fixed: _Fixed[DealState | None] = _Fixed(dealt)
+                self._deal = self._start = dealt_fixed
                 self._player = _TERMINAL if dealt.terminal else dealt.to_move
                 self._terminal = dealt.terminal
             return
@@ -276,7 +280,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             engine.apply(d, action_of(action))
             raise AssertionError(f"action {action} is not among the legal actions")
         after = engine.apply(d, move, legal=actions)
-        self._log = _Fixed(_Step(self._log.value, d, move, action, after))
+        self._log = _Step(self._log, d, move, action, after)
         self._deal = _Fixed(after)
         self._legal = _NOT_ASKED
         self._player = _TERMINAL if after.terminal else after.to_move
@@ -307,7 +311,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(lines)
 
     def _steps(self) -> list[_Step]:
-        last = self._log.value
+        last = self._log
         return [] if last is None else last.chain()
 
     # ----------------------------------------------------------------- for observers

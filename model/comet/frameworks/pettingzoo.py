@@ -70,6 +70,7 @@ class _Layout:
     (``_observe``), with the card planes of recent hands and of the cards played kept ready."""
 
     def __init__(self, table: Table) -> None:
+        self.table = table
         pieces, self.size = _observation_layout(table)
         at = {name: start for name, _, start, _ in pieces}
         self.player, self.hand, self.to_move = at["player"], at["hand"], at["to_move"]
@@ -111,9 +112,16 @@ def _set_cards(out: npt.NDArray[np.float32], cards: Sequence[Card], before: Sequ
         seen.add(c)
 
 
-@functools.cache
+#: Each table's layout by the table's identity (a ``functools.cache`` on the table would hash its rulings, 80
+#: fields through Python, at every observation).
+_LAYOUTS: dict[int, _Layout] = {}
+
+
 def _layout(table: Table) -> _Layout:
-    return _Layout(table)
+    lay = _LAYOUTS.get(id(table))
+    if lay is None or lay.table is not table:
+        lay = _LAYOUTS[id(table)] = _Layout(table)
+    return lay
 
 
 def _observe(table: Table, state: DealState, seat: int, legal: Sequence[int] = ()) -> Observation:
