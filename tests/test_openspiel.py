@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
@@ -23,7 +24,15 @@ else:
 import comet.frameworks.openspiel as ocs
 from comet import PRESETS, engine
 from comet.cards import card_text
-from comet.frameworks.common import action_of, chance_outcomes, deal_of, legal_ids, make_table, utilities
+from comet.frameworks.common import (
+    action_of,
+    chance_outcomes,
+    deal_of,
+    hands_so_far,
+    legal_ids,
+    make_table,
+    utilities,
+)
 from comet.frameworks.openspiel import (
     CometState,
     ismcts_bot,
@@ -456,3 +465,50 @@ except Exception as e:
     assert lines[0] == "before: Unknown game 'python_comet'. Available games are:", lines
     assert lines[1] == "after: 2"
     assert lines[2].startswith("bad: 1 ") and "has no reading 'queen'" in lines[2] and len(lines[2]) < 200, lines[2]
+
+
+def numbering_problems(game: Any, seed: int) -> list[str]:
+    """spec/frameworks.md "One card numbering": after the deal, each seat's cards as the chance outcomes that
+    dealt them, as the columns set in its ``hand`` tensor plane, and as the card names its information state
+    and the chance actions' strings show are the same cards, ``(rank - 1) * 4 + suit``."""
+    from comet.cards import parse_card
+
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    outcomes: list[int] = []
+    while s.is_chance_node():
+        o = rng.choice([a for a, _ in s.chance_outcomes()])
+        if s.action_to_string(pyspiel.PlayerId.CHANCE, o) != "deal " + card_text(o + 4):
+            return [f"chance outcome {o} is not shown as {card_text(o + 4)}"]
+        outcomes.append(o)
+        s.apply_action(o)
+    problems: list[str] = []
+    hands = hands_so_far(game.table, [o + 4 for o in outcomes])
+    for seat in range(game.num_players()):
+        by_outcome = sorted(o - 4 for o in hands[seat])
+        obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        obs.set_from(s, seat)
+        columns = sorted(int(c) for c in np.flatnonzero(obs.dict["hand"][0]))
+        columns += sorted(int(c) for c in np.flatnonzero(obs.dict["hand"][1])) if obs.dict["hand"].shape[0] > 1 else []
+        first = s.information_state_string(seat).splitlines()[0]
+        named = sorted(parse_card(t) - 4 for t in first.split(" dealt ")[1].split())
+        if not by_outcome == sorted(columns) == named:
+            problems.append(f"seat {seat}: outcomes {by_outcome}, tensor columns {sorted(columns)}, names {named}")
+    return problems
+
+
+def test_one_card_numbering_across_outcomes_tensors_and_text() -> None:
+    for name in ("standard", "old_comet", "red_nines"):
+        assert numbering_problems(load_game(name), 5) == []
+
+
+def test_a_tensor_numbered_another_way_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: the tensor's card columns shifted by one from the chance outcomes."""
+    import comet.frameworks.common as common
+
+    def shifted(out: Any, cards: Any) -> None:
+        for c in cards:
+            out[0, (c - 4 + 1) % 52] = 1.0
+
+    monkeypatch.setattr(common, "cards_into", shifted)
+    assert numbering_problems(load_game("old_comet"), 5)
