@@ -129,11 +129,16 @@ def _observe(table: Table, state: DealState, seat: int, legal: Sequence[int] = (
     compares them), in a few numpy assignments; ``legal`` the legal ids when ``seat`` is to move."""
     lay = _layout(table)
     flat = np.zeros(lay.size, np.float32)
-    flat[lay.hand : lay.hand + lay.planes] = lay.hand_planes(state.hands[seat])
     flat[lay.played : lay.played + lay.planes] = lay.played_planes(state.played)
+    hand = state.hands[seat]
+    if len(set(hand)) == len(hand):  # no card twice: the hand's columns join the one assignment below
+        places = [lay.hand - 4 + c for c in hand]
+    else:
+        flat[lay.hand : lay.hand + lay.planes] = lay.hand_planes(hand)
+        places = []
     need = state.need
     row, cap = lay.held_row, lay.hand_size
-    places = [lay.held + s * row + min(len(h), cap) for s, h in enumerate(state.hands)]
+    places += [lay.held + s * row + min(len(h), cap) for s, h in enumerate(state.hands)]
     places += [
         lay.player + seat,
         lay.need + (need if need <= KING else 0),
