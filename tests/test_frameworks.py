@@ -207,6 +207,25 @@ def test_bench_rows_measure_each_installed_wrapper_beside_the_engine() -> None:
     assert all("x the engine's time per step" in note for _, _, note in rows[1:])
 
 
+def test_framework_floors_are_measured_beside_the_wrappers() -> None:
+    """``python -m comet.frameworks.bench``: each framework with no rules at all (its floor) runs faster than our
+    wrapper of it, and the report states the best ratio a wrapper could reach."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    from comet.frameworks.bench import (
+        floor_report,
+        openspiel_floor_steps,
+        openspiel_steps,
+        pettingzoo_floor_steps,
+        pettingzoo_steps,
+    )
+
+    assert openspiel_floor_steps(0.2) > openspiel_steps("standard", 4, 0.2)
+    assert pettingzoo_floor_steps(0.2) > pettingzoo_steps("standard", 4, 0.2)
+    text = floor_report(0.05)
+    assert text.startswith("engine: ") and text.count("so at best") == 2
+
+
 def test_utility_bounds_cite_the_proved_deal_bound() -> None:
     """R-SETTLE-CAUGHT, R-SETTLE-COMET-LAST: the standard family's bound is spec/proofs.md's obligation 11,
     -(F x P + 4v) .. (n-1)(F x P + 4v) with P = 336 for the two-pack game, F = 4 (8 with the Opera); a preset
@@ -217,7 +236,54 @@ def test_utility_bounds_cite_the_proved_deal_bound() -> None:
     b = utility_bounds(make_table("opera", 4, comet_value=5))
     assert (b.low, b.high) == (-(8 * 336 + 20), 3 * (8 * 336 + 20))
     assert utility_bounds(make_table("two_player")).high == 4 * 336 / 2
-    assert utility_bounds(make_table("red_nines")).source.startswith("not proved")
+    assert utility_bounds(make_table("red_nines", 6)).source.startswith("not proved")
+
+
+def proof_disagreements(chips: dict[str, dict[int, tuple[int, int]]], points: dict[str, dict[int, int]]) -> list[str]:
+    """Each stored per-deal figure against the proofs' (``comet_proofs.bounds``, the stored certificates):
+    a figure below the proved one could cut off a real deal; one above it is stale."""
+    from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, POINTS, proved_bounds_in_value
+    from comet_proofs.certificates import Certificates
+
+    out: list[str] = []
+    rows = [(g, n) for table in (chips, points) for g, by_n in table.items() for n in by_n]
+    for game, n in rows:
+        proved = {k: v[0] for k, v in proved_bounds_in_value(game, n, Certificates.stored(game)).items()}
+        if game in chips:
+            stored = dict(zip((DEAL_LOSS, DEAL_GAIN), chips[game][n], strict=True))
+        else:
+            stored = {POINTS: points[game][n]}
+        for quantity, figure in stored.items():
+            if proved.get(quantity) != figure:
+                out.append(f"{game} {n} players, {quantity}: stored {figure}, proved {proved.get(quantity)}")
+    return out
+
+
+def test_proved_bounds_of_the_other_presets_are_the_proofs() -> None:
+    """Old Comet, Commit and Red Nines: MinUtility/MaxUtility at the preset's readings come from the proofs'
+    per-deal bounds (spec/proofs.md "Bounds"; points games with obligation 13), each figure recomputed here
+    by Z3 from the stored certificates; another reading or Comet value falls back to the stated envelope."""
+    pytest.importorskip("z3")
+    from comet.frameworks.common import PROVED_CHIPS, PROVED_POINTS
+
+    assert proof_disagreements(PROVED_CHIPS, PROVED_POINTS) == []
+    b = utility_bounds(make_table("old_comet", 3))
+    assert (b.low, b.high) == (-571, 1102) and b.source.startswith("proved")
+    b = utility_bounds(make_table("red_nines", 5))
+    assert (b.low, b.high) == (-1248, 1248) and "obligation 13" in b.source  # 1560 x 4/5
+    assert utility_bounds(make_table("old_comet", 3, comet_value=9)).source.startswith("not proved")
+    assert utility_bounds(make_table("commit_hoyle", 3, rulings={"commit_rest": "stop_cards"})).source.startswith(
+        "not proved"
+    )
+    assert utility_bounds(make_table("commit_hoyle", 7)).source.startswith("not proved")
+
+
+def test_a_figure_below_the_proof_is_caught() -> None:
+    """A planted bug: Old Comet's 3-player loss bound stored below what is proved (and one above: stale)."""
+    pytest.importorskip("z3")
+    low = proof_disagreements({"old_comet": {3: (500, 1102)}}, {})
+    assert low and "stored 500, proved 571" in low[0]
+    assert proof_disagreements({}, {"commit_cats": {3: 200}})
 
 
 def test_observations_lie_in_their_space() -> None:

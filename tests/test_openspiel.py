@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
@@ -23,7 +24,15 @@ else:
 import comet.frameworks.openspiel as ocs
 from comet import PRESETS, engine
 from comet.cards import card_text
-from comet.frameworks.common import action_of, deal_of, legal_ids, make_table, utilities
+from comet.frameworks.common import (
+    action_of,
+    chance_outcomes,
+    deal_of,
+    hands_so_far,
+    legal_ids,
+    make_table,
+    utilities,
+)
 from comet.frameworks.openspiel import (
     CometState,
     ismcts_bot,
@@ -109,6 +118,8 @@ def engine_differences(game: Any, seed: int) -> list[str]:
     s = game.new_initial_state()
     order: list[int] = []
     while s.is_chance_node():
+        if s.chance_outcomes() != chance_outcomes(game.table, order):
+            return [f"chance outcomes after {len(order)} cards differ from the cards left"]
         outcomes, probs = zip(*s.chance_outcomes(), strict=True)
         o = rng.choices(outcomes, probs)[0]
         order.append(o + 4)
@@ -312,6 +323,36 @@ def test_stock_bots_play_whole_deals_of_every_preset(name: str) -> None:
         assert abs(sum(end.returns())) < 1e-9
 
 
+def test_chance_outcomes_kept_as_cards_are_dealt_are_the_cards_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state keeps the cards left as they are dealt (OpenSpiel asks at every chance node); the
+    differential test compares them with ``common.chance_outcomes`` and catches a state that forgets a
+    dealt card's second copy.  An outcome that is not a card left is refused."""
+    for name in ("standard", "old_comet"):  # two copies of most cards; one copy of each
+        assert engine_differences(load_game(name), 7) == []
+    s = load_game("standard").new_initial_state()
+    s.apply_action(s.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="not a card left"):
+        s.apply_action(60)
+    monkeypatch.setattr(CometState, "chance_outcomes", lambda self: chance_outcomes(self.table, self._order[:-1]))
+    assert any(engine_differences(load_game("standard"), seed) for seed in range(3))
+
+
+def test_a_clone_and_its_original_go_their_own_ways() -> None:
+    """A state shares its history, legal actions and engine state with its clones (they are immutable):
+    playing on in a clone changes nothing in the original, at every step of a deal."""
+    game = load_game("standard", players=4)
+    rng = random.Random(3)
+    s = random_state(game, rng, stop=0.0)
+    while not s.is_terminal():
+        before = (s.legal_actions(), s.deal, s.events(), s.moves(), s.information_state_string(s.current_player()))
+        twin = s.clone()
+        twin.apply_action(twin.legal_actions()[-1])
+        assert twin.moves() != s.moves()
+        after = (s.legal_actions(), s.deal, s.events(), s.moves(), s.information_state_string(s.current_player()))
+        assert after == before
+        s.apply_action(rng.choice(s.legal_actions()))
+
+
 def test_tables_are_cached_per_game_not_per_state() -> None:
     game = load_game("standard")
     a, b = game.new_initial_state(), game.new_initial_state()
@@ -397,3 +438,77 @@ def test_openspiel_scripts_run_with_the_game_registered(capsys: pytest.CaptureFi
     assert "Iteration 0 exploitability 9.0" in capsys.readouterr().out
     assert main(["no_such.module"]) == 2
     assert "no module 'no_such.module'" in capsys.readouterr().err
+
+
+def test_loading_by_name_needs_the_one_documented_import() -> None:
+    """spec/frameworks.md "Loading by name": in a fresh interpreter, ``import comet`` registers nothing (the core
+    imports no framework) and OpenSpiel says the game is unknown; ``import comet.frameworks.openspiel`` is what
+    makes ``python_comet`` and the small Comets' names load, and a bad parameter is then one short sentence."""
+    import subprocess
+    import sys
+
+    script = """
+import pyspiel, comet
+try:
+    pyspiel.load_game("python_comet")
+except Exception as e:
+    print("before:", str(e).splitlines()[0])
+import comet.frameworks.openspiel
+print("after:", pyspiel.load_game("python_comet_tiny").num_players())
+try:
+    pyspiel.load_game("python_comet(comet_lead=queen)")
+except Exception as e:
+    print("bad:", len(str(e).splitlines()), str(e))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    lines = run.stdout.splitlines()
+    assert lines[0] == "before: Unknown game 'python_comet'. Available games are:", lines
+    assert lines[1] == "after: 2"
+    assert lines[2].startswith("bad: 1 ") and "has no reading 'queen'" in lines[2] and len(lines[2]) < 200, lines[2]
+
+
+def numbering_problems(game: Any, seed: int) -> list[str]:
+    """spec/frameworks.md "One card numbering": after the deal, each seat's cards as the chance outcomes that
+    dealt them, as the columns set in its ``hand`` tensor plane, and as the card names its information state
+    and the chance actions' strings show are the same cards, ``(rank - 1) * 4 + suit``."""
+    from comet.cards import parse_card
+
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    outcomes: list[int] = []
+    while s.is_chance_node():
+        o = rng.choice([a for a, _ in s.chance_outcomes()])
+        if s.action_to_string(pyspiel.PlayerId.CHANCE, o) != "deal " + card_text(o + 4):
+            return [f"chance outcome {o} is not shown as {card_text(o + 4)}"]
+        outcomes.append(o)
+        s.apply_action(o)
+    problems: list[str] = []
+    hands = hands_so_far(game.table, [o + 4 for o in outcomes])
+    for seat in range(game.num_players()):
+        by_outcome = sorted(o - 4 for o in hands[seat])
+        obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        obs.set_from(s, seat)
+        columns = sorted(int(c) for c in np.flatnonzero(obs.dict["hand"][0]))
+        columns += sorted(int(c) for c in np.flatnonzero(obs.dict["hand"][1])) if obs.dict["hand"].shape[0] > 1 else []
+        first = s.information_state_string(seat).splitlines()[0]
+        named = sorted(parse_card(t) - 4 for t in first.split(" dealt ")[1].split())
+        if not by_outcome == sorted(columns) == named:
+            problems.append(f"seat {seat}: outcomes {by_outcome}, tensor columns {sorted(columns)}, names {named}")
+    return problems
+
+
+def test_one_card_numbering_across_outcomes_tensors_and_text() -> None:
+    for name in ("standard", "old_comet", "red_nines"):
+        assert numbering_problems(load_game(name), 5) == []
+
+
+def test_a_tensor_numbered_another_way_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: the tensor's card columns shifted by one from the chance outcomes."""
+    import comet.frameworks.common as common
+
+    def shifted(out: Any, cards: Any) -> None:
+        for c in cards:
+            out[0, (c - 4 + 1) % 52] = 1.0
+
+    monkeypatch.setattr(common, "cards_into", shifted)
+    assert numbering_problems(load_game("old_comet"), 5)

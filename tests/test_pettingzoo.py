@@ -103,8 +103,16 @@ def test_differential_against_the_engine(name: str) -> None:
 
 
 def test_differential_catches_a_mask_that_drops_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A planted bug: the mask loses the highest legal id."""
-    monkeypatch.setattr("comet.frameworks.pettingzoo.legal_ids", lambda s: legal_ids(s)[:-1] or legal_ids(s))
+    """A planted bug: the mask loses the highest legal id (the legal ids a state keeps lose it)."""
+    from comet.frameworks import pettingzoo as pz
+
+    keep = pz._Legal.__init__
+
+    def drop_last(self: Any, state: DealState) -> None:
+        keep(self, state)
+        self.ids = self.ids[:-1] or self.ids
+
+    monkeypatch.setattr(pz._Legal, "__init__", drop_last)
     e = env(preset="standard")
     assert any(aec_differences(e, seed) for seed in range(5))
 
@@ -272,3 +280,50 @@ def test_the_seat_is_chosen_at_reset() -> None:
     assert g.seat == 2 and g.state.to_move == 2 and obs["observation"][2] == 1.0
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
         g.reset(options={"seat": 4})
+
+
+def observation_differences(name: str, seed: int, players: int = 0) -> list[str]:
+    """Every seat's observation at every step of a random deal, written the fast way (``_observe``: card
+    planes kept ready, a few assignments) and through ``fill_tensor`` (the OpenSpiel observer's writer)."""
+    from comet.frameworks import pettingzoo as pz
+    from comet.frameworks.common import make_table
+
+    table = make_table(name, players)
+    rng = random.Random(seed)
+    s = seeded_deal(table, seed)
+    problems: list[str] = []
+    while True:
+        for seat in range(table.players):
+            mine = not s.terminal and s.to_move == seat
+            fast = pz._observe(table, s, seat, legal_ids(s) if mine else [])
+            ref = pz._observe_reference(table, s, seat, [])
+            for key in ("observation", "action_mask"):
+                if not np.array_equal(fast[key], ref[key]):
+                    problems.append(f"{name} seed {seed} step {s.steps} seat {seat}: {key} differs")
+        if s.terminal or problems:
+            return problems
+        s = engine.apply(s, rng.choice(engine.legal_actions(s)))
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_fast_observation_is_the_tensor_fill_tensor_writes(name: str) -> None:
+    """The observation is written in a few numpy assignments (card planes of recent hands and of the cards
+    played kept ready: comet bench's PettingZoo rate); it must equal ``fill_tensor``'s, every seat, every step."""
+    for seed in range(3):
+        assert observation_differences(name, seed) == []
+
+
+def test_the_observation_comparison_catches_a_lost_second_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: the played cards' planes forget that a card played twice has a second copy."""
+    from comet.frameworks import pettingzoo as pz
+
+    def one_plane(out: Any, cards: Any, before: Any) -> None:
+        for c in cards:
+            out[c - 4] = 1.0
+
+    monkeypatch.setattr(pz, "_set_cards", one_plane)
+    pz._LAYOUTS.clear()
+    try:
+        assert any(observation_differences("standard", seed) for seed in range(5))
+    finally:
+        pz._LAYOUTS.clear()

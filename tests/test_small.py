@@ -7,6 +7,7 @@ The OpenSpiel half is skipped without the ``openspiel`` extra unless ``COMET_REQ
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -140,6 +141,62 @@ def test_solve_command_prints_the_value(capsys: pytest.CaptureFixture[str]) -> N
     assert "equilibrium value" in out and "seat 0" in out
     assert main(["--ruling", "comet_lead"]) == 2
     assert "FIELD=READING" in capsys.readouterr().err
+
+
+def plotted_curves(svg: str) -> dict[str, list[tuple[float, float]]]:
+    """The (x, y) points of each curve drawn in an SVG written by ``comet.frameworks.plot`` (y grows downwards)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    out: dict[str, list[tuple[float, float]]] = {}
+    for line in root.iter("{http://www.w3.org/2000/svg}polyline"):
+        if line.get("class") == "curve":
+            pairs = [p.split(",") for p in (line.get("points") or "").split()]
+            out[line.get("data-label") or ""] = [(float(x), float(y)) for x, y in pairs]
+    return out
+
+
+def assert_plot_falls(curves: dict[str, list[tuple[float, float]]]) -> None:
+    """Each drawn curve goes right and (exploitability falling) down the page: y grows at every point."""
+    for label, points in curves.items():
+        assert [x for x, _ in points] == sorted(x for x, _ in points), f"{label}: iterations out of order"
+        climbs = [b for a, b in itertools.pairwise(points) if b[1] <= a[1]]
+        assert not climbs, f"{label}: the plotted exploitability does not fall at {climbs}"
+
+
+def test_the_curve_command_plots_a_falling_exploitability(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """spec/frameworks.md's research example on a few iterations: CFR and CFR+ on tiny, their curves in an SVG
+    whose lines fall (the plot is the solver's curve: one point per checked iteration)."""
+    from comet.frameworks.solve import main
+
+    out = tmp_path / "curve.svg"
+    assert (
+        main(["--small", "tiny", "--algorithm", "both", "--iterations", "4", "--no-progress", "--curve", str(out)]) == 0
+    )
+    text = capsys.readouterr().out
+    assert text.count("equilibrium value") == 2 and "cfr+, 4 iterations" in text
+    curves = plotted_curves(out.read_text(encoding="utf-8"))
+    assert sorted(curves) == ["CFR", "CFR+"] and all(len(points) == 3 for points in curves.values())
+    assert_plot_falls(curves)
+    assert main(["--iterations", "1", "--no-progress", "--curve", str(tmp_path / "no" / "such" / "dir.svg")]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_a_plot_of_a_solver_that_does_not_learn_is_caught() -> None:
+    """The planted bug: a flat curve (the uniform policy at every checkpoint) is drawn flat, and caught."""
+    from comet.frameworks.plot import curve_svg
+
+    flat = curve_svg([("CFR", [(1, 9.0), (2, 9.0), (4, 9.0)])], "flat")
+    with pytest.raises(AssertionError, match="does not fall"):
+        assert_plot_falls(plotted_curves(flat))
+
+
+def test_the_committed_curve_is_a_solver_run() -> None:
+    """spec/cfr-tiny.svg, the plot spec/frameworks.md shows, has both curves, falling, from iteration 1 to 256."""
+    curves = plotted_curves((SPEC.parent / "cfr-tiny.svg").read_text(encoding="utf-8"))
+    assert sorted(curves) == ["CFR", "CFR+"]
+    assert all(len(points) == 9 for points in curves.values())  # 1, 2, 4, ..., 256
+    assert_plot_falls(curves)
 
 
 def test_pettingzoo_plays_the_small_game() -> None:

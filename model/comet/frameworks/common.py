@@ -102,9 +102,25 @@ def action_of(ident: int) -> Action:
     return Action(_cards_of(rank + 1, MULTI_CODES[index]), rank + 1)
 
 
+#: ``action_id`` of each action met so far, by its fields (a tuple's hash is cheaper than the dataclass's).
+_IDS: dict[tuple[tuple[Card, ...], int], int] = {}
+
+
+def by_id(actions: Sequence[Action]) -> dict[int, Action]:
+    """Each action of ``actions`` by its id (``action_id``), as the frameworks' legal actions are kept."""
+    get = _IDS.get
+    out: dict[int, Action] = {}
+    for a in actions:
+        ident = get((a.cards, a.as_rank))
+        if ident is None:
+            ident = _IDS[a.cards, a.as_rank] = action_id(a)
+        out[ident] = a
+    return out
+
+
 def legal_ids(state: DealState) -> list[int]:
     """The ids of ``engine.legal_actions(state)``, ascending (the frameworks' order)."""
-    return sorted(action_id(a) for a in engine.legal_actions(state))
+    return sorted(by_id(engine.legal_actions(state)))
 
 
 # --------------------------------------------------------------------- the table
@@ -335,6 +351,40 @@ DEAL_BOUND_FACTOR = 4
 OPERA_DEAL_BOUND_FACTOR = 8
 
 
+#: The proved per-deal bounds of the other presets (spec/proofs.md, "Bounds": ``comet_proofs.bounds.proved_bounds``,
+#: Z3's optimum over the encoding with the lemmas, plus the in-play potential where more than the Comet pays in
+#: play), each at the preset's own readings and player count with the Comet at its starting value.  Chip games:
+#: (players) -> (the most chips one seat loses in a deal, the most it wins).  Points games: (players) -> the most
+#: points one seat scores in a deal (with obligation 13, deal scores non-negative, for every reading).
+#: tests/test_frameworks.py checks each figure against the proofs (when Z3 is installed) and every simulated deal.
+PROVED_CHIPS: dict[str, dict[int, tuple[int, int]]] = {
+    "old_comet": {2: (620, 620), 3: (571, 1102), 4: (609, 1718), 5: (669, 2470)},
+    "commit_hoyle": {3: (115, 212), 4: (115, 297), 5: (115, 370)},
+}
+PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 159}}
+
+
+def proved_table_bound(table: Table) -> UtilityBounds | None:
+    """The utility bounds of ``table`` from ``PROVED_CHIPS`` / ``PROVED_POINTS``, if it is a table they were
+    proved for: the preset's own readings, a player count in the table, the Comet at its starting value."""
+    if table.small or table.rules != PRESETS[table.preset].rules:
+        return None
+    if table.comet_value != PRESETS[table.preset].variant.comet_value:
+        return None
+    n = table.players
+    chips = PROVED_CHIPS.get(table.preset, {}).get(n)
+    cite = f'spec/proofs.md "Bounds" ({table.preset}, {n} players, the preset\'s readings, Comet at its start)'
+    if chips is not None:
+        return UtilityBounds(-float(chips[0]), float(chips[1]), "proved: " + cite)
+    most = PROVED_POINTS.get(table.preset, {}).get(n)
+    if most is not None:
+        # Points in [0, M] each (obligation 13 and the bound): a seat's points less the mean lie within
+        # (n-1)M/n either way; negated where the lowest total wins, the same.
+        half = (n - 1) * most / n
+        return UtilityBounds(-half, half, "proved: " + cite + " and obligation 13 (deal scores non-negative)")
+    return None
+
+
 @functools.cache
 def utility_bounds(table: Table) -> UtilityBounds:
     """The bounds of a seat's utility for OpenSpiel's MinUtility/MaxUtility and the observation spaces.
@@ -345,9 +395,10 @@ def utility_bounds(table: Table) -> UtilityBounds:
       ``(n-1)(F x P + 4v)``, P the pack's points, v the Comet's value, F = 4 (8 with the Opera).
     - Two-player Comet: its score is the standard settlement's (obligation 10), so at most ``F x P``,
       and the utility, the score less the mean of the two, is within half of it either way.
-    - Every other preset: no per-deal bound is proved (spec/proofs.md, "Bounds": Old Comet, Commit and
-      Red Nines are bounded only at their preset readings and player counts), so a stated safe envelope:
-      every card of the pack at 20 points, times 64 for the doublings, per other seat.
+    - Old Comet, Commit and Red Nines at a table the proofs' "Bounds" cover (the preset's own readings, the
+      Comet at its starting value, a player count proved): those bounds (``proved_table_bound``).
+    - Any other table of theirs (another reading, Comet value or player count): no per-deal bound is proved,
+      so a stated safe envelope: every card of the pack at 20 points, times 64 for the doublings, per other seat.
     The tests check that no simulated deal leaves these bounds."""
     if table.small:
         low, high = exact_utility_range(table)
@@ -361,8 +412,24 @@ def utility_bounds(table: Table) -> UtilityBounds:
     if variant.name == "two_player":
         half = factor * pack_points / 2
         return UtilityBounds(-half, half, "proved: spec/proofs.md obligations 10-11 (the standard settlement)")
+    proved = proved_table_bound(table)
+    if proved is not None:
+        return proved
     envelope = float(20 * len(table.pack.cards) * 64 * (table.players - 1) + 1000 * table.comet_value)
     return UtilityBounds(-envelope, envelope, "not proved: a safe envelope (20 points a card, x64, per other seat)")
+
+
+#: ``utility_bounds(table).scale`` by the table's identity (the cache above hashes the table's 80 rulings
+#: through Python: too slow for every observation).
+_SCALES: dict[int, tuple[Table, float]] = {}
+
+
+def chip_scale(table: Table) -> float:
+    """``utility_bounds(table).scale``, looked up by the table's identity."""
+    got = _SCALES.get(id(table))
+    if got is None or got[0] is not table:
+        got = _SCALES[id(table)] = (table, utility_bounds(table).scale)
+    return got[1]
 
 
 def utility_bound(table: Table) -> float:
@@ -523,6 +590,13 @@ def tensor_pieces(table: Table, *, private: bool, public: bool, recall: bool) ->
 
 
 def cards_into(out: npt.NDArray[np.float32], cards: Sequence[Card]) -> None:
+    """Mark ``cards`` in the card planes ``out`` (a second copy of a card in the second plane)."""
+    if not cards:
+        return
+    places = [c - 4 for c in cards]
+    if len(set(places)) == len(places):  # the usual case: one copy of each, one numpy assignment
+        out[0, places] = 1.0
+        return
     seen: set[Card] = set()
     for c in cards:
         out[1 if c in seen else 0, c - 4] = 1.0
@@ -551,7 +625,7 @@ def fill_tensor(
         cards_into(views["played"], state.played)
         for s, h in enumerate(state.hands):
             views["held"][s, min(len(h), table.hand_size)] = 1.0
-        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(utility_bounds(table).scale)
+        views["chips"][:] = np.asarray(state.chips(), np.float32) / np.float32(chip_scale(table))
         views["terminal"][0] = 1.0 if state.terminal else 0.0
     if "played_by" in views:
         by: dict[int, list[Card]] = {}

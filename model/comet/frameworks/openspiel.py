@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping
-from typing import Any
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import truediv
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import pyspiel
@@ -31,13 +35,13 @@ from comet.frameworks.common import (
     action_id,
     action_of,
     announcement,
+    by_id,
+    card_outcome,
     cards_into,
-    chance_outcomes,
     deal_of,
     end_text,
     fill_tensor,
     hands_so_far,
-    legal_ids,
     max_steps,
     observation_text,
     outcome_card,
@@ -90,15 +94,18 @@ SMALL_GAME_TYPES = {
 }
 
 
-class _Fixed:
+T = TypeVar("T")
+
+
+class _Fixed(Generic[T]):
     """Immutable values a state shares with its clones (OpenSpiel clones states with ``deepcopy``)."""
 
     __slots__ = ("value",)
 
-    def __init__(self, value: object) -> None:
+    def __init__(self, value: T) -> None:
         self.value = value
 
-    def __deepcopy__(self, memo: dict[int, object]) -> _Fixed:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Fixed[T]:
         return self
 
 
@@ -123,6 +130,9 @@ class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
             max_game_length=max_steps(self.table),
         )
         super().__init__(kind, info, given)
+        copies = sorted(Counter(self.table.pack.cards).items())
+        #: the pack before the deal: its cards as chance outcomes, ascending, and the copies of each
+        self.pack_left: tuple[list[int], list[int]] = ([card_outcome(c) for c, _ in copies], [n for _, n in copies])
 
     def new_initial_state(self) -> CometState:
         return CometState(self)
@@ -139,65 +149,142 @@ class CometGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         return CometObserver(self.table, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+class _Step:
+    """One player action in a state's history, a link in a chain shared by the states after it (never
+    copied: a state's history grows by a new link).  Its public text is made only when asked, once."""
+
+    __slots__ = ("after", "before", "ident", "move", "prev", "text")
+
+    def __init__(self, prev: _Step | None, before: DealState, move: Action, ident: int, after: DealState) -> None:
+        self.prev = prev
+        self.before = before
+        self.move = move
+        self.ident = ident
+        self.after = after
+        self.text: tuple[str, ...] | None = None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Step:
+        return self  # immutable but for the memo of its text: shared by a state's clones
+
+    def lines(self) -> tuple[str, ...]:
+        """What the table saw: the announcement before the action, if any, then the action's public line."""
+        if self.text is None:
+            note = announcement(self.before)
+            line = public_line(self.before, self.move, self.after)
+            self.text = ("(" + note + ")", line) if note else (line,)
+        return self.text
+
+    def chain(self) -> list[_Step]:
+        """Every step up to this one, oldest first."""
+        out: list[_Step] = []
+        step: _Step | None = self
+        while step is not None:
+            out.append(step)
+            step = step.prev
+        out.reverse()
+        return out
+
+
+#: A state's legal actions: their ids ascending, the action of each id, and the engine's list.
+_Legal = tuple[list[int], dict[int, Action], Sequence[Action]]
+_NO_DEAL: _Fixed[DealState | None] = _Fixed(None)
+_NOT_ASKED: _Fixed[_Legal | None] = _Fixed(None)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class CometState(pyspiel.State):  # type: ignore[misc]
-    """A deal in progress: the cards dealt so far, then the engine's ``DealState``."""
+    """A deal in progress: the cards dealt so far, then the engine's ``DealState``.
+
+    Kept cheap for OpenSpiel's many calls per step: the player to move and the end are plain fields, the
+    legal actions are computed once per state (and the chosen one applied from them, not looked up
+    again), and the history is a shared chain whose text is written only when an observation asks."""
 
     def __init__(self, game: CometGame) -> None:
         super().__init__(game)
         self._fixed = _Fixed(game.table)
+        self._left = _Fixed(game.pack_left)  # the cards not dealt yet (outcomes ascending, copies of each)
         self._order: list[int] = []  # cards dealt so far, top of the pack first
-        self._deal = _Fixed(None)  # the engine's state once every card is dealt
-        self._events: list[str] = []  # what the whole table has seen, in order
-        self._moves: list[tuple[int, int]] = []  # (seat, action id) of every player action, in order
-        self._start = _Fixed(None)  # the engine's state as dealt (the hands each seat was dealt)
+        self._deal = _NO_DEAL  # the engine's state once every card is dealt
+        self._start = _NO_DEAL  # the engine's state as dealt (the hands each seat was dealt)
+        self._log: _Step | None = None  # the last player action (a chain of them, shared with clones)
+        self._legal = _NOT_ASKED  # this state's legal actions, once asked
+        self._player = _CHANCE
+        self._terminal = False
 
     @property
     def table(self) -> Table:
-        t = self._fixed.value
-        assert isinstance(t, Table)
-        return t
+        return self._fixed.value
 
     @property
     def deal(self) -> DealState | None:
         """The engine's state (None while the cards are being dealt)."""
-        d = self._deal.value
-        assert d is None or isinstance(d, DealState)
-        return d
+        return self._deal.value
 
     # ----------------------------------------------------------------- OpenSpiel's API
 
     def current_player(self) -> int:
-        d = self.deal
-        if d is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if d.terminal:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return d.to_move
+        return self._player
+
+    def _legal_now(self) -> _Legal:
+        cached = self._legal.value
+        if cached is not None:
+            return cached
+        d = self._deal.value
+        assert d is not None
+        actions = engine.legal_actions(d)
+        ids = by_id(actions)
+        legal: _Legal = (sorted(ids), ids, actions)
+        fixed: _Fixed[_Legal | None] = _Fixed(legal)  # (not _Fixed[...](...): typing's call is slow)
+        self._legal = fixed
+        return legal
 
     def _legal_actions(self, player: int) -> list[int]:
-        d = self.deal
-        if d is None or d.terminal or player != d.to_move:
+        if player != self._player or player < 0:
             return []
-        return legal_ids(d)
+        return self._legal_now()[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return chance_outcomes(self.table, self._order)
+        """Each card left in the pack, with its share of the cards left (as ``common.chance_outcomes``,
+        from the cards left kept as they are dealt: OpenSpiel asks at every chance node)."""
+        outcomes, copies = self._left.value
+        total = float(sum(copies))
+        return list(zip(outcomes, map(truediv, copies, repeat(total)), strict=True))
 
     def _apply_action(self, action: int) -> None:
-        d = self.deal
-        if d is None:
+        if self._player == _CHANCE:
             self._order.append(outcome_card(action))
-            if len(self._order) == self.table.dealt:
-                self._deal = self._start = _Fixed(deal_of(self.table, self._order))
+            outcomes, copies = self._left.value
+            at = bisect_left(outcomes, action)
+            if at == len(outcomes) or outcomes[at] != action or not 0 <= action < 52:
+                raise ValueError(f"chance outcome {action} is not a card left in the pack")
+            outcomes, copies = list(outcomes), list(copies)
+            if copies[at] == 1:
+                del outcomes[at], copies[at]
+            else:
+                copies[at] -= 1
+            self._left = _Fixed((outcomes, copies))
+            table = self.table
+            if len(self._order) == table.dealt:
+                dealt = deal_of(table, self._order)
+                dealt_fixed: _Fixed[DealState | None] = _Fixed(dealt)
+                self._deal = self._start = dealt_fixed
+                self._player = _TERMINAL if dealt.terminal else dealt.to_move
+                self._terminal = dealt.terminal
             return
-        move = action_of(action)
-        note = announcement(d)
-        after = engine.apply(d, move)  # checks legality: an illegal id raises IllegalAction naming its rule
-        if note:
-            self._events.append("(" + note + ")")
-        self._events.append(public_line(d, move, after))
-        self._moves.append((d.to_move, action))
+        d = self._deal.value
+        assert d is not None
+        _, known, actions = self._legal_now()
+        move = known.get(action)
+        if move is None:  # not legal: the engine raises IllegalAction naming the rule it breaks
+            engine.apply(d, action_of(action))
+            raise AssertionError(f"action {action} is not among the legal actions")
+        after = engine.apply(d, move, legal=actions)
+        self._log = _Step(self._log, d, move, action, after)
         self._deal = _Fixed(after)
+        self._legal = _NOT_ASKED
+        self._player = _TERMINAL if after.terminal else after.to_move
+        self._terminal = after.terminal
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -205,8 +292,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         return str(action_of(action))
 
     def is_terminal(self) -> bool:
-        d = self.deal
-        return d is not None and d.terminal
+        return self._terminal
 
     def returns(self) -> list[float]:
         d = self.deal
@@ -224,22 +310,34 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         lines.append(observation_text(self.table, d, d.to_move, private=False))
         return "\n".join(lines)
 
+    def _steps(self) -> list[_Step]:
+        last = self._log
+        return [] if last is None else last.chain()
+
     # ----------------------------------------------------------------- for observers
 
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt (so far, while dealing)."""
         start = self._start.value
-        if isinstance(start, DealState):
+        if start is not None:
             return start.hands[seat]
+        if not self._order:
+            return ()
         return hands_so_far(self.table, self._order)[seat]
 
+    def played_moves(self) -> list[tuple[int, Action]]:
+        """(seat, action) of every player action so far."""
+        return [(step.before.to_move, step.move) for step in self._steps()]
+
     def events(self) -> list[str]:
-        return list(self._events)
+        """What the whole table has seen, in order: one line per player action (and the announcement
+        before it, if any)."""
+        return [line for step in self._steps() for line in step.lines()]
 
     def moves(self) -> list[tuple[int, int]]:
         """(seat, action id) of every player action so far (kept as they are applied: cheaper than
         OpenSpiel's ``full_history`` at every observation)."""
-        return list(self._moves)
+        return [(step.before.to_move, step.ident) for step in self._steps()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CometState:
         """OpenSpiel's resampling hook (what the stock ``ISMCTSBot`` calls): ``resample_deal`` driven
@@ -276,7 +374,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             for c in cards:
                 unseen.remove(c)
         unseen.sort()
-        target = self._events + [announcement(d) or ""]
+        target = self.events() + [announcement(d) or ""]
         excluded = self._exclusions(player, frozenset(unseen))
         free = {seat: table.hand_size - len(known[seat]) for seat in range(table.players)}  # places to fill
 
@@ -467,7 +565,7 @@ class CometObserver:
                 if name in self.dict:
                     cards_into(self.dict[name], state.dealt_to(player))
             return
-        moves = [(seat, action_of(a)) for seat, a in state.moves()]
+        moves = state.played_moves() if "played_by" in self.dict else []
         fill_tensor(self.dict, self.table, d, player, state.dealt_to(player), moves)
 
     def string_from(self, state: CometState, player: int) -> str:

@@ -29,12 +29,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from comet import engine
+from comet.cards import KING, Card
 from comet.errors import IllegalAction
 from comet.frameworks.common import (
     NUM_ACTIONS,
     Table,
     action_id,
     action_of,
+    by_id,
+    copies,
     fill_tensor,
     legal_ids,
     make_table,
@@ -62,7 +65,97 @@ def _observation_layout(table: Table) -> tuple[tuple[tuple[str, tuple[int, ...],
     return tuple(pieces), at
 
 
-def _observe(table: Table, state: DealState, seat: int, log: Sequence[tuple[int, Action]]) -> Observation:
+class _Layout:
+    """Where each piece of a table's flat observation starts, for writing it in a few assignments
+    (``_observe``), with the card planes of recent hands and of the cards played kept ready."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        pieces, self.size = _observation_layout(table)
+        at = {name: start for name, _, start, _ in pieces}
+        self.player, self.hand, self.to_move = at["player"], at["hand"], at["to_move"]
+        self.need, self.run_suit, self.played = at["need"], at["run_suit"], at["played"]
+        self.held, self.chips, self.terminal = at["held"], at["chips"], at["terminal"]
+        self.planes = copies(table) * 52  # the size of a card piece (one plane per copy)
+        self.held_row = table.hand_size + 1
+        self.hand_size = table.hand_size
+        self.chip_scale = np.float32(utility_bounds(table).scale)
+        self.hand_planes = functools.lru_cache(maxsize=1024)(self._planes)
+        #: the cards played last asked for, and their planes: the next state's are these and a few more
+        self.last_played: tuple[Card, ...] = ()
+        self.last_played_planes = self._planes(())
+
+    def _planes(self, cards: Sequence[Card]) -> npt.NDArray[np.float32]:
+        out = np.zeros(self.planes, np.float32)
+        _set_cards(out, cards, ())
+        return out
+
+    def played_planes(self, played: tuple[Card, ...]) -> npt.NDArray[np.float32]:
+        last = self.last_played
+        if played is last or played == last:
+            return self.last_played_planes
+        if len(played) > len(last) and played[: len(last)] == last:
+            out = self.last_played_planes.copy()
+            _set_cards(out, played[len(last) :], last)
+        else:
+            out = self._planes(played)
+        self.last_played, self.last_played_planes = played, out
+        return out
+
+
+def _set_cards(out: npt.NDArray[np.float32], cards: Sequence[Card], before: Sequence[Card]) -> None:
+    """Mark ``cards`` in the flat card planes ``out`` (as ``common.cards_into``: a copy of a card already
+    there, among ``before`` or earlier in ``cards``, goes in the second plane)."""
+    seen = set(before)
+    for c in cards:
+        out[c - 4 + (52 if c in seen else 0)] = 1.0
+        seen.add(c)
+
+
+#: Each table's layout by the table's identity (a ``functools.cache`` on the table would hash its rulings, 80
+#: fields through Python, at every observation).
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(table: Table) -> _Layout:
+    lay = _LAYOUTS.get(id(table))
+    if lay is None or lay.table is not table:
+        lay = _LAYOUTS[id(table)] = _Layout(table)
+    return lay
+
+
+def _observe(table: Table, state: DealState, seat: int, legal: Sequence[int] = ()) -> Observation:
+    """``seat``'s observation of ``state``: the same tensor as ``fill_tensor`` writes (tests/test_pettingzoo.py
+    compares them), in a few numpy assignments; ``legal`` the legal ids when ``seat`` is to move."""
+    lay = _layout(table)
+    flat = np.zeros(lay.size, np.float32)
+    flat[lay.played : lay.played + lay.planes] = lay.played_planes(state.played)
+    hand = state.hands[seat]
+    if len(set(hand)) == len(hand):  # no card twice: the hand's columns join the one assignment below
+        places = [lay.hand - 4 + c for c in hand]
+    else:
+        flat[lay.hand : lay.hand + lay.planes] = lay.hand_planes(hand)
+        places = []
+    need = state.need
+    row, cap = lay.held_row, lay.hand_size
+    places += [lay.held + s * row + min(len(h), cap) for s, h in enumerate(state.hands)]
+    places += [
+        lay.player + seat,
+        lay.need + (need if need <= KING else 0),
+        lay.run_suit + state.run_suit + 1,
+        lay.terminal if state.terminal else lay.to_move + state.to_move,
+    ]
+    flat[places] = 1.0
+    if state.payments:
+        flat[lay.chips : lay.chips + state.players] = np.asarray(state.chips(), np.float32) / lay.chip_scale
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if legal:
+        mask[legal] = 1
+    return {"observation": flat, "action_mask": mask}
+
+
+def _observe_reference(table: Table, state: DealState, seat: int, log: Sequence[tuple[int, Action]]) -> Observation:
+    """The observation through ``fill_tensor`` (the OpenSpiel observer's writer): what ``_observe`` must equal."""
     pieces, size = _observation_layout(table)
     flat = np.zeros(size, np.float32)
     views = {name: flat[start:end].reshape(shape) for name, shape, start, end in pieces}
@@ -92,6 +185,31 @@ def _apply(state: DealState, ident: int | np.int64) -> DealState:
         return engine.apply(state, action_of(int(ident)))
     except IllegalAction as e:
         raise ValueError(f"illegal action {ident} ({action_of(int(ident))}): {e.rule}: {e.message}") from None
+
+
+class _Legal:
+    """The legal actions of one state, computed once however often they are asked (the mask, the check of
+    the action chosen, the engine's transition): their ids ascending and the action of each id."""
+
+    __slots__ = ("actions", "by_id", "ids", "state")
+
+    def __init__(self, state: DealState) -> None:
+        self.state = state
+        self.actions: Sequence[Action] = () if state.terminal else engine.legal_actions(state)
+        self.by_id = by_id(self.actions)
+        self.ids = sorted(self.by_id)
+
+    def next_state(self, ident: int | np.int64) -> DealState:
+        """The engine's state after action id ``ident``; ValueError naming the rule an illegal id breaks."""
+        move = self.by_id.get(int(ident))
+        if move is None:
+            _apply(self.state, ident)  # raises, naming the rule
+            raise AssertionError(f"action {ident} is not among the legal actions")
+        return engine.apply(self.state, move, legal=self.actions)
+
+
+def _legal_of(cached: _Legal | None, state: DealState) -> _Legal:
+    return cached if cached is not None and cached.state is state else _Legal(state)
 
 
 class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -135,7 +253,12 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         self._rng = random.Random()
         self.state = seeded_deal(self.table, 0)
         self.log: list[tuple[int, Action]] = []
+        self._legal: _Legal | None = None
         self._reset_books()
+
+    def _legal_now(self) -> _Legal:
+        self._legal = _legal_of(self._legal, self.state)
+        return self._legal
 
     def _reset_books(self) -> None:
         self.agents = self.possible_agents[:]
@@ -160,7 +283,10 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         self._reset_books()
 
     def observe(self, agent: str) -> Observation:
-        return _observe(self.table, self.state, self.possible_agents.index(agent), self.log)
+        seat = self.possible_agents.index(agent)
+        state = self.state
+        mine = not state.terminal and state.to_move == seat
+        return _observe(self.table, state, seat, self._legal_now().ids if mine else ())
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -170,7 +296,8 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
         if action is None:
             raise ValueError(f"{agent} must choose an action id; the deal is not over")
         before = self.state
-        if self.illegal == "terminate" and int(action) not in legal_ids(before):
+        legal = self._legal_now()
+        if self.illegal == "terminate" and int(action) not in legal.by_id:
             # As the classic environments' TerminateIllegalWrapper: the deal ends, the offender gets the
             # penalty, the others 0.
             self._clear_rewards()
@@ -180,8 +307,8 @@ class CometAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingz
             self._cumulative_rewards[agent] = 0.0
             self._accumulate_rewards()
             return
-        self.state = _apply(before, action)
-        self.log.append((before.to_move, action_of(int(action))))
+        self.state = legal.next_state(action)
+        self.log.append((before.to_move, legal.by_id[int(action)]))
         self._clear_rewards()
         if self.state.terminal:
             for a, u in zip(self.agents, utilities(self.state), strict=True):
@@ -255,7 +382,7 @@ def _opponent_policy(table: Table, seat: int, f: Opponent, log: Sequence[tuple[i
     a plain ValueError naming the seat."""
 
     def choose(state: DealState, legal: Sequence[Action]) -> Action:
-        ident = int(f(_observe(table, state, seat, log)))
+        ident = int(f(_observe(table, state, seat, sorted(action_id(a) for a in legal))))
         action = action_of(ident)
         if action not in legal:
             raise ValueError(f"the opponent at seat {seat} chose illegal action {ident} ({action})")
@@ -319,6 +446,7 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self._rng = random.Random()
         self.state = seeded_deal(self.table, 0)
         self.log: list[tuple[int, Action]] = []
+        self._legal: _Legal | None = None
         self._policies: list[Policy] = []
         self._ended = False
 
@@ -343,8 +471,15 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             self.state = engine.apply(s, choice, legal=legal)
             self.log.append((s.to_move, choice))
 
+    def _learner_ids(self) -> list[int]:
+        """The learner's legal ids (none unless it is to move in a deal that goes on)."""
+        if self.state.terminal or self._ended or self.state.to_move != self.seat:
+            return []
+        self._legal = _legal_of(self._legal, self.state)
+        return self._legal.ids
+
     def _result(self) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        obs = _observe(self.table, self.state, self.seat, self.log)
+        obs = _observe(self.table, self.state, self.seat, self._learner_ids())
         reward = utilities(self.state)[self.seat] if self.state.terminal else 0.0
         return obs, reward, self.state.terminal, False, {}
 
@@ -368,21 +503,21 @@ class CometSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """True for the legal action ids of the learner's seat (none once the deal is over)."""
         mask = np.zeros(NUM_ACTIONS, np.bool_)
-        if not self.state.terminal and not self._ended and self.state.to_move == self.seat:
-            mask[legal_ids(self.state)] = True
+        mask[self._learner_ids()] = True
         return mask
 
     def step(self, action: int | np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.state.terminal or self._ended:
             raise ValueError("the deal is over: call reset()")
         before = self.state
-        if self.illegal == "penalty" and int(action) not in legal_ids(before):
+        self._legal = legal = _legal_of(self._legal, before)
+        if self.illegal == "penalty" and int(action) not in legal.by_id:
             # The episode ends here with the penalty, as the classic environments end a game.
             self._ended = True
-            obs = _observe(self.table, before, self.seat, self.log)
+            obs = _observe(self.table, before, self.seat)
             return obs, self.illegal_reward, True, False, {"illegal": str(action_of(int(action)))}
-        self.state = _apply(before, action)
-        self.log.append((before.to_move, action_of(int(action))))
+        self.state = legal.next_state(action)
+        self.log.append((before.to_move, legal.by_id[int(action)]))
         self._others_play()
         return self._result()
 

@@ -4,6 +4,7 @@
 
     python -m comet.frameworks.solve --small tiny --iterations 200
     python -m comet.frameworks.solve --small tiny_two_player --algorithm cfr+ --ruling comet_lead=any_rank
+    python -m comet.frameworks.solve --small tiny --algorithm both --iterations 256 --curve spec/cfr-tiny.svg
 
 The small Comets (``comet.small``) are research configurations, not from the sources.  The solver is
 OpenSpiel's own (``CFRSolver`` / ``CFRPlusSolver``) over the game ``python_comet(small=...)``; the
@@ -18,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pyspiel
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
@@ -168,7 +170,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--small", default="tiny", choices=sorted(SMALL), help="the small Comet (default tiny)")
     parser.add_argument("--iterations", type=int, default=128, help="CFR iterations (default 128)")
-    parser.add_argument("--algorithm", default="cfr", choices=("cfr", "cfr+"), help="the solver (default cfr)")
+    parser.add_argument(
+        "--algorithm",
+        default="cfr",
+        choices=("cfr", "cfr+", "both"),
+        help="the solver (default cfr); both runs CFR, then CFR+, and reports each",
+    )
+    parser.add_argument(
+        "--curve",
+        metavar="FILE",
+        help="also draw the exploitability after each checked iteration as an SVG plot (log-log) into FILE",
+    )
     parser.add_argument(
         "--ruling",
         action="append",
@@ -178,23 +190,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    algorithms = ["cfr", "cfr+"] if args.algorithm == "both" else [args.algorithm]
+    solutions: list[Solution] = []
     try:
         rulings = parse_rulings(args.ruling)
-        if args.no_progress:
-            solution = solve(args.small, args.iterations, args.algorithm, rulings)
-        else:
+        for algorithm in algorithms:
+            if args.no_progress:
+                solutions.append(solve(args.small, args.iterations, algorithm, rulings))
+                continue
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True) as bar:
-                task = bar.add_task(f"{args.algorithm} on {args.small}", total=args.iterations)
-                solution = solve(
-                    args.small, args.iterations, args.algorithm, rulings, lambda i: bar.update(task, completed=i)
-                )
-    except (ValueError, RecordError) as err:
+                task = bar.add_task(f"{algorithm} on {args.small}", total=args.iterations)
+                solutions.append(solve(args.small, args.iterations, algorithm, rulings, _advance(bar, task)))
+        if args.curve:
+            write_curve(args.curve, solutions)
+    except (ValueError, RecordError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(report(solution))
+    print("\n\n".join(report(s) for s in solutions))
+    if args.curve:
+        print(f"\nexploitability curve written to {args.curve}")
     return 0
+
+
+#: How the plot names each algorithm.
+LABELS = {"cfr": "CFR", "cfr+": "CFR+"}
+
+
+def _advance(bar: Any, task: Any) -> Callable[[int], None]:
+    """The progress callback that moves ``bar``'s ``task`` to the iteration done."""
+    return lambda i: bar.update(task, completed=i)
+
+
+def curve_title(solutions: Sequence[Solution]) -> str:
+    s = solutions[0]
+    readings = ", ".join(f"{k}={v}" for k, v in s.rulings)
+    names = " and ".join(dict.fromkeys(LABELS[x.algorithm] for x in solutions))
+    return f"OpenSpiel's {names} on the small Comet {s.small}" + (f" ({readings})" if readings else "")
+
+
+def write_curve(path: str, solutions: Sequence[Solution]) -> None:
+    """The exploitability curves of ``solutions`` as an SVG plot (``comet.frameworks.plot``) in ``path``."""
+    from pathlib import Path
+
+    from comet.frameworks.plot import curve_svg
+
+    text = curve_svg([(LABELS[s.algorithm], s.curve) for s in solutions], curve_title(solutions))
+    Path(path).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
