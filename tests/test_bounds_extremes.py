@@ -244,3 +244,23 @@ def test_the_ladder_deals_reach_the_longest_deal_bounds() -> None:
 
     assert [length("standard", n) for n in (2, 3, 4, 5)] == [102, 131, 178, 232]
     assert [length("old_comet", n) for n in (2, 3, 4, 5)] == [102, 131, 178, 237]
+
+
+def test_every_extremal_deal_is_a_conformance_vector() -> None:
+    """R-END-OUT: each shipped extremal deal is in the shipped vectors (a replay case and an ITF trace of its
+    preset's default reading), with the model's verdict on its record."""
+    from comet.records.deal_record import parse_record, replay_record
+
+    vectors = PAGE.parent.parent / "vectors"
+    paths = {str(f["path"]) for f in json.loads((vectors / "index.json").read_text())["files"]}
+    for e in entries():
+        name = str(e["file"]).rsplit("/", 1)[-1].removesuffix(".itf.json")
+        case_path = f"{e['preset']}/default/replay/extreme-{name}.json"
+        assert case_path in paths, f"extremal deal {e['file']} has no replay vector {case_path}"
+        assert f"{e['preset']}/default/trace/extreme-{name}.itf.json" in paths
+        case = json.loads((vectors / case_path).read_text())
+        trace = json.loads((witnesses_root() / str(e["file"])).read_text())
+        assert {k: v for k, v in case["record"].items() if k != "format"} == {
+            k: v for k, v in trace["#meta"]["record"].items() if k != "format"
+        }
+        assert case["expected"] == replay_record(parse_record(case["record"])).to_json()
