@@ -18,7 +18,7 @@ pytest.importorskip("z3")
 from comet import engine
 from comet.presets import preset as preset_named
 from comet_proofs.bounds import ACTIONS, GAIN, LOSS, bounds
-from comet_proofs.bounds.extremes import INDEX, entries, shipped, witnesses_root, write
+from comet_proofs.bounds.extremes import INDEX, ROWS, entries, shipped, witnesses_root, write
 from comet_proofs.bounds.page import markdown, page_problems, row
 from comet_proofs.bounds.search import Aim, Played, beam_play, climb, value_of
 
@@ -45,15 +45,17 @@ def test_a_wrong_stated_value_is_caught(tmp_path: Path) -> None:
     assert len(wrong) == 1 and wrong[0].claimed == wrong[0].value + 1
 
 
-def test_the_page_agrees_with_the_proofs_and_the_replayed_deals() -> None:
-    """R-SETTLE-COMET-LAST: spec/extremes.md's standard 3-player rows (proved bound, the most a shipped deal
-    reaches, exact or gap) are what the proofs and the replayed deals give now; its exact rows are exact."""
+@pytest.mark.parametrize(("preset", "players"), ROWS, ids=[f"{p}-{n}p" for p, n in ROWS])
+def test_the_page_agrees_with_the_proofs_and_the_replayed_deals(preset: str, players: int) -> None:
+    """R-SETTLE-COMET-LAST, R-END-OUT: every row of spec/extremes.md, preset by preset and player count by player
+    count (proved bound, the most a shipped deal reaches, exact or gap), is what the proofs and the replayed
+    deals give now; each preset and count has its rows on the page, and its exact rows are exact."""
     text = PAGE.read_text(encoding="utf-8")
-    now = bounds("standard", players=(3,), deals=4)
-    assert page_problems(text, now) == []
-    exact = [b for b in now if b.exact]
-    assert {b.quantity for b in exact} >= {LOSS}
-    for b in exact:
+    now = bounds(preset, players=(players,), deals=2)
+    assert now and page_problems(text, now) == []
+    for b in now:
+        assert f"| {preset} | {players} | {b.quantity} |" in text, f"{preset} {players}p {b.quantity}: not on the page"
+    for b in (b for b in now if b.exact):
         assert row(b) in text and b.witness == b.upper
 
 
@@ -193,3 +195,72 @@ def test_comet_bounds_checks_the_page_and_refuses_bad_input(tmp_path: Path, caps
     assert main(["bounds", "--preset", "nosuch"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "no bounds row for preset 'nosuch'" in err
+
+
+def test_the_long_deal_lemma_is_proved_and_a_wrong_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-TURN-END, R-STOP-STUCK, R-NEW-RUN, R-END-OUT: "the actions so far plus the passes still possible before
+    the next play are at most n+1 per card played, less one per seat that joined after the first" is proved
+    for the standard game at three players and lowers the proved longest deal from the ranking's 180 to 131; a
+    planted claim of one pass more after each play than a stuck run has (n+1, not n) is refused, and the lemma is
+    refused for 000's Commit, whose readings let a player pass on a lead."""
+    import z3
+    from comet_proofs.bounds import lemmas
+    from comet_proofs.bounds.proved import proved_bounds
+    from comet_proofs.games.standard.encoding import StandardEncoding
+    from comet_proofs.registry import encoding_for
+
+    enc = StandardEncoding()
+    rd = enc.readings_of(preset_named("standard").rules)
+    size = lemmas.dealt_size(enc, 3, rd)
+    assert lemmas.long_deal_lemma_holds(enc, 3, rd, size)
+    assert proved_bounds("standard", 3)[ACTIONS] == 131
+    hoyle = encoding_for("commit_hoyle")
+    hrd = hoyle.readings_of(preset_named("commit_hoyle").rules)
+    assert not lemmas.long_deal_lemma_holds(hoyle, 3, hrd, lemmas.dealt_size(hoyle, 3, hrd))
+    real = lemmas.passes_left
+
+    def one_short(e: object, s: object) -> z3.ArithRef:
+        from comet_proofs.symbolic import SymState
+
+        assert isinstance(s, SymState)
+        return real(enc, s) + z3.If(z3.And(s.need > 0, s.to_move == s.last_player), 1, 0)
+
+    monkeypatch.setattr(lemmas, "passes_left", one_short)
+    assert not lemmas.long_deal_lemma_holds(enc, 3, rd, size)
+
+
+def test_the_ladder_deals_reach_the_longest_deal_bounds() -> None:
+    """R-STOP-STUCK, R-PLAY-MUST, R-TURN-END: the ladder deal (every card played alone, every run stuck after it,
+    n-1 hand-overs to the right neighbour), dealt and played by the model, lasts (n+1)(cards dealt - (n-1)) -
+    (2n-1) actions: 102, 131 and 178 at two to four players, and Old Comet's 237 at five (R-OLD-DECK: its dead
+    hand takes the four Kings); the standard game at five players, with a King in play, 232."""
+    from comet_proofs.bounds.build import ladder, ladder_play
+
+    def length(preset: str, players: int) -> int:
+        start = ladder(preset, players)
+        actions = ladder_play(start)
+        assert engine.replay(start, actions).terminal
+        return len(actions)
+
+    assert [length("standard", n) for n in (2, 3, 4, 5)] == [102, 131, 178, 232]
+    assert [length("old_comet", n) for n in (2, 3, 4, 5)] == [102, 131, 178, 237]
+
+
+def test_every_extremal_deal_is_a_conformance_vector() -> None:
+    """R-END-OUT: each shipped extremal deal is in the shipped vectors (a replay case and an ITF trace of its
+    preset's default reading), with the model's verdict on its record."""
+    from comet.records.deal_record import parse_record, replay_record
+
+    vectors = PAGE.parent.parent / "vectors"
+    paths = {str(f["path"]) for f in json.loads((vectors / "index.json").read_text())["files"]}
+    for e in entries():
+        name = str(e["file"]).rsplit("/", 1)[-1].removesuffix(".itf.json")
+        case_path = f"{e['preset']}/default/replay/extreme-{name}.json"
+        assert case_path in paths, f"extremal deal {e['file']} has no replay vector {case_path}"
+        assert f"{e['preset']}/default/trace/extreme-{name}.itf.json" in paths
+        case = json.loads((vectors / case_path).read_text())
+        trace = json.loads((witnesses_root() / str(e["file"])).read_text())
+        assert {k: v for k, v in case["record"].items() if k != "format"} == {
+            k: v for k, v in trace["#meta"]["record"].items() if k != "format"
+        }
+        assert case["expected"] == replay_record(parse_record(case["record"])).to_json()

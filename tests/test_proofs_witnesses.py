@@ -77,10 +77,12 @@ def test_planted_bonus_bug_changes_a_shipped_trace(monkeypatch: pytest.MonkeyPat
 
 def test_bounds_are_consistent_with_real_deals() -> None:
     """The proved upper bounds of the standard game (3 players) hold for sampled deals and have the values
-    a hand count gives: 12 ten-point cards x4 after the Comet as a 9 = 480 (R-SETTLE-COMET-LAST)."""
+    a hand count gives: 12 ten-point cards x4 after the Comet as a 9 = 480 (R-SETTLE-COMET-LAST); the longest
+    deal, 34 cards played with a play and 3 passes each, less the last play's passes and the two hand-overs, 131
+    (R-STOP-STUCK)."""
     proved = proved_bounds("standard", 3)
     assert proved["chips one seat pays at settlement"] == 480
-    assert proved["actions in a deal"] == 180
+    assert proved["actions in a deal"] == 4 * 34 - 3 - 2 == 131
     found = bounds("standard", players=(3,), deals=20)
     assert found and all(b.ok for b in found)
 

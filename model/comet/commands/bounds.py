@@ -36,10 +36,29 @@ OUTRO = """## Where a gap remains, and why
   extreme (`bounds/build.py`: the winner moves first and holds only cards of ranks no loser holds, so no
   loser is ever made to play, and goes out on the Comet as a 9; or it plays its whole hand in its first
   turn, with sets, so no loser moves at all) and dealt and played by the model.
-- **The longest deal** (every preset): the proved figure is the termination proof's ranking (every card
-  held counts as a play plus one pass per seat and one more), which shows that a deal ends, not how long it
-  can last; the longest deals known come from the search. No sharper invariant (the losers keep at least one
-  card each, at most n passes between two plays under the default readings) has been proved yet.
+- **The longest deal.** A second lemma, proved inductive for each preset and player count before it is used
+  (`bounds.lemmas.long_deal`), counts what a deal can have lasted: the actions so far plus the passes that
+  can still come before the next play are at most n+1 per card played, less one for each seat that joined
+  after the first (a play is followed by at most n passes, its player's "without" and the others' passes,
+  after which its player must lead; a seat's first play, but the first seat's, goes on with another seat's
+  run, which reached it after fewer than n passes), with the facts it stands on (a lead is the last player's,
+  the losers keep a card each). At the end of a deal that gives (n+1)(cards dealt - (n-1)) - n - (n-1):
+  102, 131, 178, 237 for 2 to 5 players. The ladder deals (`bounds/build.py`, `ladder`) reach it: every card
+  played alone and every run stuck after it, the cards played from the highest rank down, the turn handed to
+  the right neighbour n-1 times, each loser keeping one card it is never made to play.
+- **Where the longest deal stops short** (standard and the Opera at five players, 232 of 237; Red Nines, 222
+  of 238 and 332 of 357). The bound is met only if every play but the last is one card followed by n passes
+  (n-1 passes at each of the n-1 hand-overs) and each loser keeps exactly one card: a stop played before the
+  last card (a King, or the standard Comet) is followed by no pass, n actions short, and the lemma's count
+  never wins back what a step leaves unused. An argument in words from there, not checked by Z3 (the lemma
+  does not count the stops): a loser keeping a King is made to play it (R-PLAY-MUST) after any Queen played
+  before the last card, and so is a winner keeping one for its last card, so each King kept to the end needs
+  every Queen unplayed as well. At five players (3 cards dead, 4 kept, 1 last) the four Kings, the Comet and
+  the Queens do not fit, so a stop is played early: 232, which the ladder reaches, is the extreme, short of
+  the proof's 237. Red Nines deals every card (nothing dead): at least three Kings of four (four of five)
+  are played early, so the extreme lies between the ladder's 222 and 226 (332 and 337); which, is open.
+- **The Commits' longest deal**: a player may pass on a lead there, so `long_deal` does not hold (Z3 finds the
+  step that breaks it) and the bound is the termination proof's ranking, loose by construction.
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the

@@ -118,6 +118,7 @@ def reading_vectors(reading: Reading) -> Iterator[VectorFile]:
         )
     if reading.name == "default":
         yield from witness_vectors(reading.preset, base)
+        yield from extreme_vectors(reading.preset, base)
     search = deals if reading.name == "default" else deals[:1]
     found = illegal_search(search)
     limit = len(found) if reading.name == "default" else ILLEGAL_CASES
@@ -197,6 +198,50 @@ def witness_vectors(preset_name: str, base: str) -> Iterator[VectorFile]:
         assert isinstance(trace_meta, dict)
         trace_meta["record"] = rec.to_json()
         yield VectorFile(f"{base}/trace/witness-{e['scenario']}.itf.json", "trace", dump_itf(trace), rules, desc)
+
+
+def extreme_entries(preset_name: str) -> list[JsonObject]:
+    """The extremal deals of one preset (``comet_proofs/witnesses/extremes.json``, written by ``comet bounds``:
+    the longest deal, the most paid, collected, lost, won or scored, per player count; spec/extremes.md), each
+    with its record."""
+    import importlib.resources
+
+    root = importlib.resources.files("comet_proofs") / "witnesses"
+    index = root / "extremes.json"
+    if not index.is_file():
+        return []
+    out: list[JsonObject] = []
+    for e in json.loads(index.read_text(encoding="utf-8"))["deals"]:
+        if e["preset"] != preset_name:
+            continue
+        trace = json.loads((root / str(e["file"])).read_text(encoding="utf-8"))
+        out.append({**e, "record": trace["#meta"]["record"]})
+    return out
+
+
+def extreme_vectors(preset_name: str, base: str) -> Iterator[VectorFile]:
+    """The extremal deals as a replay case and an ITF trace each (issue 37: the deals that reach the bounds
+    become vectors): ``replay/extreme-<file>.json`` and ``trace/extreme-<file>.itf.json``, named after the
+    shipped file (e.g. ``longest-3p``)."""
+    for e in extreme_entries(preset_name):
+        name = str(e["file"]).rsplit("/", 1)[-1].removesuffix(".itf.json")
+        rec = loads_record(json.dumps(e["record"]))
+        start = rec.start()
+        actions = rec.actions
+        rules = tuple(sorted(deal_case_rules(start, actions)))
+        desc = f"extremal deal, {e['quantity']} {e['value']} at {e['players']} players ({e['found_by']})"
+        yield VectorFile(
+            f"{base}/replay/extreme-{name}.json",
+            "replay",
+            case_text({"record": rec.to_json(), "expected": replay_record(rec).to_json(), "exit": 0}),
+            rules,
+            desc,
+        )
+        trace = deal_trace(start, actions, "comet vectors", f"{preset_name} extremal deal {name}")
+        trace_meta = trace["#meta"]
+        assert isinstance(trace_meta, dict)
+        trace_meta["record"] = rec.to_json()
+        yield VectorFile(f"{base}/trace/extreme-{name}.itf.json", "trace", dump_itf(trace), rules, desc)
 
 
 def _put(out_dir: Path, f: VectorFile, preset: str, reading: str) -> JsonObject:

@@ -2,4 +2,5 @@
 
 from comet_proofs.bounds.table import main
 
-main()
+if __name__ == "__main__":  # imported (as a test that walks every module does), it runs nothing
+    main()

@@ -322,4 +322,85 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
                 if q not in best or v > best[q].value:
                     best[q] = Played(v, start, actions)
         out.append((shape, best))
+    if preset in LADDERS:
+        start = ladder(preset, players)
+        actions = ladder_play(start)
+        final = engine.replay(start, actions)
+        if final.terminal:
+            out.append((Shape(preset, players, (), LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
     return out
+
+
+# The presets whose longest deal is built as a ladder (``ladder``): the standard game's play under default
+# readings (the Commits let a player pass on a lead, so the shape does not apply)
+LADDERS = ("standard", "opera", "two_player", "old_comet", "red_nines")
+LADDER_WHY = (
+    "every card played alone and every run stuck after it (n passes a play), the cards played from the highest "
+    "rank down, the turn handed to the right neighbour n-1 times, each loser keeping one card it is never made "
+    "to play; the Kings in the dead hand as far as it holds them (a King is a stop: no pass follows it)"
+)
+
+
+def play_order(players: int) -> tuple[int, ...]:
+    """The seats in the order a ladder deal has them play (the last seat deals, so seat 0 moves first): the
+    first player, then each seat's right neighbour, so each hand-over is one pass short of a stuck run."""
+    return tuple((-k) % players for k in range(players))
+
+
+def ladder(preset: str, players: int) -> DealState:
+    """The longest deal's shape (spec/extremes.md): every card played alone and every run stuck after it
+    (n passes a play), the turn handed on to the right neighbour only n-1 times, every loser keeping one card
+    it is never made to play (a wild card, else one of the lowest rank).
+
+    The Kings (stops: no pass follows one) go to the dead hand as far as it holds them, any others are led
+    first; the other cards are played from the highest rank down, so no card played has its next rank still
+    held: seat after seat in ``play_order`` plays its share, each share's last card one rank below a card the
+    next seat holds (which that seat plays on it, then is stuck) and the only one of its rank in the share."""
+    rules = preset_named(preset).rules
+    pack = engine.packs_in_rotation(rules, players)[0]
+    size, dead_size = engine.deal_sizes(rules, players, len(pack.cards))
+    wild = [c for c in pack.cards if c in pack.wild]
+    naturals = sorted((c for c in pack.cards if c not in pack.wild), key=rank_of)
+    kings = [c for c in naturals if rank_of(c) == KING]
+    rest = [c for c in naturals if rank_of(c) != KING]
+    kept: list[Card] = []
+    while len(kept) < players - 1:  # the losers' last cards: wild cards first (never compulsory), then the lowest
+        kept.append(wild.pop() if wild else rest.pop(0))
+    dead: list[Card] = []
+    for pool in (kings, wild, rest):  # the dead hand: Kings, the wild cards left, then the lowest cards
+        while pool and len(dead) < dead_size:
+            dead.append(pool.pop(0))
+    played = kings + wild + sorted(rest, key=rank_of, reverse=True)
+    order = play_order(players)
+    shares: list[list[Card]] = []
+    for i, _ in enumerate(order):
+        take = size if i == len(order) - 1 else size - 1
+        shares.append(played[:take])
+        played = played[take:]
+    for k in range(len(shares) - 1):  # the hand-over: this share ends one rank below a card of the next
+        this, nxt = shares[k], shares[k + 1]
+        last = rank_of(this[-1])
+        below = next((j for j, c in enumerate(nxt) if rank_of(c) == last - 1), None)
+        if below is not None and rank_of(nxt[0]) >= last - 1:
+            this[-1], nxt[below] = nxt[below], this[-1]
+            nxt.sort(key=rank_of, reverse=True)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for seat, share in zip(order, shares, strict=True):
+        hands[seat] = list(share)
+    for seat, card_kept in zip(order[:-1], kept, strict=True):
+        hands[seat].append(card_kept)
+    return engine.explicit_deal(rules, players, players - 1, hands, dead)
+
+
+def ladder_play(start: DealState) -> tuple[Action, ...]:
+    """Play a ladder deal long: pass whenever allowed; on a lead, the highest natural card alone; on a run,
+    one natural card (the model's legal actions only)."""
+    state, actions = start, []
+    while not state.terminal:
+        legal = engine.legal_actions(state)
+        passes = [a for a in legal if a.is_pass]
+        singles = [a for a in legal if len(a.cards) == 1 and a.cards[0] not in state.wild]
+        action = passes[0] if passes else max(singles, key=lambda a: rank_of(a.cards[0])) if singles else legal[0]
+        actions.append(action)
+        state = engine.apply(state, action)
+    return tuple(actions)

@@ -87,3 +87,62 @@ def run_played_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int)
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+
+
+def passes_left(enc: Encoding, s: SymState) -> z3.ArithRef:
+    """The passes that can still come before the next play under the default readings: on a run, one per
+    seat until the turn is back with the last player to play (who then must lead: R-STOP-STUCK, R-NEW-RUN,
+    and a hand of only the Comet leads it as a King, RUL-COMET-LEAD); none on a lead; at the end of the deal
+    the n passes the last play would have been owed (so the last play is charged as every other)."""
+    n = s.players
+    dist = (s.last_player - s.to_move + n) % n
+    return z3.If(enc.terminal(s), n, z3.If(s.need > 0, z3.If(dist == 0, n, dist), 0))
+
+
+def cards_played(enc: Encoding, s: SymState, size: int) -> z3.ArithRef:
+    """The cards played so far, every seat dealt ``size`` (``long_deal_lemma_holds`` checks that)."""
+    return z3.Sum(*[size - enc.hand_size(s, p) for p in range(s.players)])
+
+
+def seats_joined(enc: Encoding, s: SymState, size: int) -> z3.ArithRef:
+    """The seats that have played a card, less the first to play (none before anyone has)."""
+    joined = z3.Sum(*[z3.If(enc.hand_size(s, p) < size, 1, 0) for p in range(s.players)])
+    return joined - z3.If(cards_played(enc, s, size) > 0, 1, 0)
+
+
+def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
+    """How long a deal can have lasted: ``steps + passes_left <= (n+1) * cards played - seats joined``.
+
+    Each play may be followed by at most n passes (its player's "without" and the others' passes, then the
+    turn is back with it and it must lead), so a play is worth at most n+1 actions; a seat's first play, but
+    the first seat's, continues another seat's run, which reaches it after fewer than n passes (it is not
+    back with the run's last player), so it costs one action at least.  With the facts the count stands on:
+    each seat other than the one to move holds a card (the losers keep one at the end), a lead is by the last
+    player to play (or the first lead of the deal), the last player has played a card, and someone has
+    played once the last player is set."""
+    n = s.players
+    played = cards_played(enc, s, size)
+    count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size)
+    holding = [z3.Or(s.to_move == p, enc.hand_size(s, p) > 0) for p in range(n)]
+    lead = z3.Implies(
+        z3.And(z3.Not(enc.terminal(s)), s.need == 0), z3.Or(s.last_player == -1, s.to_move == s.last_player)
+    )
+    last = [z3.Implies(s.last_player == p, enc.hand_size(s, p) < size) for p in range(n)]
+    return z3.And(count, *holding, lead, *last, (played > 0) == (s.last_player >= 0))
+
+
+def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
+    """``long_deal`` is true in every initial deal (each seat dealt ``size`` cards) and kept by every step from
+    an ``Inv`` state whose hands are within the deal (tried whole, then split by the step's cases, as
+    ``lemma_holds``); false where the readings let a player pass on a lead (a stuck run's restart or a new
+    run after a stop declined, a Comet that may not lead) or the deal sizes differ."""
+    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    init = enc.fresh_state("i", players)
+    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size))
+    if solve_alone([z3.And(enc.initial(init, rd), z3.Not(dealt))], 2 * TIMEOUT_MS).verdict != z3.unsat:
+        return False
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size), enc.transition(s, a, t, rd)]
+    breaks = [z3.Not(long_deal(enc, t, size))]
+    if unsat_at_once(step, breaks):
+        return True
+    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
