@@ -163,3 +163,44 @@ def test_comet_rulings_json_carries_the_labels() -> None:
     rows = {str(r["field"]): r for r in ruling_list(default_spec_dir())}
     labels = rows["stuck_restart"]["labels"]
     assert isinstance(labels, dict) and set(labels) >= {"may"}, labels
+
+
+def test_answers_that_rest_on_weaker_players_are_listed(tmp_path: Path) -> None:
+    """Issue 33 item 7: whole games are played by random, greedy and hoarder only, so the index and the ruling's
+    page list every ruling whose answer rests on a weaker player than the search player (whole games, pimc not
+    measured, or not measurably stronger than greedy), and not one where pimc answers and is stronger."""
+    from comet.diverge.measure import GamePaired
+    from comet.diverge.strength import Strength
+
+    stored = load()
+    strong = Strength("greedy", 3, 2000, 900, 600, 300, 500, 0, 0)
+    weak = Strength("greedy", 3, 2000, 600, 600, 0, 2000, 0, 0)
+    made = {
+        "first_dealer_tie": Measured(3, games={"random": GamePaired(100, played=100)}),
+        "stuck_restart": Measured(3, {"random": offered()}),
+        "comet_bonus_last": Measured(3, {"pimc": offered(), "random": offered()}, strength=strong),
+        "comet_lead": Measured(3, {"pimc": offered(), "random": offered()}, strength=weak),
+    }
+    reports = []
+    for field, m in made.items():
+        pair = pairs_for(field, ["standard"])[0]
+        e = stored.get(pair.key)
+        s = search_of(pair, e) if e is not None else Search(pair, None, "", 0, 0, 0.0)
+        reports.append(PairReport(pair, s, [m]))
+    written = pages([], reports, args_for(tmp_path), (), 12)
+    index = written["README.md"].split("## Answers that rest on weaker players", 1)
+    assert len(index) == 2, "the index does not list the answers that rest on weaker players"
+    listed = [line for line in index[1].splitlines() if line.startswith("- [RUL-")]
+    assert [line.split("]")[0] for line in listed] == [
+        "- [RUL-FIRST-DEALER",
+        "- [RUL-STUCK-RESTART",
+        "- [RUL-COMET-LEAD",
+    ]
+    assert "whole games, which random, greedy and hoarder play and the search player (pimc) does not" in listed[0]
+    assert "was not measured here, so random answers" in listed[1]
+    assert "not measurably stronger than greedy here, so random answers" in listed[2]
+    page = written["RUL-FIRST-DEALER.md"]
+    assert (
+        "**Answers that rest on weaker players**" in page and "- standard, 3 players: answered by whole games" in page
+    )
+    assert "rest on weaker players" not in written["RUL-COMET-BONUS-LAST.md"]

@@ -34,6 +34,7 @@ from comet.commands.reading_labels import label_of, reading_labels
 from comet.diverge.glossary import glossary_lines
 from comet.diverge.pairs import Pair
 from comet.diverge.report import PairReport, field_section
+from comet.diverge.study import Measured
 from comet.ruleset import RULING_OF
 
 #: the largest a page may be (bytes; the index far below it): code hosts stop rendering larger Markdown files
@@ -81,6 +82,78 @@ def usual_measured(r: PairReport) -> tuple[int, str] | None:
     return i, headline(m)[0] if m.deals else next(iter(m.games))
 
 
+#: why a whole-game answer rests on weaker players (item 7 of issue 33 is not done: see ``weaker_reason``)
+WHOLE_GAMES_WEAKER = (
+    "answered by whole games, which random, greedy and hoarder play and the search player (pimc) does not: it "
+    "plays single deals on the fast engine, and whole games run on the reference engine"
+)
+
+
+def weaker_reason(m: Measured) -> str:
+    """Why the headline answer of measurement ``m`` rests on a weaker player than the search player (pimc):
+    whole games (which it does not play), pimc not measured, or not measurably stronger than greedy there;
+    "" where pimc answers (or nothing was measured)."""
+    from comet.diverge.impact_report import competent, headline
+
+    if not m.deals:
+        return WHOLE_GAMES_WEAKER if m.games else ""
+    pol = headline(m)[0]
+    if pol == "pimc":
+        return ""
+    if "pimc" not in m.deals:
+        return f"the search player (pimc) was not measured here, so {pol} answers"
+    if competent(m) is False:
+        return f"the search player (pimc) is not measurably stronger than greedy here, so {pol} answers"
+    return f"{pol} answers"
+
+
+def weaker_index_lines(fields: dict[str, list[PairReport]]) -> list[str]:
+    """The index's list of rulings whose answer (the row above: ``usual_measured`` of its first pair) rests on
+    a weaker player, one line each with the reason (``weaker_reason``); empty if there is none."""
+    lines = []
+    for f, rs in fields.items():
+        rid = RULING_OF.get(f, "")
+        ordered = sorted(rs, key=lambda r: r.pair.preset != "standard")
+        r = next((r for r in ordered if usual_measured(r) is not None), None)
+        if not rid or r is None:
+            continue
+        got = usual_measured(r)
+        assert got is not None
+        m = r.impact[got[0]]
+        why = weaker_reason(m)
+        if why:
+            lines.append(f"- [{rid}]({rid}.md) ({r.pair.preset}, {m.players} players): {why}.")
+    if not lines:
+        return []
+    return [
+        "## Answers that rest on weaker players",
+        "",
+        "Every answer above is the search player's (pimc), which plays well, except for these rulings: their "
+        "answers come from players that choose by a fixed rule (random, greedy, hoarder), and people who play "
+        "well may see another effect.",
+        "",
+        *lines,
+        "",
+    ]
+
+
+def weaker_page_lines(rs: list[PairReport]) -> list[str]:
+    """A ruling page's list of the preset and player counts whose answer rests on a weaker player, one line
+    per preset and reason (``weaker_reason``); empty if there is none."""
+    lines = []
+    for r in rs:
+        by_reason: dict[str, list[int]] = {}
+        for m in r.impact:
+            why = weaker_reason(m)
+            if why:
+                by_reason.setdefault(why, []).append(m.players)
+        for why, counts in by_reason.items():
+            lines.append(f"- {r.pair.preset}, {', '.join(map(str, counts))} players: {why}.")
+    if not lines:
+        return []
+    return ["**Answers that rest on weaker players** (not on the search player, pimc):", "", *lines, ""]
+
+
 def pair_answer(r: PairReport, out_dir: Path | None, family: int) -> RulingAnswer | None:
     """One reading pair's answer at its usual count (``usual_measured``)."""
     from comet.diverge.impact_report import answers_of, game_verdict
@@ -94,7 +167,7 @@ def pair_answer(r: PairReport, out_dir: Path | None, family: int) -> RulingAnswe
     where = f"{r.pair.preset}, {m.players} players, {pol}"
     if not m.deals:
         g = m.games[pol]
-        return RulingAnswer(f"whole games: {game_verdict(g)}", f"{g.played:,} paired games", where)
+        return RulingAnswer(game_verdict(g), f"{g.played:,} paired games", where)
     together = family if placebo_reason(r.pair) is not None else 1
     a = answers_of(m, r.pair, together, out_dir)[pol]
     sure = a.sure.replace("simultaneous 95 % intervals over", "95 %,")
@@ -193,11 +266,11 @@ def ruling_page(
                 text = answers_of(m, r.pair, together, out_dir)[pol].sentence
             elif m.games:
                 pol = next(iter(m.games))
-                text = f"whole games: {game_verdict(m.games[pol])}"
+                text = game_verdict(m.games[pol])
             else:
                 continue
             lines.append(f"| {r.pair.preset} | `{r.pair.label_b()}` | {m.players} | {pol} | {text.replace('|', '/')} |")
-    lines += [""]
+    lines += ["", *weaker_page_lines(rs)]
     lines += field_section(
         field,
         rid,
@@ -245,6 +318,7 @@ def pages(
         "",
         *index_lines(fields, titles, out_dir, family, reading_labels(default_spec_dir())),
         "",
+        *weaker_index_lines(fields),
     ]
     method = [
         "# How the divergence report is measured",

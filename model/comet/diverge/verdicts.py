@@ -27,13 +27,16 @@ from comet.diverge.glossary import (
     DEALT_NO_GAIN,
     EXACT,
     GAINS,
+    GAME_CHANGES,
+    GAME_NO_EFFECT,
+    GAME_NONE,
     NEVER_ARISES,
     NO_EFFECT,
     NO_GAIN,
     NOT_MEASURED,
     ZERO_BY_DESIGN,
 )
-from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, Paired
+from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, GamePaired, Paired
 from comet.diverge.stats import Estimate, bonferroni_z, mean_estimate, percent, share_text, zero_bound
 
 #: (field, reading B, player) -> why that player never meets the ruling's choice (its zero is by design)
@@ -303,6 +306,29 @@ def exact_answer(x: ExactEffect, scale: Scale, share: str = "") -> Answer:
     sentence = f"{EXACT}: where it arises ({share}), {who}"
     sure = f"exact (the same actions replayed under both readings, {x.deals:,} deals)"
     return Answer(EXACT, sentence, often, who, "", sure)
+
+
+def game_answer(g: GamePaired) -> Answer:
+    """The answer of a ruling that acts only between deals, from one player's paired whole games: the share of
+    games whose winners change, and the paired change of deals per game and of the final spread (best result
+    minus worst), each with its 95 % interval.  "changes whole games" when a winner changes or either figure
+    moves beyond its interval; paired games compare no seat with itself, so no seat is said to gain."""
+    return check_phrase(_game_answer(g))
+
+
+def _game_answer(g: GamePaired) -> Answer:
+    if g.played == 0:
+        refused = f"{g.games:,} games, refused under A {g.refused_a:,}, under B {g.refused_b:,}"
+        return Answer(GAME_NONE, GAME_NONE, refused if g.games else "", "", "", "")
+    w = share_text(g.winners_changed, g.played)
+    dl = mean_estimate(g.played, g.length_d, g.length_d2)
+    ds = mean_estimate(g.played, g.spread_d, g.spread_d2)
+    often = f"winners change in {w}"
+    sure = f"95 % intervals over {g.played:,} paired games"
+    if g.winners_changed == 0 and not dl.excludes_zero and not ds.excludes_zero:
+        return Answer(GAME_NO_EFFECT, f"{GAME_NO_EFFECT}: {often}", often, "", "", sure)
+    much = f"deals per game {dl.text(2)}; final spread {ds.text(2)}"
+    return Answer(GAME_CHANGES, f"{GAME_CHANGES}: {often}; {much}", often, "", much, sure)
 
 
 def check_phrase(a: Answer) -> Answer:
