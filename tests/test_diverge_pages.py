@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines
+from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines, published_lines
 from comet.diverge.measure import Paired
 from comet.diverge.pairs import pairs_for
 from comet.diverge.records import Search
@@ -204,3 +204,40 @@ def test_answers_that_rest_on_weaker_players_are_listed(tmp_path: Path) -> None:
         "**Answers that rest on weaker players**" in page and "- standard, 3 players: answered by whole games" in page
     )
     assert "rest on weaker players" not in written["RUL-COMET-BONUS-LAST.md"]
+
+
+def test_the_plain_answer_is_read_from_the_published_report(tmp_path: Path) -> None:
+    """``comet diverge RULING`` answers from the published pages (no measuring): the ruling's question, per preset
+    the answer at the usual player count, how sure; at most 40 lines of 100 columns; None without a page."""
+    write(tmp_path)
+    lines = published_lines("comet_bonus_last", tmp_path)
+    assert lines is not None and len(lines) <= 40 and all(len(line) <= 100 for line in lines), lines
+    text = "\n".join(lines)
+    assert (
+        lines[0].startswith("RUL-COMET-BONUS-LAST: ") and "- standard, B = comet_bonus_last = plain: no effect" in text
+    )
+    assert "How sure (standard, 3 players, random" in text and "--measure" in text
+    assert published_lines("comet_bonus_last", tmp_path, ["opera"]) is None  # no opera pair on these pages
+    assert published_lines("first_dealer_tie", tmp_path) is None  # no page for it
+
+
+def test_the_command_answers_from_the_published_report_and_measures_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from comet.cli import main
+
+    # the published report: comet_bonus_last reads an exact effect, in a second and without measuring
+    assert main(["diverge", "comet_bonus_last", "--preset", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "exact effect" in out and "the winner receives exactly 4 fewer chips" in out, out
+    assert len(out.splitlines()) <= 40
+    # an option that sets what is measured, without --measure: one line naming the flag
+    assert main(["diverge", "comet_lead", "--deals", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--deals" in err and "--measure" in err
+    # a ruling the report has no figures for: a clear message saying how to measure it
+    (tmp_path / "divergence").mkdir()
+    monkeypatch.setattr("comet.commands.rules.default_spec_dir", lambda: tmp_path)
+    assert main(["diverge", "stuck_restart"]) == 2
+    err = capsys.readouterr().err
+    assert "RUL-STUCK-RESTART has no published figures" in err and "comet diverge stuck_restart --measure" in err

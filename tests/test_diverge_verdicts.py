@@ -142,6 +142,23 @@ def test_penalty_points_read_as_worse_for_the_seat() -> None:
     assert "= better" in plain.sentence and "penalty" not in plain.sentence
 
 
+def test_exact_penalty_points_say_whom_they_help() -> None:
+    """Red Nines' payment-only rulings: an exact change of penalty points says whether it is better or worse
+    for those who score it (planted sign flip: fewer penalty points read as worse would fail here)."""
+    from comet.diverge.verdicts import exact_answer
+
+    penalty = Scale("points", lower_wins=True)
+    fewer = ExactEffect(2000, 4, (((0, -148), 1), ((0, -160), 1), ((0, -200), 1), ((0, -292), 1)), 5)
+    a = exact_answer(fewer, penalty)
+    assert "the other seats together score 148 to 292 fewer penalty points" in a.sentence
+    assert a.sentence.endswith("= better for them"), a.sentence
+    more = ExactEffect(2000, 2, (((4, 0), 2),), 5)
+    assert exact_answer(more, penalty).sentence.endswith(
+        "the winner scores exactly 4 more penalty points = worse for the winner"
+    ), exact_answer(more, penalty).sentence
+    assert "worse" not in exact_answer(more, Scale("points")).sentence
+
+
 def test_nothing_changes_never_arises_or_no_effect() -> None:
     assert answer(paired()).phrase == "never arises"
     offered = paired(classes=(9000, 0, 1000, 0, 0))

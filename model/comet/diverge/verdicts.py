@@ -261,13 +261,24 @@ def _amount(change: int, noun: str) -> str:
     return f"{abs(change)} {'more' if change > 0 else 'fewer'} {noun}" if change else f"the same {noun}"
 
 
+def _penalty_side(change: int, whom: str, scale: Scale) -> str:
+    """`` = worse for them`` / `` = better for them``: a change of penalty points in the reader's orientation
+    (more penalty points are worse); nothing in a game where more is better."""
+    if not scale.lower_wins or not change:
+        return ""
+    return f" = {'worse' if change > 0 else 'better'} for {whom}"
+
+
 def _outcome(own: int, others: int, scale: Scale, exactly: str) -> str:
-    """One deal's exact change: the winner's, else the other seats' together."""
+    """One deal's exact change: the winner's, else the other seats' together (a penalty-points game says
+    whether it is better or worse for them)."""
     if own:
-        return f"the winner {'receives' if scale.unit == 'chips' else 'scores'} {exactly}{_amount(own, scale.noun)}"
+        verb = "receives" if scale.unit == "chips" else "scores"
+        return f"the winner {verb} {exactly}{_amount(own, scale.noun)}{_penalty_side(own, 'the winner', scale)}"
     if others:
         verb = "receive" if scale.unit == "chips" else "score"
-        return f"the other seats together {verb} {exactly}{_amount(others, scale.noun)}"
+        side = _penalty_side(others, "them", scale)
+        return f"the other seats together {verb} {exactly}{_amount(others, scale.noun)}{side}"
     return "nobody's result changes"
 
 
@@ -300,8 +311,8 @@ def exact_answer(x: ExactEffect, scale: Scale, share: str = "") -> Answer:
             f"under B {whom} {verb} {min(abs(lo), abs(hi))} to {max(abs(lo), abs(hi))} {word} {scale.noun} "
             f"(mean {abs(mean):.1f}; each deal's amount fixed by its cards)"
         )
-        if scale.lower_wins and not winner and lo > 0:
-            who += ", worse for them"
+        if lo > 0 or hi < 0:
+            who += _penalty_side(lo, "the winner" if winner else "them", scale)
     often = f"arises in {share}"
     sentence = f"{EXACT}: where it arises ({share}), {who}"
     sure = f"exact (the same actions replayed under both readings, {x.deals:,} deals)"
