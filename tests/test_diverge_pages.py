@@ -241,3 +241,43 @@ def test_the_command_answers_from_the_published_report_and_measures_only_when_as
     assert main(["diverge", "stuck_restart"]) == 2
     err = capsys.readouterr().err
     assert "RUL-STUCK-RESTART has no published figures" in err and "comet diverge stuck_restart --measure" in err
+
+
+def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
+    """The per-ruling mode (``comet diverge RULING --out DIR`` into an existing report): the ruling's page, index
+    row, summary rows and weaker-player line are replaced or added, every other ruling's are kept, the index says
+    when it was measured on its own; folding it twice changes nothing more."""
+    from comet.commands.diverge_pages import UPDATED, merged_pages
+    from comet.diverge.measure import GamePaired
+
+    write(tmp_path)
+    before = (tmp_path / "README.md").read_text(encoding="utf-8")
+    kept = next(x for x in before.splitlines() if "[RUL-COMET-BONUS-LAST](" in x and x.startswith("| <a id="))
+    kept_summary = [x for x in (tmp_path / "summary.md").read_text().splitlines() if "[RUL-COMET-BONUS-LAST](" in x]
+    stored = load()
+    pair = pairs_for("first_dealer_tie", ["standard"])[0]
+    e = stored.get(pair.key)
+    s = search_of(pair, e) if e is not None else Search(pair, None, "", 0, 0, 0.0)
+    games = Measured(3, games={"random": GamePaired(100, winners_changed=4, played=100)})
+    restart = [r for r in small_reports() if r.pair.field == "stuck_restart"]
+    new = pages([], [PairReport(pair, s, [games]), *restart], args_for(tmp_path), (), 12)
+    for _ in range(2):
+        out = merged_pages(tmp_path, new, ["RUL-FIRST-DEALER", "RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
+        assert set(out) == {"README.md", "summary.md", "RUL-FIRST-DEALER.md", "RUL-STUCK-RESTART.md"}
+        for name, text in out.items():
+            (tmp_path / name).write_text(text, encoding="utf-8")
+        index = out["README.md"].splitlines()
+        rows = [x for x in index if x.startswith("| <a id=")]
+        assert len(rows) == 3 and kept in rows, rows
+        assert sum("[RUL-FIRST-DEALER](" in x and "changes whole games" in x for x in rows) == 1
+        assert [x for x in index if x.startswith(UPDATED)] == [
+            f"{UPDATED} RUL-FIRST-DEALER (2026-12-05 09:00 UTC), RUL-STUCK-RESTART (2026-12-05 09:00 UTC)."
+        ]
+        weaker = [x for x in index if x.startswith("- [RUL-")]
+        # random answers every ruling here: comet_bonus_last's line kept, the two folded rulings' lines anew
+        assert len(weaker) == 3 and weaker[0].startswith("- [RUL-COMET-BONUS-LAST]"), weaker
+        assert sum(x.startswith("- [RUL-FIRST-DEALER]") and "answered by whole games" in x for x in weaker) == 1
+        summary = out["summary.md"].splitlines()
+        assert [x for x in summary if "[RUL-COMET-BONUS-LAST](" in x] == kept_summary
+        assert sum("[RUL-FIRST-DEALER](" in x for x in summary) == 1
+    assert broken_links(tmp_path) == []

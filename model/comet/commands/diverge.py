@@ -170,8 +170,11 @@ def register(sub: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write README.md and a PNG per pair into DIR, and each pair's measured figures into DIR/results as it "
-        "finishes: a later run with the same parameters measures only the pairs not saved yet",
+        help="write the report as pages (README.md the index, a page per ruling, method.md, summary.md) and a PNG "
+        "per pair into DIR, and each pair's measured figures into DIR/results as it finishes: a later run with the "
+        "same parameters measures only the pairs not saved yet.  For a named ruling (not --all) and a report in "
+        "pages already in DIR: the per-ruling mode, which rewrites that ruling's page and its rows of the index and "
+        "summary.md and leaves every other page as it is",
     )
     p.add_argument(
         "--fresh",
@@ -359,7 +362,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         written = pages(pairs, reports, args, contradictions, SAMPLE)
+        folded = not args.all and (args.out / "README.md").is_file() and (args.out / "method.md").is_file()
+        if folded:
+            # the per-ruling mode: this ruling's page and rows folded into the report already in DIR
+            import datetime
+
+            from comet.commands.diverge_pages import merged_pages
+
+            rids = sorted({RULING_OF[r.pair.field] for r in reports if r.pair.field in RULING_OF})
+            when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+            written = merged_pages(args.out, written, rids, when)
         for name, text in written.items():
             (args.out / name).write_text(text, encoding="utf-8")
-        console.print(f"wrote {len(written)} pages in {args.out} (README.md the index) and {len(reports)} plot(s)")
+        what = f"folded {', '.join(rids)} into the report in {args.out}: " if folded else ""
+        console.print(
+            f"{what}wrote {len(written)} pages in {args.out} (README.md the index) and {len(reports)} plot(s)"
+        )
     return 0
