@@ -281,3 +281,26 @@ def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
         assert [x for x in summary if "[RUL-COMET-BONUS-LAST](" in x] == kept_summary
         assert sum("[RUL-FIRST-DEALER](" in x for x in summary) == 1
     assert broken_links(tmp_path) == []
+
+
+def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_path: Path) -> None:
+    """Folding one ruling into the published report (a copy) rebuilds the index's list of answers resting on
+    weaker players for every ruling from the published rows, and gives a ruling page without it the list: the
+    first-dealer ruling, answered by whole games, is listed on both."""
+    import shutil
+
+    from comet.commands.diverge_pages import WHOLE_GAMES_WEAKER, merged_pages
+
+    for page in DIVERGENCE.glob("*.md"):
+        shutil.copy(page, tmp_path / page.name)
+    restart = [r for r in small_reports() if r.pair.field == "stuck_restart"]
+    new = pages([], restart, args_for(tmp_path), (), 12)
+    out = merged_pages(tmp_path, new, ["RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
+    weaker = out["README.md"].split("## Answers that rest on weaker players", 1)[1].splitlines()
+    first = [x for x in weaker if x.startswith("- [RUL-FIRST-DEALER](")]
+    assert len(first) == 1 and WHOLE_GAMES_WEAKER in first[0], first
+    assert any(x.startswith("- [RUL-STUCK-RESTART](") for x in weaker)  # random answers on the hand-made page
+    text = out.get("RUL-FIRST-DEALER.md") or (tmp_path / "RUL-FIRST-DEALER.md").read_text(encoding="utf-8")
+    assert "**Answers that rest on weaker players**" in text and f"- standard, 3 players: {WHOLE_GAMES_WEAKER}." in text
+    # rows of rulings the search player answers are not listed
+    assert not any(x.startswith("- [RUL-COMET-BONUS-LAST](") for x in weaker)

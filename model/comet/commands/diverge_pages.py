@@ -108,6 +108,17 @@ def weaker_reason(m: Measured) -> str:
     return f"{pol} answers"
 
 
+#: the index's list of answers that rest on weaker players opens with this
+WEAKER_INTRO = (
+    "## Answers that rest on weaker players",
+    "",
+    "Every answer above is the search player's (pimc), which plays well, except for these rulings: their "
+    "answers come from players that choose by a fixed rule (random, greedy, hoarder), and people who play "
+    "well may see another effect.",
+    "",
+)
+
+
 def weaker_index_lines(fields: dict[str, list[PairReport]]) -> list[str]:
     """The index's list of rulings whose answer (the row above: ``usual_measured`` of its first pair) rests on
     a weaker player, one line each with the reason (``weaker_reason``); empty if there is none."""
@@ -126,16 +137,7 @@ def weaker_index_lines(fields: dict[str, list[PairReport]]) -> list[str]:
             lines.append(f"- [{rid}]({rid}.md) ({r.pair.preset}, {m.players} players): {why}.")
     if not lines:
         return []
-    return [
-        "## Answers that rest on weaker players",
-        "",
-        "Every answer above is the search player's (pimc), which plays well, except for these rulings: their "
-        "answers come from players that choose by a fixed rule (random, greedy, hoarder), and people who play "
-        "well may see another effect.",
-        "",
-        *lines,
-        "",
-    ]
+    return [*WEAKER_INTRO, *lines, ""]
 
 
 def weaker_page_lines(rs: list[PairReport]) -> list[str]:
@@ -477,33 +479,110 @@ def _replace_rows(old: list[str], new: list[str], gone: Sequence[str]) -> list[s
     return [*before, *new, *(x for x in old[at:] if x not in drop)]
 
 
+def published_reason(answer: str, player: str, verdict: str) -> str:
+    """``weaker_reason`` read back from a published row: its answer, its headline player and the summary's verdict
+    cell for the same preset and player count (which notes "pimc not measurably stronger than greedy here")."""
+    from comet.diverge.glossary import GAME_PHRASES
+
+    if answer.startswith(("whole games:", *GAME_PHRASES)):
+        return WHOLE_GAMES_WEAKER
+    if player == "pimc" or not player:
+        return ""
+    if "not measurably stronger than greedy" in verdict:
+        return f"the search player (pimc) is not measurably stronger than greedy here, so {player} answers"
+    return f"the search player (pimc) was not measured here, so {player} answers"
+
+
+def _summary_verdicts(summary: list[str]) -> dict[tuple[str, str, str, str], str]:
+    """(ruling id, preset, B reading, players) -> the verdict cell of each summary row."""
+    out = {}
+    for line in summary:
+        m = re.match(r"^\| \[(RUL-[A-Z0-9-]+)\]", line)
+        cells = _cells(line)
+        if m and len(cells) >= 6:
+            out[(m.group(1), cells[1], cells[2], cells[3])] = cells[-1]
+    return out
+
+
+def _page_weaker(rid: str, page: list[str], verdicts: dict[tuple[str, str, str, str], str]) -> list[str]:
+    """A published ruling page's "answers that rest on weaker players" lines, read back from its answer table
+    (``weaker_page_lines``'s form)."""
+    by: dict[tuple[str, str], list[str]] = {}
+    for line in page:
+        cells = _cells(line) if line.startswith("| ") else []
+        if len(cells) == 5 and cells[2].isdigit():
+            why = published_reason(cells[4], cells[3], verdicts.get((rid, cells[0], cells[1], cells[2]), ""))
+            if why:
+                by.setdefault((cells[0], why), []).append(cells[2])
+    lines = [f"- {preset}, {', '.join(counts)} players: {why}." for (preset, why), counts in by.items()]
+    return (
+        ["**Answers that rest on weaker players** (not on the search player, pimc):", "", *lines, ""] if lines else []
+    )
+
+
 def merged_pages(out_dir: Path, written: dict[str, str], rids: Sequence[str], when: str) -> dict[str, str]:
     """One ruling's pages folded into the report in pages already in ``out_dir`` (the per-ruling mode of
     ``comet diverge RULING --out DIR``): the rulings ``rids`` get their pages anew, their rows of the index and
-    of ``summary.md`` are replaced (or added at the end of the table), their lines in the index's list of answers
-    resting on weaker players likewise, and the index says they were measured on their own on ``when``; every
-    other ruling's page and row, and the method page, are left as they are.  Only the pages that change are
-    returned."""
+    of ``summary.md`` are replaced (or added at the end of the table), and the index says they were measured on
+    their own on ``when``; every other ruling's figures, and the method page, are left as they are.  The index's
+    list of answers that rest on weaker players is rebuilt for every ruling, and a published ruling page without
+    that list gets it, both read back from the published rows (``published_reason``), so a report generated
+    before the list existed says it too.  Only the pages that change are returned."""
     out = {f"{rid}.md": written[f"{rid}.md"] for rid in rids if f"{rid}.md" in written}
 
     def own(line: str) -> bool:
         return any(f"[{rid}]({rid}.md)" in line for rid in rids)
 
+    summary_path = out_dir / "summary.md"
+    summary = summary_path.read_text(encoding="utf-8").splitlines() if summary_path.is_file() else []
+    if summary and "summary.md" in written:
+        new_rows = [x for x in written["summary.md"].splitlines() if x.startswith("| [RUL-") and own(x)]
+        summary = _replace_rows(summary, new_rows, [x for x in summary if x.startswith("| [RUL-") and own(x)])
+        out["summary.md"] = "\n".join(summary) + "\n"
+    verdicts = _summary_verdicts(summary)
+    for page in sorted(out_dir.glob("RUL-*.md")):
+        rid = page.stem
+        text = page.read_text(encoding="utf-8").splitlines()
+        if rid in rids or "**Answers that rest on weaker players** (not on the search player, pimc):" in text:
+            continue
+        extra = _page_weaker(rid, text, verdicts)
+        start = next((i for i, x in enumerate(text) if x.startswith("## The answer, per preset")), None)
+        if extra and start is not None:
+            end = _table_end(text[start:]) + start
+            at = end + 1 if end < len(text) and not text[end].strip() else end
+            out[page.name] = "\n".join([*text[:at], *extra, *text[at:]]) + "\n"
     index = (out_dir / "README.md").read_text(encoding="utf-8").splitlines()
     new_index = written["README.md"].splitlines()
     rows = [x for x in new_index if x.startswith("| <a id=") and own(x)]
     index = _replace_rows(index, rows, [x for x in index if x.startswith("| <a id=") and own(x)])
-    weak_new = [x for x in new_index if x.startswith("- [RUL-") and own(x)]
-    index = [x for x in index if not (x.startswith("- [RUL-") and own(x))]
-    heading = "## Answers that rest on weaker players"
-    if heading in index:
+    heading = WEAKER_INTRO[0]
+    if heading in index:  # rebuilt below
         at = index.index(heading)
         end = next((i for i in range(at + 1, len(index)) if index[i].startswith("## ")), len(index))
-        last = max((i for i in range(at, end) if index[i].startswith("- [RUL-")), default=at + 3)
-        index = [*index[: last + 1], *weak_new, *index[last + 1 :]]
-    elif weak_new:
-        at = new_index.index(heading)
-        index = [*index, *([""] if index and index[-1].strip() else []), *new_index[at : at + 4], *weak_new, ""]
+        index = [*index[:at], *index[end:]]
+    fresh = {x.split("]", 1)[0].removeprefix("- ["): x for x in new_index if x.startswith("- [RUL-") and own(x)}
+    weak = []
+    for line in index:
+        cells = _cells(line) if line.startswith("| <a id=") else []
+        m = re.search(r"\[(RUL-[A-Z0-9-]+)\]", cells[0]) if cells else None
+        if m is None or len(cells) < 6:
+            continue
+        rid = m.group(1)
+        if rid in rids:
+            weak += [fresh[rid]] if rid in fresh else []
+            continue
+        where = re.match(r"^(\w+), (\d+) players, (\w+)", cells[5])
+        if where is None:
+            continue
+        preset, n, player = where.groups()
+        verdict = next((v for k, v in verdicts.items() if k[0] == rid and k[1] == preset and k[3] == n), "")
+        why = published_reason(cells[3], player, verdict)
+        if why:
+            weak.append(f"- [{rid}]({rid}.md) ({preset}, {n} players): {why}.")
+    while index and not index[-1].strip():
+        index.pop()
+    if weak:
+        index = [*index, "", *WEAKER_INTRO, *weak]
     stamp = {x.split(" (", 1)[0]: x for x in _updated_entries(index)}
     for rid in rids:
         stamp[rid] = f"{rid} ({when})"
@@ -514,13 +593,7 @@ def merged_pages(out_dir: Path, written: dict[str, str], rids: Sequence[str], wh
     else:
         gen = next((i for i, x in enumerate(index) if x.startswith("Generated by")), 1)
         index = [*index[: gen + 1], "", line, *index[gen + 1 :]]
-    out["README.md"] = "\n".join(index).rstrip("\n") + "\n"
-    summary_path = out_dir / "summary.md"
-    if summary_path.is_file() and "summary.md" in written:
-        summary = summary_path.read_text(encoding="utf-8").splitlines()
-        new_rows = [x for x in written["summary.md"].splitlines() if x.startswith("| [RUL-") and own(x)]
-        mine = [x for x in summary if x.startswith("| [RUL-") and own(x)]
-        out["summary.md"] = "\n".join(_replace_rows(summary, new_rows, mine)) + "\n"
+    out["README.md"] = "\n".join(index) + "\n"
     return out
 
 
