@@ -285,6 +285,9 @@ def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
         assert [x for x in summary if "[RUL-COMET-BONUS-LAST](" in x] == kept_summary
         assert sum("[RUL-FIRST-DEALER](" in x for x in summary) == 1
     assert broken_links(tmp_path) == []
+    # the plain answer of a folded ruling gives the date it was measured on its own
+    plain = published_lines("stuck_restart", tmp_path)
+    assert plain is not None and "(measured 2026-12-05 09:00 UTC)" in " ".join(plain), plain
 
 
 def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_path: Path) -> None:

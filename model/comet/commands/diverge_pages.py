@@ -442,7 +442,12 @@ def published_lines(
         lines += textwrap.wrap(f"How sure ({where}): {sure[4]}.", width, subsequent_indent="  ")
     if weaker:
         lines += textwrap.wrap("Resting on weaker players: " + " ".join(weaker), width, subsequent_indent="  ")
-    when = re.search(r" on (\d{4}-\d\d-\d\d \d\d:\d\d UTC)", run)
+    # a ruling folded in since (the per-ruling mode) carries its own date on the index's UPDATED line
+    alone = re.search(
+        rf"\b{re.escape(rid)} \((\d{{4}}-\d\d-\d\d \d\d:\d\d UTC)\)",
+        next((x for x in index_text if x.startswith(UPDATED)), ""),
+    )
+    when = alone or re.search(r" on (\d{4}-\d\d-\d\d \d\d:\d\d UTC)", run)
     tail = textwrap.wrap(
         f"From the published report, {Path(divergence.parent.name) / divergence.name / page.name}"
         + (f" (measured {when.group(1)})" if when else "")
