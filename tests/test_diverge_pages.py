@@ -267,7 +267,7 @@ def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
     new = pages([], [PairReport(pair, s, [games]), *restart], args_for(tmp_path), (), 12)
     for _ in range(2):
         out = merged_pages(tmp_path, new, ["RUL-FIRST-DEALER", "RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
-        assert set(out) == {"README.md", "summary.md", "RUL-FIRST-DEALER.md", "RUL-STUCK-RESTART.md"}
+        assert set(out) == {"README.md", "summary.md", "RUL-FIRST-DEALER.md", "RUL-STUCK-RESTART.md"}, set(out)
         for name, text in out.items():
             (tmp_path / name).write_text(text, encoding="utf-8")
         index = out["README.md"].splitlines()
@@ -300,6 +300,9 @@ def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_pat
 
     for page in DIVERGENCE.glob("*.md"):
         shutil.copy(page, tmp_path / page.name)
+    # planted: a method page whose words lack the whole-game verdicts gets the glossary's words
+    method = (tmp_path / "method.md").read_text(encoding="utf-8")
+    (tmp_path / "method.md").write_text(method.replace("- **changes whole games**", "- **gone**"), encoding="utf-8")
     restart = [r for r in small_reports() if r.pair.field == "stuck_restart"]
     new = pages([], restart, args_for(tmp_path), (), 12)
     out = merged_pages(tmp_path, new, ["RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
@@ -311,3 +314,4 @@ def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_pat
     assert "**Answers that rest on weaker players**" in text and f"- standard, 3 players: {WHOLE_GAMES_WEAKER}." in text
     # rows of rulings the search player answers are not listed
     assert not any(x.startswith("- [RUL-COMET-BONUS-LAST](") for x in weaker)
+    assert "- **changes whole games**: " in out["method.md"] and "- **gone**" not in out["method.md"]
