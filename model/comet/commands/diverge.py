@@ -24,9 +24,11 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "diverge",
         help="find where two readings of a ruling part ways and measure how much it matters",
-        description="For a ruling (a Ruleset field or RUL- id), every preset it applies to: the smallest deal "
-        "(or game) where its readings differ, narrated side by side, and the paired impact over seeded deals "
-        "and games. --all covers every ruling; --rules A --against B compares two rule sets.",
+        description="For a ruling (a Ruleset field or RUL- id): its plain answer (how often, who gains, how much, "
+        "how sure) read from the published report in spec/divergence/. With --measure, every preset it applies "
+        "to is measured afresh: the smallest deal (or game) where its readings differ, narrated side by side, and "
+        "the paired impact over seeded deals and games. --all covers every ruling; --rules A --against B compares "
+        "two rule sets; --out DIR writes the report as pages.",
     )
     p.add_argument("ruling", nargs="?", default=None, help="a ruling field (comet_lead) or ruling id (RUL-COMET-LEAD)")
     p.add_argument("--all", action="store_true", help="every ruling of every preset")
