@@ -141,7 +141,9 @@ def test_opera_draw_matters_only_with_the_opera() -> None:
         "found": False,
     }
     opera = pairs_for("opera", ["standard"])[0]
-    bound = Bound(seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=SAFETY_SECONDS)
+    bound = Bound(
+        seeds=2, depth=2, nodes=100, random_playouts=0, game_seeds=0, max_game_deals=0, seconds=SAFETY_SECONDS
+    )
     found = check(entry, opera, bound)
     assert found is not None and found.how == "witness-appears" and found.witness is not None
     # a planted non-interaction: the same ruling against a pair that changes nothing in play
@@ -179,7 +181,7 @@ def test_a_planted_wrong_fast_engine_is_caught(
         return dataclasses.replace(t, chips_d=(*t.chips_d[:-1], 0))
 
     monkeypatch.setattr(fd, "paired_measure", broken)
-    assert main(["diverge", "comet_lead", "--preset", "standard", "--deals", "20", "--games", "0"]) == 2
+    assert main(["diverge", "comet_lead", "--preset", "standard", "--deals", "20", "--games", "0", "--measure"]) == 2
     err = capsys.readouterr().err
     assert "disagrees with the reference engine" in err and "Traceback" not in err
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines
+from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines, published_lines
 from comet.diverge.measure import Paired
 from comet.diverge.pairs import pairs_for
 from comet.diverge.records import Search
@@ -153,6 +153,10 @@ def test_every_reading_compared_has_a_plain_label() -> None:
         }
     )
     assert missing == [], missing
+    # a bullet wrapped over lines is read whole: no label stops inside a parenthesis (RUL-RED9-HOLDING's "(the")
+    whole = [x for by in labels.values() for x in by.values() if not x.endswith(" …")]  # not cut at the limit
+    cut = sorted(x for x in whole if x.count("(") != x.count(")"))
+    assert cut == [], cut
     assert label_of(labels, "no_such_field", "x") == "no_such_field = x"
     assert label_of(labels, "comet_bonus_last", "plain").startswith("the bonus is the Comet's current value")
 
@@ -163,3 +167,151 @@ def test_comet_rulings_json_carries_the_labels() -> None:
     rows = {str(r["field"]): r for r in ruling_list(default_spec_dir())}
     labels = rows["stuck_restart"]["labels"]
     assert isinstance(labels, dict) and set(labels) >= {"may"}, labels
+
+
+def test_answers_that_rest_on_weaker_players_are_listed(tmp_path: Path) -> None:
+    """Issue 33 item 7: whole games are played by random, greedy and hoarder only, so the index and the ruling's
+    page list every ruling whose answer rests on a weaker player than the search player (whole games, pimc not
+    measured, or not measurably stronger than greedy), and not one where pimc answers and is stronger."""
+    from comet.diverge.measure import GamePaired
+    from comet.diverge.strength import Strength
+
+    stored = load()
+    strong = Strength("greedy", 3, 2000, 900, 600, 300, 500, 0, 0)
+    weak = Strength("greedy", 3, 2000, 600, 600, 0, 2000, 0, 0)
+    made = {
+        "first_dealer_tie": Measured(3, games={"random": GamePaired(100, played=100)}),
+        "stuck_restart": Measured(3, {"random": offered()}),
+        "comet_bonus_last": Measured(3, {"pimc": offered(), "random": offered()}, strength=strong),
+        "comet_lead": Measured(3, {"pimc": offered(), "random": offered()}, strength=weak),
+    }
+    reports = []
+    for field, m in made.items():
+        pair = pairs_for(field, ["standard"])[0]
+        e = stored.get(pair.key)
+        s = search_of(pair, e) if e is not None else Search(pair, None, "", 0, 0, 0.0)
+        reports.append(PairReport(pair, s, [m]))
+    written = pages([], reports, args_for(tmp_path), (), 12)
+    index = written["README.md"].split("## Answers that rest on weaker players", 1)
+    assert len(index) == 2, "the index does not list the answers that rest on weaker players"
+    listed = [line for line in index[1].splitlines() if line.startswith("- [RUL-")]
+    assert [line.split("]")[0] for line in listed] == [
+        "- [RUL-FIRST-DEALER",
+        "- [RUL-STUCK-RESTART",
+        "- [RUL-COMET-LEAD",
+    ]
+    assert "whole games, which random, greedy and hoarder play and the search player (pimc) does not" in listed[0]
+    assert "was not measured here, so random answers" in listed[1]
+    assert "not measurably stronger than greedy here, so random answers" in listed[2]
+    page = written["RUL-FIRST-DEALER.md"]
+    assert (
+        "**Answers that rest on weaker players**" in page and "- standard, 3 players: answered by whole games" in page
+    )
+    assert "rest on weaker players" not in written["RUL-COMET-BONUS-LAST.md"]
+
+
+def test_the_plain_answer_is_read_from_the_published_report(tmp_path: Path) -> None:
+    """``comet diverge RULING`` answers from the published pages (no measuring): the ruling's question, per preset
+    the answer at the usual player count, how sure; at most 40 lines of 100 columns; None without a page."""
+    write(tmp_path)
+    lines = published_lines("comet_bonus_last", tmp_path)
+    assert lines is not None and len(lines) <= 40 and all(len(line) <= 100 for line in lines), lines
+    text = "\n".join(lines)
+    assert (
+        lines[0].startswith("RUL-COMET-BONUS-LAST: ") and "- standard, B = comet_bonus_last = plain: no effect" in text
+    )
+    assert "How sure (standard, 3 players, random" in text and "--measure" in text
+    assert published_lines("comet_bonus_last", tmp_path, ["opera"]) is None  # no opera pair on these pages
+    assert published_lines("first_dealer_tie", tmp_path) is None  # no page for it
+
+
+def test_the_command_answers_from_the_published_report_and_measures_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from comet.cli import main
+
+    # the published report: comet_bonus_last reads an exact effect, in a second and without measuring
+    assert main(["diverge", "comet_bonus_last", "--preset", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "exact effect" in out and "the winner receives exactly 4 fewer chips" in out, out
+    assert len(out.splitlines()) <= 40
+    # an option that sets what is measured, without --measure: one line naming the flag
+    assert main(["diverge", "comet_lead", "--deals", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--deals" in err and "--measure" in err
+    # a ruling the report has no figures for: a clear message saying how to measure it
+    (tmp_path / "divergence").mkdir()
+    monkeypatch.setattr("comet.commands.rules.default_spec_dir", lambda: tmp_path)
+    assert main(["diverge", "stuck_restart"]) == 2
+    err = capsys.readouterr().err
+    assert "RUL-STUCK-RESTART has no published figures" in err and "comet diverge stuck_restart --measure" in err
+
+
+def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
+    """The per-ruling mode (``comet diverge RULING --out DIR`` into an existing report): the ruling's page, index
+    row, summary rows and weaker-player line are replaced or added, every other ruling's are kept, the index says
+    when it was measured on its own; folding it twice changes nothing more."""
+    from comet.commands.diverge_pages import UPDATED, merged_pages
+    from comet.diverge.measure import GamePaired
+
+    write(tmp_path)
+    before = (tmp_path / "README.md").read_text(encoding="utf-8")
+    kept = next(x for x in before.splitlines() if "[RUL-COMET-BONUS-LAST](" in x and x.startswith("| <a id="))
+    kept_summary = [x for x in (tmp_path / "summary.md").read_text().splitlines() if "[RUL-COMET-BONUS-LAST](" in x]
+    stored = load()
+    pair = pairs_for("first_dealer_tie", ["standard"])[0]
+    e = stored.get(pair.key)
+    s = search_of(pair, e) if e is not None else Search(pair, None, "", 0, 0, 0.0)
+    games = Measured(3, games={"random": GamePaired(100, winners_changed=4, played=100)})
+    restart = [r for r in small_reports() if r.pair.field == "stuck_restart"]
+    new = pages([], [PairReport(pair, s, [games]), *restart], args_for(tmp_path), (), 12)
+    for _ in range(2):
+        out = merged_pages(tmp_path, new, ["RUL-FIRST-DEALER", "RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
+        assert set(out) == {"README.md", "summary.md", "RUL-FIRST-DEALER.md", "RUL-STUCK-RESTART.md"}, set(out)
+        for name, text in out.items():
+            (tmp_path / name).write_text(text, encoding="utf-8")
+        index = out["README.md"].splitlines()
+        rows = [x for x in index if x.startswith("| <a id=")]
+        assert len(rows) == 3 and kept in rows, rows
+        assert sum("[RUL-FIRST-DEALER](" in x and "changes whole games" in x for x in rows) == 1
+        assert [x for x in index if x.startswith(UPDATED)] == [
+            f"{UPDATED} RUL-FIRST-DEALER (2026-12-05 09:00 UTC), RUL-STUCK-RESTART (2026-12-05 09:00 UTC)."
+        ]
+        weaker = [x for x in index if x.startswith("- [RUL-")]
+        # random answers every ruling here: comet_bonus_last's line kept, the two folded rulings' lines anew
+        assert len(weaker) == 3 and weaker[0].startswith("- [RUL-COMET-BONUS-LAST]"), weaker
+        assert sum(x.startswith("- [RUL-FIRST-DEALER]") and "answered by whole games" in x for x in weaker) == 1
+        summary = out["summary.md"].splitlines()
+        assert [x for x in summary if "[RUL-COMET-BONUS-LAST](" in x] == kept_summary
+        assert sum("[RUL-FIRST-DEALER](" in x for x in summary) == 1
+    assert broken_links(tmp_path) == []
+    # the plain answer of a folded ruling gives the date it was measured on its own
+    plain = published_lines("stuck_restart", tmp_path)
+    assert plain is not None and "(measured 2026-12-05 09:00 UTC)" in " ".join(plain), plain
+
+
+def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_path: Path) -> None:
+    """Folding one ruling into the published report (a copy) rebuilds the index's list of answers resting on
+    weaker players for every ruling from the published rows, and gives a ruling page without it the list: the
+    first-dealer ruling, answered by whole games, is listed on both."""
+    import shutil
+
+    from comet.commands.diverge_pages import WHOLE_GAMES_WEAKER, merged_pages
+
+    for page in DIVERGENCE.glob("*.md"):
+        shutil.copy(page, tmp_path / page.name)
+    # planted: a method page whose words lack the whole-game verdicts gets the glossary's words
+    method = (tmp_path / "method.md").read_text(encoding="utf-8")
+    (tmp_path / "method.md").write_text(method.replace("- **changes whole games**", "- **gone**"), encoding="utf-8")
+    restart = [r for r in small_reports() if r.pair.field == "stuck_restart"]
+    new = pages([], restart, args_for(tmp_path), (), 12)
+    out = merged_pages(tmp_path, new, ["RUL-STUCK-RESTART"], "2026-12-05 09:00 UTC")
+    weaker = out["README.md"].split("## Answers that rest on weaker players", 1)[1].splitlines()
+    first = [x for x in weaker if x.startswith("- [RUL-FIRST-DEALER](")]
+    assert len(first) == 1 and WHOLE_GAMES_WEAKER in first[0], first
+    assert any(x.startswith("- [RUL-STUCK-RESTART](") for x in weaker)  # random answers on the hand-made page
+    text = out.get("RUL-FIRST-DEALER.md") or (tmp_path / "RUL-FIRST-DEALER.md").read_text(encoding="utf-8")
+    assert "**Answers that rest on weaker players**" in text and f"- standard, 3 players: {WHOLE_GAMES_WEAKER}." in text
+    # rows of rulings the search player answers are not listed
+    assert not any(x.startswith("- [RUL-COMET-BONUS-LAST](") for x in weaker)
+    assert "- **changes whole games**: " in out["method.md"] and "- **gone**" not in out["method.md"]

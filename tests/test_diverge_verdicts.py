@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from comet.diverge.exact import exact_effect
-from comet.diverge.glossary import GLOSSARY, VERDICT_PHRASES
-from comet.diverge.measure import Paired
+from comet.diverge.glossary import GAME_PHRASES, GLOSSARY, VERDICT_PHRASES
+from comet.diverge.measure import GamePaired, Paired
 from comet.diverge.pairs import pairs_for
 from comet.diverge.verdicts import (
     Answer,
@@ -14,6 +14,7 @@ from comet.diverge.verdicts import (
     Scale,
     answer,
     check_phrase,
+    game_answer,
     payment_only,
     swing_where_arises,
     z_of,
@@ -50,10 +51,53 @@ def test_every_phrase_is_defined() -> None:
         assert phrase in GLOSSARY, f"verdict phrase {phrase!r} has no glossary entry"
 
 
-def test_an_undefined_phrase_is_caught() -> None:
+def test_an_undefined_phrase_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # planted: a verdict in the old words ("matters") must not reach the report
     with pytest.raises(ValueError, match=r"not defined in comet\.diverge\.glossary"):
         check_phrase(Answer("matters", "matters: 2nd +0.001 chips/deal", "", "", "", ""))
+    # planted: a whole-game verdict in words the glossary does not define is caught the same way
+    import comet.diverge.verdicts as verdicts
+
+    monkeypatch.setattr(verdicts, "GAME_CHANGES", "winners change")
+    with pytest.raises(ValueError, match=r"'winners change'.*not defined in comet\.diverge\.glossary"):
+        game_answer(games(winners=3))
+
+
+def games(played: int = 100, winners: int = 0, length: tuple[int, int] = (0, 0), refused: int = 0) -> GamePaired:
+    """Paired whole-game sums built by hand: ``winners`` games with other winners, deals per game changed by
+    ``length`` (sum, sum of squares), ``refused`` more games refused under B."""
+    return GamePaired(
+        games=played + refused,
+        refused_b=refused,
+        winners_changed=winners,
+        length_a=10 * played,
+        length_d=length[0],
+        length_d2=length[1],
+        spread_a=50 * played,
+        played=played,
+    )
+
+
+def test_whole_game_verdicts_use_the_glossarys_words() -> None:
+    """A ruling that acts between deals is answered from paired whole games in the glossary's words: nothing
+    moves (no measurable effect), winners change (changes whole games, never "who gains": games are not
+    compared seat by seat), no game played under both readings."""
+    assert set(GAME_PHRASES) <= set(VERDICT_PHRASES)
+    quiet = game_answer(games())
+    assert quiet.phrase == "no measurable effect on whole games", quiet.sentence
+    assert quiet.sentence == "no measurable effect on whole games: winners change in 0 of 100 (at most 3.62 %)"
+    moved = game_answer(games(winners=3, length=(-20, 40)))
+    assert moved.phrase == "changes whole games" and not moved.gains
+    assert moved.sentence.startswith("changes whole games: winners change in 3 of 100 (3.00 %, 1.03 to 8.45 %)"), (
+        moved.sentence
+    )
+    assert "deals per game -0.20" in moved.sentence
+    # games one reading ends earlier on average change the games though no winner changes
+    assert game_answer(games(length=(-50, 100))).phrase == "changes whole games"
+    none = game_answer(games(played=0, refused=5))
+    assert none.phrase == "no game played under both readings" and "refused under A 0, under B 5" in none.often
+    for a in (quiet, moved, none):
+        assert a.phrase in GLOSSARY and a.sentence.startswith(a.phrase)
 
 
 def test_a_seat_that_gains_beyond_its_interval_changes_who_gains() -> None:
@@ -96,6 +140,23 @@ def test_penalty_points_read_as_worse_for_the_seat() -> None:
     assert a.sentence.split("per deal")[1].split(";")[0].endswith("= worse"), a.sentence
     plain = answer(p, Scale("points"))
     assert "= better" in plain.sentence and "penalty" not in plain.sentence
+
+
+def test_exact_penalty_points_say_whom_they_help() -> None:
+    """Red Nines' payment-only rulings: an exact change of penalty points says whether it is better or worse
+    for those who score it (planted sign flip: fewer penalty points read as worse would fail here)."""
+    from comet.diverge.verdicts import exact_answer
+
+    penalty = Scale("points", lower_wins=True)
+    fewer = ExactEffect(2000, 4, (((0, -148), 1), ((0, -160), 1), ((0, -200), 1), ((0, -292), 1)), 5)
+    a = exact_answer(fewer, penalty)
+    assert "the other seats together score 148 to 292 fewer penalty points" in a.sentence
+    assert a.sentence.endswith("= better for them"), a.sentence
+    more = ExactEffect(2000, 2, (((4, 0), 2),), 5)
+    assert exact_answer(more, penalty).sentence.endswith(
+        "the winner scores exactly 4 more penalty points = worse for the winner"
+    ), exact_answer(more, penalty).sentence
+    assert "worse" not in exact_answer(more, Scale("points")).sentence
 
 
 def test_nothing_changes_never_arises_or_no_effect() -> None:

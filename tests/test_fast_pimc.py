@@ -322,7 +322,7 @@ def test_pimc_is_the_headline_where_the_fast_engine_plays_it() -> None:
         buf = io.StringIO()
         with redirect_stdout(buf):
             argv = ["diverge", field, "--preset", name, "--deals", "4", "--games", "0", "--policies", "random"]
-            assert main([*argv, "--pimc-deals", "2", "--backend", backend, "--full"]) == 0
+            assert main([*argv, "--pimc-deals", "2", "--backend", backend, "--full", "--measure"]) == 0
         assert ("**Answer (pimc," in buf.getvalue()) is expected, (name, backend)
 
 
@@ -406,7 +406,7 @@ def test_the_strength_is_measured_in_the_presets_of_the_run() -> None:
     buf = io.StringIO()
     with redirect_stdout(buf):
         argv = ["diverge", "commit_comet", "--preset", "commit_cats", "--deals", "4", "--games", "0"]
-        assert main([*argv, "--policies", "random", "--pimc-deals", "2", "--strength", "8", "--full"]) == 0
+        assert main([*argv, "--policies", "random", "--pimc-deals", "2", "--strength", "8", "--full", "--measure"]) == 0
     section = buf.getvalue().split("## The competent player", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| commit_cats")]
     assert [[c.strip() for c in r] for r in rows] == [["commit_cats", p, "4"] for p in ("random", "greedy", "hoarder")]

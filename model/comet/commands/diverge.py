@@ -24,9 +24,11 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "diverge",
         help="find where two readings of a ruling part ways and measure how much it matters",
-        description="For a ruling (a Ruleset field or RUL- id), every preset it applies to: the smallest deal "
-        "(or game) where its readings differ, narrated side by side, and the paired impact over seeded deals "
-        "and games. --all covers every ruling; --rules A --against B compares two rule sets.",
+        description="For a ruling (a Ruleset field or RUL- id): its plain answer (how often, who gains, how much, "
+        "how sure) read from the published report in spec/divergence/. With --measure, every preset it applies "
+        "to is measured afresh: the smallest deal (or game) where its readings differ, narrated side by side, and "
+        "the paired impact over seeded deals and games. --all covers every ruling; --rules A --against B compares "
+        "two rule sets; --out DIR writes the report as pages.",
     )
     p.add_argument("ruling", nargs="?", default=None, help="a ruling field (comet_lead) or ruling id (RUL-COMET-LEAD)")
     p.add_argument("--all", action="store_true", help="every ruling of every preset")
@@ -170,8 +172,11 @@ def register(sub: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write README.md and a PNG per pair into DIR, and each pair's measured figures into DIR/results as it "
-        "finishes: a later run with the same parameters measures only the pairs not saved yet",
+        help="write the report as pages (README.md the index, a page per ruling, method.md, summary.md) and a PNG "
+        "per pair into DIR, and each pair's measured figures into DIR/results as it finishes: a later run with the "
+        "same parameters measures only the pairs not saved yet.  For a named ruling (not --all) and a report in "
+        "pages already in DIR: the per-ruling mode, which rewrites that ruling's page and its rows of the index and "
+        "summary.md and leaves every other page as it is",
     )
     p.add_argument(
         "--fresh",
@@ -189,9 +194,89 @@ def register(sub: Any) -> None:
         "--full",
         action="store_true",
         help="without --out: print the whole Markdown report (witness, every player's figures) instead of the plain "
-        "answer",
+        "answer (the published ruling page, or with --measure the one just measured)",
     )
-    p.set_defaults(run=run)
+    p.add_argument(
+        "--measure",
+        action="store_true",
+        help="measure the ruling afresh (by default a ruling's answer is read from the published report, "
+        "spec/divergence/, in a second); the options that set what is measured (--deals, --games, --policies...) "
+        "apply only then, or with --out, --all, --rules or --search",
+    )
+    p.set_defaults(run=run, measuring_defaults={name: p.get_default(name) for name in MEASURING})
+
+
+#: the options that only say what is measured: given without --measure (or another measuring mode), an error
+MEASURING = (
+    "deals",
+    "games",
+    "policies",
+    "players",
+    "workers",
+    "pimc_deals",
+    "pimc_deals_other",
+    "pimc_preset",
+    "seconds",
+    "game_seeds",
+    "no_proof",
+    "prove_rlimit",
+    "update",
+    "backend",
+    "interactions",
+    "policy_deals",
+    "reference_deals",
+    "strength",
+    "fresh",
+    "scheduler",
+    "ruling_a",
+    "ruling_b",
+)
+
+
+def measuring(args: argparse.Namespace) -> bool:
+    """Whether the command measures (``--measure``, ``--out``, ``--all``, ``--rules``/``--against`` or
+    ``--search``); otherwise a ruling's answer is read from the published report."""
+    return bool(
+        getattr(args, "measure", True)
+        or args.out is not None
+        or args.all
+        or args.rules is not None
+        or args.against is not None
+        or args.search
+    )
+
+
+def published(args: argparse.Namespace, divergence: Path) -> str:
+    """The text ``comet diverge RULING`` prints without measuring: the plain answer from the published report
+    in ``divergence`` (``diverge_pages.published_lines``), or with ``--full`` the ruling's published page.
+    ValueError for a measuring option given without ``--measure``, an unknown ruling or preset, and a ruling
+    the report has no figures for (saying how to measure it)."""
+    from comet.commands.diverge_pages import published_lines
+
+    defaults: dict[str, object] = getattr(args, "measuring_defaults", {})
+    given = [name for name, value in defaults.items() if getattr(args, name) != value]
+    if given:
+        flag = "--" + given[0].replace("_", "-").replace("ruling-a", "ruling").replace("ruling-b", "against-ruling")
+        raise ValueError(f"{flag} sets what is measured: add --measure to measure afresh (or --out DIR)")
+    if args.ruling is None:
+        raise ValueError("name a ruling, or give --all, or --rules A --against B")
+    field = field_of(args.ruling)
+    for name in args.preset:
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    if not pairs_for(field, args.preset or None):
+        raise ValueError(f"ruling {args.ruling!r} applies to none of the presets asked for")
+    rid = RULING_OF[field]
+    lines = published_lines(field, divergence, args.preset)
+    if lines is None:
+        where = f" for {', '.join(args.preset)}" if args.preset else ""
+        raise ValueError(
+            f"{rid} has no published figures{where} in {divergence} (the report was generated before it, or the "
+            f"ruling's page is missing); measure it with: comet diverge {field} --measure"
+        )
+    if args.full:
+        return (divergence / f"{rid}.md").read_text(encoding="utf-8")
+    return "\n".join(lines) + "\n"
 
 
 def field_of(name: str) -> str:
@@ -235,6 +320,11 @@ def run(args: argparse.Namespace) -> int:
 
     from comet.commands.diverge_measure import SAMPLE, measure
 
+    if not measuring(args):
+        from comet.commands.rules import default_spec_dir
+
+        sys.stdout.write(published(args, default_spec_dir() / "divergence"))
+        return 0
     if args.prove_rlimit is not None and args.prove_rlimit <= 0:
         raise ValueError("--prove-rlimit must be positive")
     if args.game_seeds < 1:
@@ -274,7 +364,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         written = pages(pairs, reports, args, contradictions, SAMPLE)
+        folded = not args.all and (args.out / "README.md").is_file() and (args.out / "method.md").is_file()
+        if folded:
+            # the per-ruling mode: this ruling's page and rows folded into the report already in DIR
+            import datetime
+
+            from comet.commands.diverge_pages import merged_pages
+
+            rids = sorted({RULING_OF[r.pair.field] for r in reports if r.pair.field in RULING_OF})
+            when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+            written = merged_pages(args.out, written, rids, when)
         for name, text in written.items():
             (args.out / name).write_text(text, encoding="utf-8")
-        console.print(f"wrote {len(written)} pages in {args.out} (README.md the index) and {len(reports)} plot(s)")
+        what = f"folded {', '.join(rids)} into the report in {args.out}: " if folded else ""
+        console.print(
+            f"{what}wrote {len(written)} pages in {args.out} (README.md the index) and {len(reports)} plot(s)"
+        )
     return 0

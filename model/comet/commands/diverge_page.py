@@ -125,8 +125,8 @@ def summary_table(reports: list[PairReport], out_dir: Path | None = None) -> lis
 
                 for pol, g in list(m.games.items())[:1]:
                     lines.append(
-                        f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}, whole games: "
-                        f"{game_verdict(g)} |"
+                        f"| {link} | {p.preset} | `{p.label_b()}` | {m.players} | {shown} | {pol}, {g.played:,} games "
+                        f"(the search player plays no whole games): {game_verdict(g)} |"
                     )
                 continue
             pol = headline(m)[0]

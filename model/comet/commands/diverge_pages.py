@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from comet.commands.reading_labels import label_of, reading_labels
 from comet.diverge.glossary import glossary_lines
 from comet.diverge.pairs import Pair
 from comet.diverge.report import PairReport, field_section
+from comet.diverge.study import Measured
 from comet.ruleset import RULING_OF
 
 #: the largest a page may be (bytes; the index far below it): code hosts stop rendering larger Markdown files
@@ -81,6 +83,80 @@ def usual_measured(r: PairReport) -> tuple[int, str] | None:
     return i, headline(m)[0] if m.deals else next(iter(m.games))
 
 
+#: why a whole-game answer rests on weaker players (item 7 of issue 33 is not done: see ``weaker_reason``)
+WHOLE_GAMES_WEAKER = (
+    "answered by whole games, which random, greedy and hoarder play and the search player (pimc) does not: it "
+    "plays single deals on the fast engine, and whole games run on the reference engine"
+)
+
+
+def weaker_reason(m: Measured) -> str:
+    """Why the headline answer of measurement ``m`` rests on a weaker player than the search player (pimc):
+    whole games (which it does not play), pimc not measured, or not measurably stronger than greedy there;
+    "" where pimc answers (or nothing was measured)."""
+    from comet.diverge.impact_report import competent, headline
+
+    if not m.deals:
+        return WHOLE_GAMES_WEAKER if m.games else ""
+    pol = headline(m)[0]
+    if pol == "pimc":
+        return ""
+    if "pimc" not in m.deals:
+        return f"the search player (pimc) was not measured here, so {pol} answers"
+    if competent(m) is False:
+        return f"the search player (pimc) is not measurably stronger than greedy here, so {pol} answers"
+    return f"{pol} answers"
+
+
+#: the index's list of answers that rest on weaker players opens with this
+WEAKER_INTRO = (
+    "## Answers that rest on weaker players",
+    "",
+    "Every answer above is the search player's (pimc), which plays well, except for these rulings: their "
+    "answers come from players that choose by a fixed rule (random, greedy, hoarder), and people who play "
+    "well may see another effect.",
+    "",
+)
+
+
+def weaker_index_lines(fields: dict[str, list[PairReport]]) -> list[str]:
+    """The index's list of rulings whose answer (the row above: ``usual_measured`` of its first pair) rests on
+    a weaker player, one line each with the reason (``weaker_reason``); empty if there is none."""
+    lines = []
+    for f, rs in fields.items():
+        rid = RULING_OF.get(f, "")
+        ordered = sorted(rs, key=lambda r: r.pair.preset != "standard")
+        r = next((r for r in ordered if usual_measured(r) is not None), None)
+        if not rid or r is None:
+            continue
+        got = usual_measured(r)
+        assert got is not None
+        m = r.impact[got[0]]
+        why = weaker_reason(m)
+        if why:
+            lines.append(f"- [{rid}]({rid}.md) ({r.pair.preset}, {m.players} players): {why}.")
+    if not lines:
+        return []
+    return [*WEAKER_INTRO, *lines, ""]
+
+
+def weaker_page_lines(rs: list[PairReport]) -> list[str]:
+    """A ruling page's list of the preset and player counts whose answer rests on a weaker player, one line
+    per preset and reason (``weaker_reason``); empty if there is none."""
+    lines = []
+    for r in rs:
+        by_reason: dict[str, list[int]] = {}
+        for m in r.impact:
+            why = weaker_reason(m)
+            if why:
+                by_reason.setdefault(why, []).append(m.players)
+        for why, counts in by_reason.items():
+            lines.append(f"- {r.pair.preset}, {', '.join(map(str, counts))} players: {why}.")
+    if not lines:
+        return []
+    return ["**Answers that rest on weaker players** (not on the search player, pimc):", "", *lines, ""]
+
+
 def pair_answer(r: PairReport, out_dir: Path | None, family: int) -> RulingAnswer | None:
     """One reading pair's answer at its usual count (``usual_measured``)."""
     from comet.diverge.impact_report import answers_of, game_verdict
@@ -94,7 +170,7 @@ def pair_answer(r: PairReport, out_dir: Path | None, family: int) -> RulingAnswe
     where = f"{r.pair.preset}, {m.players} players, {pol}"
     if not m.deals:
         g = m.games[pol]
-        return RulingAnswer(f"whole games: {game_verdict(g)}", f"{g.played:,} paired games", where)
+        return RulingAnswer(game_verdict(g), f"{g.played:,} paired games", where)
     together = family if placebo_reason(r.pair) is not None else 1
     a = answers_of(m, r.pair, together, out_dir)[pol]
     sure = a.sure.replace("simultaneous 95 % intervals over", "95 %,")
@@ -193,11 +269,11 @@ def ruling_page(
                 text = answers_of(m, r.pair, together, out_dir)[pol].sentence
             elif m.games:
                 pol = next(iter(m.games))
-                text = f"whole games: {game_verdict(m.games[pol])}"
+                text = game_verdict(m.games[pol])
             else:
                 continue
             lines.append(f"| {r.pair.preset} | `{r.pair.label_b()}` | {m.players} | {pol} | {text.replace('|', '/')} |")
-    lines += [""]
+    lines += ["", *weaker_page_lines(rs)]
     lines += field_section(
         field,
         rid,
@@ -245,6 +321,7 @@ def pages(
         "",
         *index_lines(fields, titles, out_dir, family, reading_labels(default_spec_dir())),
         "",
+        *weaker_index_lines(fields),
     ]
     method = [
         "# How the divergence report is measured",
@@ -309,3 +386,233 @@ def plain_lines(reports: list[PairReport], out_dir: Path | None = None, width: i
         cut = limit - len(tail) - 1
         lines = [*lines[:cut], f"... {len(lines) - cut} more lines: --full"]
     return [*lines, *tail]
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def published_lines(
+    field: str, divergence: Path, presets: Sequence[str] = (), width: int = 100, limit: int = 40
+) -> list[str] | None:
+    """What ``comet diverge RULING`` prints by default: the plain answer read from the published report in
+    ``divergence`` (spec/divergence/): the ruling's question, per preset the answer at the game's usual player
+    count (``RUL-ID.md``'s answer table; the first count where it was not measured there), how sure (the
+    index's row), the answers that rest on weaker players, and the run it comes from; at most ``limit`` lines of
+    ``width`` columns.  None if the report has no page for the ruling, or the page no answer (for ``presets``)."""
+    from comet.presets import PRESETS
+    from comet.variant import variant_of
+
+    rid = RULING_OF.get(field, "")
+    page = divergence / f"{rid}.md"
+    if not rid or not page.is_file():
+        return None
+    text = page.read_text(encoding="utf-8").splitlines()
+    title = text[0].removeprefix("# ") if text and text[0].startswith("# ") else rid
+    start = next((i for i, x in enumerate(text) if x.startswith("## The answer, per preset")), None)
+    if start is None:
+        return None
+    rows: dict[tuple[str, str], list[list[str]]] = {}
+    weaker: list[str] = []
+    for line in text[start + 1 :]:
+        if line.startswith("## "):
+            break
+        cells = _cells(line) if line.startswith("| ") else []
+        if len(cells) == 5 and cells[2].isdigit() and (not presets or cells[0] in presets):
+            rows.setdefault((cells[0], cells[1]), []).append(cells)
+        elif line.startswith("- ") and line[2:].split(",", 1)[0] in (presets or PRESETS):
+            weaker.append(line[2:])
+    if not rows:
+        return None
+    index = divergence / "README.md"
+    index_text = index.read_text(encoding="utf-8").splitlines() if index.is_file() else []
+    run = next((x for x in index_text if x.startswith("Generated by")), "")
+    sure = next(
+        (_cells(x) for x in index_text if x.startswith("| <a id=") and f"[{rid}]({rid}.md)" in x and x.count("|") >= 7),
+        None,
+    )
+    lines = textwrap.wrap(title, width)
+    for (name, b), found in rows.items():
+        usual = variant_of(PRESETS[name].rules).default_players if name in PRESETS else 0
+        row = next((c for c in found if int(c[2]) == usual), found[0])
+        head = f"- {name}, B = {b.strip('`')}: "
+        lines += textwrap.wrap(f"{head}{row[4]} ({row[2]} players, {row[3]})", width, subsequent_indent="  ")
+    if sure is not None:
+        where = re.sub(r" \(\+\d+ more presets?\)$", "", sure[5])
+        lines += textwrap.wrap(f"How sure ({where}): {sure[4]}.", width, subsequent_indent="  ")
+    if weaker:
+        lines += textwrap.wrap("Resting on weaker players: " + " ".join(weaker), width, subsequent_indent="  ")
+    # a ruling folded in since (the per-ruling mode) carries its own date on the index's UPDATED line
+    alone = re.search(
+        rf"\b{re.escape(rid)} \((\d{{4}}-\d\d-\d\d \d\d:\d\d UTC)\)",
+        next((x for x in index_text if x.startswith(UPDATED)), ""),
+    )
+    when = alone or re.search(r" on (\d{4}-\d\d-\d\d \d\d:\d\d UTC)", run)
+    tail = textwrap.wrap(
+        f"From the published report, {Path(divergence.parent.name) / divergence.name / page.name}"
+        + (f" (measured {when.group(1)})" if when else "")
+        + ". Every player count and player: --full; measure afresh: --measure; the words: method.md.",
+        width,
+    )
+    if len(lines) + len(tail) > limit:
+        cut = limit - len(tail) - 1
+        lines = [*lines[:cut], f"... {len(lines) - cut} more lines: --full"]
+    return [*lines, *tail]
+
+
+#: the index line that lists the rulings measured on their own since the whole report was generated
+UPDATED = "Measured on their own since, by `comet diverge RULING --out` with the same parameters:"
+
+
+def _table_end(lines: list[str]) -> int:
+    """The index just after the first Markdown table of ``lines`` (the end of ``lines`` if it has none)."""
+    i = next((i for i, x in enumerate(lines) if x.startswith("| ")), len(lines))
+    while i < len(lines) and lines[i].startswith("|"):
+        i += 1
+    return i
+
+
+def _replace_rows(old: list[str], new: list[str], gone: Sequence[str]) -> list[str]:
+    """``old`` without the lines ``gone``, with ``new`` where the first of them stood, or at the end of the first
+    table if none did."""
+    drop = set(gone)
+    at = next((i for i, x in enumerate(old) if x in drop), None)
+    if at is None:
+        end = _table_end(old)
+        return [*old[:end], *new, *old[end:]]
+    before = [x for x in old[:at] if x not in drop]
+    return [*before, *new, *(x for x in old[at:] if x not in drop)]
+
+
+def published_reason(answer: str, player: str, verdict: str) -> str:
+    """``weaker_reason`` read back from a published row: its answer, its headline player and the summary's verdict
+    cell for the same preset and player count (which notes "pimc not measurably stronger than greedy here")."""
+    from comet.diverge.glossary import GAME_PHRASES
+
+    if answer.startswith(("whole games:", *GAME_PHRASES)):
+        return WHOLE_GAMES_WEAKER
+    if player == "pimc" or not player:
+        return ""
+    if "not measurably stronger than greedy" in verdict:
+        return f"the search player (pimc) is not measurably stronger than greedy here, so {player} answers"
+    return f"the search player (pimc) was not measured here, so {player} answers"
+
+
+def _summary_verdicts(summary: list[str]) -> dict[tuple[str, str, str, str], str]:
+    """(ruling id, preset, B reading, players) -> the verdict cell of each summary row."""
+    out = {}
+    for line in summary:
+        m = re.match(r"^\| \[(RUL-[A-Z0-9-]+)\]", line)
+        cells = _cells(line)
+        if m and len(cells) >= 6:
+            out[(m.group(1), cells[1], cells[2], cells[3])] = cells[-1]
+    return out
+
+
+def _page_weaker(rid: str, page: list[str], verdicts: dict[tuple[str, str, str, str], str]) -> list[str]:
+    """A published ruling page's "answers that rest on weaker players" lines, read back from its answer table
+    (``weaker_page_lines``'s form)."""
+    by: dict[tuple[str, str], list[str]] = {}
+    for line in page:
+        cells = _cells(line) if line.startswith("| ") else []
+        if len(cells) == 5 and cells[2].isdigit():
+            why = published_reason(cells[4], cells[3], verdicts.get((rid, cells[0], cells[1], cells[2]), ""))
+            if why:
+                by.setdefault((cells[0], why), []).append(cells[2])
+    lines = [f"- {preset}, {', '.join(counts)} players: {why}." for (preset, why), counts in by.items()]
+    return (
+        ["**Answers that rest on weaker players** (not on the search player, pimc):", "", *lines, ""] if lines else []
+    )
+
+
+def merged_pages(out_dir: Path, written: dict[str, str], rids: Sequence[str], when: str) -> dict[str, str]:
+    """One ruling's pages folded into the report in pages already in ``out_dir`` (the per-ruling mode of
+    ``comet diverge RULING --out DIR``): the rulings ``rids`` get their pages anew, their rows of the index and
+    of ``summary.md`` are replaced (or added at the end of the table), and the index says they were measured on
+    their own on ``when``; every other ruling's figures, and the method page, are left as they are.  The index's
+    list of answers that rest on weaker players is rebuilt for every ruling, and a published ruling page without
+    that list gets it, both read back from the published rows (``published_reason``), so a report generated
+    before the list existed says it too.  Only the pages that change are returned."""
+    out = {f"{rid}.md": written[f"{rid}.md"] for rid in rids if f"{rid}.md" in written}
+
+    def own(line: str) -> bool:
+        return any(f"[{rid}]({rid}.md)" in line for rid in rids)
+
+    summary_path = out_dir / "summary.md"
+    summary = summary_path.read_text(encoding="utf-8").splitlines() if summary_path.is_file() else []
+    if summary and "summary.md" in written:
+        new_rows = [x for x in written["summary.md"].splitlines() if x.startswith("| [RUL-") and own(x)]
+        summary = _replace_rows(summary, new_rows, [x for x in summary if x.startswith("| [RUL-") and own(x)])
+        out["summary.md"] = "\n".join(summary) + "\n"
+    verdicts = _summary_verdicts(summary)
+    for page in sorted(out_dir.glob("RUL-*.md")):
+        rid = page.stem
+        text = page.read_text(encoding="utf-8").splitlines()
+        if rid in rids or "**Answers that rest on weaker players** (not on the search player, pimc):" in text:
+            continue
+        extra = _page_weaker(rid, text, verdicts)
+        start = next((i for i, x in enumerate(text) if x.startswith("## The answer, per preset")), None)
+        if extra and start is not None:
+            end = _table_end(text[start:]) + start
+            at = end + 1 if end < len(text) and not text[end].strip() else end
+            out[page.name] = "\n".join([*text[:at], *extra, *text[at:]]) + "\n"
+    index = (out_dir / "README.md").read_text(encoding="utf-8").splitlines()
+    new_index = written["README.md"].splitlines()
+    rows = [x for x in new_index if x.startswith("| <a id=") and own(x)]
+    index = _replace_rows(index, rows, [x for x in index if x.startswith("| <a id=") and own(x)])
+    heading = WEAKER_INTRO[0]
+    if heading in index:  # rebuilt below
+        at = index.index(heading)
+        end = next((i for i in range(at + 1, len(index)) if index[i].startswith("## ")), len(index))
+        index = [*index[:at], *index[end:]]
+    fresh = {x.split("]", 1)[0].removeprefix("- ["): x for x in new_index if x.startswith("- [RUL-") and own(x)}
+    weak = []
+    for line in index:
+        cells = _cells(line) if line.startswith("| <a id=") else []
+        m = re.search(r"\[(RUL-[A-Z0-9-]+)\]", cells[0]) if cells else None
+        if m is None or len(cells) < 6:
+            continue
+        rid = m.group(1)
+        if rid in rids:
+            weak += [fresh[rid]] if rid in fresh else []
+            continue
+        where = re.match(r"^(\w+), (\d+) players, (\w+)", cells[5])
+        if where is None:
+            continue
+        preset, n, player = where.groups()
+        verdict = next((v for k, v in verdicts.items() if k[0] == rid and k[1] == preset and k[3] == n), "")
+        why = published_reason(cells[3], player, verdict)
+        if why:
+            weak.append(f"- [{rid}]({rid}.md) ({preset}, {n} players): {why}.")
+    while index and not index[-1].strip():
+        index.pop()
+    if weak:
+        index = [*index, "", *WEAKER_INTRO, *weak]
+    stamp = {x.split(" (", 1)[0]: x for x in _updated_entries(index)}
+    for rid in rids:
+        stamp[rid] = f"{rid} ({when})"
+    line = f"{UPDATED} " + ", ".join(stamp[k] for k in sorted(stamp)) + "."
+    old_line = next((i for i, x in enumerate(index) if x.startswith(UPDATED)), None)
+    if old_line is not None:
+        index[old_line] = line
+    else:
+        gen = next((i for i, x in enumerate(index) if x.startswith("Generated by")), 1)
+        index = [*index[: gen + 1], "", line, *index[gen + 1 :]]
+    out["README.md"] = "\n".join(index) + "\n"
+    method = out_dir / "method.md"
+    if method.is_file():  # the glossary is not a figure: the method page gets the words the folded pages use
+        text = method.read_text(encoding="utf-8").splitlines()
+        if "## Words" in text:
+            at = text.index("## Words")
+            end = next((i for i in range(at + 1, len(text)) if text[i].startswith("## ")), len(text))
+            words = ["## Words", "", *glossary_lines(), ""]
+            if text[at:end] != words:
+                out["method.md"] = "\n".join([*text[:at], *words, *text[end:]]) + "\n"
+    return out
+
+
+def _updated_entries(index: list[str]) -> list[str]:
+    """The ``RUL-ID (date)`` entries of the index's ``UPDATED`` line."""
+    line = next((x for x in index if x.startswith(UPDATED)), "")
+    body = line.removeprefix(UPDATED).strip().removesuffix(".")
+    return [x.strip() for x in re.split(r",\s*(?=RUL-)", body) if x.strip()]

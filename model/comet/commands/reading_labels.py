@@ -33,10 +33,18 @@ def reading_labels(spec: Path) -> dict[str, dict[str, str]]:
         path = spec / name
         if not path.exists():
             continue
-        for line in path.read_text(encoding="utf-8").splitlines():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
             m = BULLET.match(line.strip())
             if m:
-                out.setdefault(m.group(1), {}).setdefault(m.group(2).lower(), first_sentence(m.group(3)))
+                # a bullet wrapped over several lines: its indented continuation lines belong to it
+                rest = []
+                for more in lines[i + 1 :]:
+                    if not more.startswith("  ") or not more.strip():
+                        break
+                    rest.append(more.strip())
+                text = " ".join([m.group(3), *rest])
+                out.setdefault(m.group(1), {}).setdefault(m.group(2).lower(), first_sentence(text))
     return out
 
 

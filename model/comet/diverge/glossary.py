@@ -16,8 +16,14 @@ NO_GAIN = "changes deals but no seat gains measurably"
 DEALT_NO_GAIN = "no seat gains measurably"
 ZERO_BY_DESIGN = "zero by design"
 NOT_MEASURED = "not measured"
+#: whole-game verdicts (a ruling that acts only between deals: ``comet.diverge.verdicts.game_answer``)
+GAME_CHANGES = "changes whole games"
+GAME_NO_EFFECT = "no measurable effect on whole games"
+GAME_NONE = "no game played under both readings"
 
-VERDICT_PHRASES = (NO_EFFECT, NEVER_ARISES, EXACT, GAINS, NO_GAIN, DEALT_NO_GAIN, ZERO_BY_DESIGN, NOT_MEASURED)
+DEAL_PHRASES = (NO_EFFECT, NEVER_ARISES, EXACT, GAINS, NO_GAIN, DEALT_NO_GAIN, ZERO_BY_DESIGN, NOT_MEASURED)
+GAME_PHRASES = (GAME_CHANGES, GAME_NO_EFFECT, GAME_NONE)
+VERDICT_PHRASES = DEAL_PHRASES + GAME_PHRASES
 
 GLOSSARY: dict[str, str] = {
     NO_EFFECT: "No deal's result changes for this player: the readings' difference may come up (an option one "
@@ -39,6 +45,15 @@ GLOSSARY: dict[str, str] = {
     ZERO_BY_DESIGN: "This player never meets the ruling's choice because of how it plays (for example it never "
     "passes or stops while it can play), so its zero says nothing about the rule.",
     NOT_MEASURED: "No deals or games were played for this player here.",
+    GAME_CHANGES: "For a ruling that acts only between deals (who deals first, how stakes grow, when the game "
+    "ends, what happens to a player who cannot pay), whole games are played twice from the same seed, once "
+    "under each reading. Some games end with other winners, or the number of deals per game or the final spread "
+    "(best result minus worst) moves beyond its interval. Whole games are compared by these three figures, not "
+    "seat by seat, so this says that games come out differently, not who gains.",
+    GAME_NO_EFFECT: "Whole games played twice from the same seed, once under each reading: no game ends with "
+    "other winners, and neither the number of deals per game nor the final spread moves beyond its interval.",
+    GAME_NONE: "No whole game could be played to its end under both readings with this player (a reading "
+    "refused every game), so there is nothing to compare.",
     "arises": "A deal where the readings part: they offer different options at some point, or pay the same "
     "play differently. Where the readings deal different cards, every deal counts.",
     "changes": "A deal whose chips (points) per seat or whose winner differ between the two readings.",
@@ -57,6 +72,9 @@ GLOSSARY: dict[str, str] = {
     "the seat.",
     "headline player": "The player whose answer leads: the search player (pimc) where it is measured and "
     "measurably stronger than greedy, else random; the table beside it gives every player's answer.",
+    "weaker players": "random, greedy and hoarder: players that choose by a fixed rule, not by searching. An "
+    "answer that rests on them (listed on the index and on the ruling's page) may differ from what people who "
+    "play well would see. Whole games are played by these players only: the search player plays single deals.",
     "placebo": "A reading that provably cannot change play or payments; it must read 'no seat gains "
     "measurably', as a check on the study itself. An identity check is a placebo that deals identical "
     "cards deal by deal, so it cannot fail and is listed apart, not counted in the placebo family.",

@@ -22,6 +22,7 @@ from comet.diverge.verdicts import (
     Scale,
     answer,
     arose,
+    game_answer,
     payment_only,
     swing_where_arises,
     z_of,
@@ -153,14 +154,9 @@ def game_table(games: dict[str, GamePaired]) -> list[str]:
 
 
 def game_verdict(g: GamePaired) -> str:
-    if g.played == 0:
-        return "no game played under both readings"
-    w = share_text(g.winners_changed, g.played)
-    dl = mean_estimate(g.played, g.length_d, g.length_d2)
-    ds = mean_estimate(g.played, g.spread_d, g.spread_d2)
-    if g.winners_changed == 0 and not dl.excludes_zero and not ds.excludes_zero:
-        return f"no measurable effect on whole games: winners change in {w}"
-    return f"winners change in {w}; deals per game {dl.text(2)}; final spread {ds.text(2)}"
+    """One player's whole-game answer in a sentence (``comet.diverge.verdicts.game_answer``, its phrase checked
+    against the glossary)."""
+    return game_answer(g).sentence
 
 
 def scale_of(pair: Pair | None, points: bool = False) -> Scale:

@@ -27,13 +27,16 @@ from comet.diverge.glossary import (
     DEALT_NO_GAIN,
     EXACT,
     GAINS,
+    GAME_CHANGES,
+    GAME_NO_EFFECT,
+    GAME_NONE,
     NEVER_ARISES,
     NO_EFFECT,
     NO_GAIN,
     NOT_MEASURED,
     ZERO_BY_DESIGN,
 )
-from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, Paired
+from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, GamePaired, Paired
 from comet.diverge.stats import Estimate, bonferroni_z, mean_estimate, percent, share_text, zero_bound
 
 #: (field, reading B, player) -> why that player never meets the ruling's choice (its zero is by design)
@@ -258,13 +261,24 @@ def _amount(change: int, noun: str) -> str:
     return f"{abs(change)} {'more' if change > 0 else 'fewer'} {noun}" if change else f"the same {noun}"
 
 
+def _penalty_side(change: int, whom: str, scale: Scale) -> str:
+    """`` = worse for them`` / `` = better for them``: a change of penalty points in the reader's orientation
+    (more penalty points are worse); nothing in a game where more is better."""
+    if not scale.lower_wins or not change:
+        return ""
+    return f" = {'worse' if change > 0 else 'better'} for {whom}"
+
+
 def _outcome(own: int, others: int, scale: Scale, exactly: str) -> str:
-    """One deal's exact change: the winner's, else the other seats' together."""
+    """One deal's exact change: the winner's, else the other seats' together (a penalty-points game says
+    whether it is better or worse for them)."""
     if own:
-        return f"the winner {'receives' if scale.unit == 'chips' else 'scores'} {exactly}{_amount(own, scale.noun)}"
+        verb = "receives" if scale.unit == "chips" else "scores"
+        return f"the winner {verb} {exactly}{_amount(own, scale.noun)}{_penalty_side(own, 'the winner', scale)}"
     if others:
         verb = "receive" if scale.unit == "chips" else "score"
-        return f"the other seats together {verb} {exactly}{_amount(others, scale.noun)}"
+        side = _penalty_side(others, "them", scale)
+        return f"the other seats together {verb} {exactly}{_amount(others, scale.noun)}{side}"
     return "nobody's result changes"
 
 
@@ -297,12 +311,35 @@ def exact_answer(x: ExactEffect, scale: Scale, share: str = "") -> Answer:
             f"under B {whom} {verb} {min(abs(lo), abs(hi))} to {max(abs(lo), abs(hi))} {word} {scale.noun} "
             f"(mean {abs(mean):.1f}; each deal's amount fixed by its cards)"
         )
-        if scale.lower_wins and not winner and lo > 0:
-            who += ", worse for them"
+        if lo > 0 or hi < 0:
+            who += _penalty_side(lo, "the winner" if winner else "them", scale)
     often = f"arises in {share}"
     sentence = f"{EXACT}: where it arises ({share}), {who}"
     sure = f"exact (the same actions replayed under both readings, {x.deals:,} deals)"
     return Answer(EXACT, sentence, often, who, "", sure)
+
+
+def game_answer(g: GamePaired) -> Answer:
+    """The answer of a ruling that acts only between deals, from one player's paired whole games: the share of
+    games whose winners change, and the paired change of deals per game and of the final spread (best result
+    minus worst), each with its 95 % interval.  "changes whole games" when a winner changes or either figure
+    moves beyond its interval; paired games compare no seat with itself, so no seat is said to gain."""
+    return check_phrase(_game_answer(g))
+
+
+def _game_answer(g: GamePaired) -> Answer:
+    if g.played == 0:
+        refused = f"{g.games:,} games, refused under A {g.refused_a:,}, under B {g.refused_b:,}"
+        return Answer(GAME_NONE, GAME_NONE, refused if g.games else "", "", "", "")
+    w = share_text(g.winners_changed, g.played)
+    dl = mean_estimate(g.played, g.length_d, g.length_d2)
+    ds = mean_estimate(g.played, g.spread_d, g.spread_d2)
+    often = f"winners change in {w}"
+    sure = f"95 % intervals over {g.played:,} paired games"
+    if g.winners_changed == 0 and not dl.excludes_zero and not ds.excludes_zero:
+        return Answer(GAME_NO_EFFECT, f"{GAME_NO_EFFECT}: {often}", often, "", "", sure)
+    much = f"deals per game {dl.text(2)}; final spread {ds.text(2)}"
+    return Answer(GAME_CHANGES, f"{GAME_CHANGES}: {often}; {much}", often, "", much, sure)
 
 
 def check_phrase(a: Answer) -> Answer:
