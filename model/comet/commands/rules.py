@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from comet.checks.coverage import import_if_installed
-from comet.commands.common import checkout_root
+from comet.commands.common import reading_root
 from comet.commands.reading_labels import RULING_FILES, reading_labels
 from comet.presets import PRESETS
 from comet.records.deal_record import JsonObject, JsonValue
@@ -37,10 +37,11 @@ RULE_FILES = ("rules.md", "rules-variants.md")
 
 
 def default_spec_dir() -> Path:
-    """``spec/`` of the checkout the package runs from (``checkout_root``), else where a source tree would hold
-    it (absent: the listings then say so, or show no questions)."""
+    """``spec/`` of the checkout the package runs from, or of the copy an installed wheel ships
+    (``reading_root``), else where a source tree would hold it (absent: the listings then say so, or show no
+    questions)."""
     try:
-        return checkout_root() / "spec"
+        return reading_root() / "spec"
     except ValueError:
         return Path(__file__).resolve().parents[3] / "spec"
 
