@@ -30,6 +30,24 @@ def checkout_root(explicit: Path | None = None) -> Path:
     )
 
 
+def reading_root(explicit: Path | None = None) -> Path:
+    """The spec/ and seeds/ a command that only reads them uses (``comet site``, ``comet rules``): the
+    checkout (``checkout_root``), else, in an installed wheel with no clone at hand, the copy shipped in the
+    package (``comet.shipped``).  A plain error saying how to get one when there is neither."""
+    try:
+        return checkout_root(explicit)
+    except ValueError as e:
+        from comet.shipped import shipped_root
+
+        found = shipped_root() if explicit is None else None
+        if found is not None:
+            return found
+        raise ValueError(
+            f"{e}; this installed package carries no copy of them (build the wheel from a clone with "
+            "'python -m build', whose setup.py ships them, or pass --root CLONE)"
+        ) from None
+
+
 def add_rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--preset",

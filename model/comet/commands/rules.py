@@ -13,17 +13,22 @@ import argparse
 import json
 import pkgutil
 import re
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet.checks.coverage import import_if_installed
-from comet.commands.common import checkout_root
+from comet.commands.common import reading_root
 from comet.commands.reading_labels import RULING_FILES, reading_labels
 from comet.presets import PRESETS
 from comet.records.deal_record import JsonObject, JsonValue
 from comet.records.rules_file import dumps_toml, resolve
 from comet.ruleset import RULING_FIELDS, RULING_OF, field_readings
 from comet.variant import applies, families_reading
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 RULE_HEADING = re.compile(r"^### (R-[A-Z0-9-]+): (.+)$")
 RULING_HEADING = re.compile(r"^### (RUL-[A-Z0-9-]+): (.+)$")
@@ -32,10 +37,11 @@ RULE_FILES = ("rules.md", "rules-variants.md")
 
 
 def default_spec_dir() -> Path:
-    """``spec/`` of the checkout the package runs from (``checkout_root``), else where a source tree would hold
-    it (absent: the listings then say so, or show no questions)."""
+    """``spec/`` of the checkout the package runs from, or of the copy an installed wheel ships
+    (``reading_root``), else where a source tree would hold it (absent: the listings then say so, or show no
+    questions)."""
     try:
-        return checkout_root() / "spec"
+        return reading_root() / "spec"
     except ValueError:
         return Path(__file__).resolve().parents[3] / "spec"
 
@@ -211,18 +217,25 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    print_listing("comet rules", ("rule",), "title", ("cites", "implemented by"), rule_rows(rows), "implemented by")
+    return 0
 
-    table = Table(title="comet rules")
-    for col in ("rule", "title", "cites", "implemented by"):
-        table.add_column(col)
+
+def rule_rows(rows: list[JsonObject]) -> list[Row]:
+    """``rule_list``'s rows as listing rows: the id, the title, the citations and the implementing functions."""
+    out: list[Row] = []
     for r in rows:
         cites, impl = r["citations"], r["implemented_by"]
         assert isinstance(cites, list) and isinstance(impl, list)
-        table.add_row(str(r["id"]), str(r["title"]), ", ".join(map(str, cites)), ", ".join(map(str, impl)))
-    Console().print(table)
-    return 0
+        out.append(
+            Row(
+                (str(r["id"]),),
+                str(r["title"]),
+                (("cites", ", ".join(map(str, cites))), ("implemented by", ", ".join(map(str, impl)))),
+                whole=tuple(map(str, impl)),
+            )
+        )
+    return out
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -241,6 +254,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _text(value: object) -> str:
+    """A reading as the rule-set files spell it: booleans in lower case (``false``), the rest as is."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -249,20 +263,105 @@ def run_rulings(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="comet rulings")
-    for col in ("field", "ruling", "readings", "defaults", "question"):
-        table.add_column(col)
-    for r in rows:
-        readings = r["readings"]
-        shown = (
-            "whole number" if readings is None else ", ".join(map(str, readings)) if isinstance(readings, list) else ""
-        )
-        defaults = r["defaults"]
-        assert isinstance(defaults, dict)
-        dflt = ", ".join(f"{k}: {_text(v)}" for k, v in defaults.items())
-        table.add_row(str(r["field"]), str(r["ruling"]), shown, dflt, str(r["question"]))
-    Console().print(table)
+    print_listing("comet rulings", ("field", "ruling"), "question", ("readings", "defaults"), ruling_rows(rows))
     return 0
+
+
+def ruling_rows(rows: list[JsonObject]) -> list[Row]:
+    """``ruling_list``'s rows as listing rows: field and ruling id, the question, the readings (each with its
+    plain label, booleans spelt as the defaults are) and the default in each preset."""
+    out: list[Row] = []
+    for r in rows:
+        readings, defaults, labels = r["readings"], r["defaults"], r["labels"]
+        assert isinstance(defaults, dict) and isinstance(labels, dict)
+        if isinstance(readings, list):
+            shown = ", ".join(f"{_text(x)} ({labels[_text(x)]})" if _text(x) in labels else _text(x) for x in readings)
+        else:
+            shown = "a whole number"
+        dflt = ", ".join(f"{k}: {_text(v)}" for k, v in defaults.items()) or "(applies to no preset)"
+        out.append(
+            Row((str(r["field"]), str(r["ruling"])), str(r["question"]), (("readings", shown), ("defaults", dflt)))
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a listing: its names (never cut), its text, its other cells (label, text)."""
+
+    names: tuple[str, ...]
+    text: str
+    cells: tuple[tuple[str, str], ...]
+    # words in the cell ``print_listing``'s ``whole_col`` names that must not be cut either (dotted names)
+    whole: tuple[str, ...] = ()
+
+
+def print_listing(
+    title: str,
+    name_cols: tuple[str, ...],
+    text_col: str,
+    cell_cols: tuple[str, ...],
+    rows: list[Row],
+    whole_col: str | None = None,
+    console: Console | None = None,
+) -> None:
+    """Print ``rows`` whole: a table on a terminal wide enough that no name is cut, else (a narrow terminal, a
+    pipe, a file) one block per row, the names first, each cell on a line of its own."""
+    if console is None:
+        from rich.console import Console
+
+        console = Console()
+    widths = _column_widths(console.width, name_cols, cell_cols, rows, whole_col)
+    if console.is_terminal and widths is not None:
+        from rich.table import Table
+
+        table = Table(title=title)
+        cols = (*name_cols, text_col, *cell_cols)
+        for col, width in zip(cols, widths, strict=True):
+            table.add_column(col, width=width, no_wrap=col in name_cols, overflow="fold")
+        for r in rows:
+            table.add_row(*r.names, r.text, *(text for _, text in r.cells))
+        console.print(table)
+        return
+    console.file.write(format_blocks(rows, console.width if console.is_terminal else None))
+
+
+def _column_widths(
+    width: int, name_cols: tuple[str, ...], cell_cols: tuple[str, ...], rows: list[Row], whole_col: str | None
+) -> list[int] | None:
+    """Each column's width in a table ``width`` columns wide (names first, then the text, then the cells):
+    every name and every whole word uncut, the rest shared out, at least 16 columns each; None when that does
+    not fit (3 columns of border and padding per column, and one more)."""
+    names = [max(len(r.names[i]) for r in rows) for i in range(len(name_cols))]
+    whole = max((len(w) for r in rows for w in r.whole), default=0)
+    shared = 1 + len(cell_cols)
+    room = width - sum(names) - 3 * (len(names) + shared) - 1
+    if whole_col is not None:
+        room -= whole
+        shared -= 1
+    if shared and room // shared < 16:
+        return None
+    share = room // shared if shared else 0
+    return [*names, share, *(whole if c == whole_col else share for c in cell_cols)]
+
+
+def format_blocks(rows: list[Row], width: int | None = None) -> str:
+    """The plain layout: per row, its names and text, then each cell indented, nothing cut; on a terminal
+    ``width`` columns wide the lines wrap between words (a name longer than the line stays whole)."""
+    out: list[str] = []
+
+    def put(line: str, indent: str) -> None:
+        if width is None:
+            out.append(line)
+        else:
+            out.extend(
+                textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+            )
+
+    for r in rows:
+        put("  ".join(r.names) + (f": {r.text}" if r.text else ""), "    ")
+        for label, text in r.cells:
+            if text:
+                put(f"    {label}: {text}", "        ")
+        out.append("")
+    return "\n".join(out) + "\n"

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from comet.commands.common import checkout_root
+from comet.commands.common import reading_root
 
 if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="the checkout holding spec/ and seeds/ (default: this one)",
+        help="the checkout holding spec/ and seeds/ (default: this one; an installed wheel uses the copy it ships)",
     )
     p.add_argument(
         "--serve",
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
     from comet.site.build import build, steps
 
-    root = checkout_root(args.root)
+    root = reading_root(args.root)
     t0 = time.perf_counter()
     names = [n for n, _ in steps()]
     with Progress(transient=True) as bar:

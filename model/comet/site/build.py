@@ -20,7 +20,7 @@ from comet.site.divergence import read_reports
 from comet.site.markdown import github_slug
 from comet.site.pages_dev import build_dev
 from comet.site.pages_play import build_play
-from comet.site.pages_players import build_compare, build_glossary, build_how_to_play
+from comet.site.pages_players import build_compare, build_glossary, build_how_to_play, build_how_to_play_presets
 from comet.site.pages_presets import build_presets
 from comet.site.pages_rules import build_index, build_rules
 from comet.site.pages_rulings import build_rulings
@@ -48,6 +48,7 @@ def locate(site: Site) -> None:
 
 def build_players(site: Site) -> None:
     build_how_to_play(site)
+    build_how_to_play_presets(site)
     build_glossary(site)
     build_compare(site)
 

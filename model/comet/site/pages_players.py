@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 from comet.engine import deal_sizes, packs_in_rotation
-from comet.presets import PRESETS
+from comet.presets import PRESETS, Preset
+from comet.ruleset import RULING_FIELDS, RULING_OF
 from comet.site.core import Site
 from comet.site.html import esc, page
-from comet.site.pages_presets import example_deal_html
-from comet.site.plain import is_contract, statement
+from comet.site.pages_presets import example_deal_html, own_rules
+from comet.site.plain import is_contract, label, short, statement
+from comet.variant import applies
 
 # Each term: (the word, what it means in our words, the rules that define it).  A test checks that every
 # rule id named here exists in the spec, so the glossary cannot point at a rule that is gone.
@@ -148,6 +150,11 @@ def build_how_to_play(site: Site) -> None:
     if chapter is not None:
         parts.append("</ul></section>")
     std = PRESETS["standard"]
+    others = "".join(
+        f'<li><a href="how-to-play/{esc(n)}.html">{esc(short(PRESETS[n].description))}</a></li>'
+        for n in sorted(PRESETS)
+        if n != "standard"
+    )
     body = f"""<h1>How to play Comet</h1>
 <p class="lead">Comet is a card game for two to five players from 18th-century France. The aim is to get rid
 of your cards first: together the players build runs going up one rank at a time, and the Comet, a wild
@@ -160,9 +167,104 @@ deal in the page</a>, with the rules checking every move.</p>
 {"".join(parts)}
 <section aria-labelledby="worked"><h2 id="worked">A worked deal</h2>
 {example_deal_html(std, heading=False)}</section>
-<p>Other games of the family (Opera, two-player Comet, Old Comet, Commit, Red Nines) change some of these
-rules: see <a href="compare.html">the presets compared</a> and the <a href="rules-variants.html">variant rules</a>.</p>"""
+<section aria-labelledby="others"><h2 id="others">The other games</h2>
+<p>The other games of the family change some of these rules. How to play each, in what differs from the game
+above:</p><ul>{others}</ul><p>See also <a href="compare.html">the presets compared</a> and the
+<a href="rules-variants.html">variant rules</a>.</p></section>"""
     site.write("how-to-play.html", page("How to play", body, "", "how-to-play.html"))
+
+
+def preset_facts(pr: Preset) -> list[str]:
+    """The preset's game in plain sentences, from the model: players, pack and deal, wild card, scoring, end."""
+    v = pr.variant
+    n = v.default_players
+    packs = packs_in_rotation(pr.rules, n)
+    pk = packs[0]
+    each, dead = deal_sizes(pr.rules, n, len(pk.cards))
+    counts = sorted(v.player_counts)
+    facts = [
+        f"{counts[0]} to {counts[-1]} players" + (f" (usually {n})." if len(counts) > 1 else "."),
+        f"The pack: {len(pk.cards)} cards ({pk.name})"
+        + (f", and a second pack ({packs[1].name}) used in turn, one per deal." if len(packs) > 1 else ".")
+        + f" With {n} players each gets {each} cards"
+        + (f" and {dead} lie face down, unplayed." if dead else ", none left over."),
+        f"The wild card is the {v.wild_name}"
+        + (f", worth {v.comet_value} chips from everyone to whoever plays it in a first deal" if v.comet_value else "")
+        + (", more for each deal it lies unplayed." if v.escalates_under(pr.rules) else "."),
+    ]
+    if pr.scoring == "chips":
+        facts.append(
+            f"Everyone starts with {pr.rules.starting_chips} chips; every payment passes chips between players."
+        )
+    else:
+        facts.append(
+            "Each deal gives every player points, added up over the game"
+            + ("; the lowest total wins." if v.lower_wins else "; the highest total wins.")
+        )
+    if v.game_end == "target":
+        facts.append(f"The game ends when a player reaches {v.target} points.")
+    else:
+        facts.append(
+            "The game is a fixed number of deals (one round: each player deals once, unless agreed otherwise)."
+        )
+    return facts
+
+
+def build_how_to_play_presets(site: Site) -> None:
+    """One how-to-play page per preset other than the standard game: what differs from the standard game in
+    plain words (its facts from the model, its own rules' statements from the variant rules, the readings it
+    takes where the standard game takes another), and a worked deal; each paragraph linked to its rule."""
+    std = PRESETS["standard"]
+    pre = "../"
+    for name in sorted(PRESETS):
+        pr = PRESETS[name]
+        if name == "standard":
+            continue
+        facts = "".join(f"<li>{esc(f)}</li>" for f in preset_facts(pr))
+        own = []
+        for sec in own_rules(site, pr):
+            text = statement(sec)
+            if text and sec.id in site.where:
+                own.append(
+                    f"<li>{site.md(text, pre).removeprefix('<p>').removesuffix('</p>' + chr(10))} "
+                    f'<a class="rule-ref" href="{pre}{esc(site.where[sec.id])}" '
+                    f'aria-label="Rule {esc(sec.id)}: {esc(sec.title)}">{esc(sec.id)}</a></li>'
+                )
+        readings = []
+        for f in RULING_FIELDS:
+            rid = RULING_OF.get(f, "")
+            if not rid or not applies(f, pr.rules.variant):
+                continue
+            mine = getattr(pr.rules, f)
+            in_std = applies(f, std.rules.variant)
+            if in_std and getattr(std.rules, f) == mine:
+                continue
+            where = (
+                f' <a class="rule-ref" href="{pre}{esc(site.where[rid])}">{esc(rid)}</a>' if rid in site.where else ""
+            )
+            was = f" (the standard game: {esc(label(site.labels, f, getattr(std.rules, f)))})" if in_std else ""
+            readings.append(f"<li>{esc(label(site.labels, f, mine))}{was}{where}</li>")
+        body = f"""<h1>How to play {esc(short(pr.description))}</h1>
+<p class="lead">{esc(pr.description)}. Learn <a href="{pre}how-to-play.html">the standard game</a> first: this
+page says what is different here, in the rulebook's words, each point linked to its rule.</p>
+<section aria-labelledby="facts"><h2 id="facts">The game at a glance</h2><ul class="steps">{facts}</ul></section>
+{f'<section aria-labelledby="own"><h2 id="own">Its own rules</h2><ul class="steps">{"".join(own)}</ul></section>' if own else ""}
+{f'<section aria-labelledby="readings"><h2 id="readings">Where the sources leave a choice</h2><p>The readings this game takes, where the standard game takes another or has no such question:</p><ul class="steps">{"".join(readings)}</ul></section>' if readings else ""}
+<section aria-labelledby="worked"><h2 id="worked">A worked deal</h2>{example_deal_html(pr, heading=False)}</section>
+<p>Everything about this preset (sources, deal table, every reading): <a href="{pre}preset/{esc(name)}.html">preset
+<code>{esc(name)}</code></a>. <a href="{pre}play.html">Play a deal in the page</a>.</p>"""
+        site.write(
+            f"how-to-play/{name}.html", page(f"How to play {short(pr.description)}", body, pre, "how-to-play.html")
+        )
+        site.index.append(
+            {
+                "id": f"how-to-play {name}",
+                "kind": "players",
+                "title": f"How to play {short(pr.description)}",
+                "url": f"how-to-play/{name}.html",
+                "text": " ".join(preset_facts(pr)),
+            }
+        )
 
 
 def build_glossary(site: Site) -> None:

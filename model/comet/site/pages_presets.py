@@ -124,6 +124,8 @@ def build_preset(site: Site, pr: Preset, std: Preset | None) -> None:
     end = f"first to {v.target} points" if v.game_end == "target" else "a fixed number of deals"
     body = f"""<h1>Preset <code>{esc(pr.name)}</code></h1>
 <p class="lead">{esc(pr.description)}.</p>
+<p>New to this game? <a href="{pre}{"how-to-play.html" if pr.name == "standard" else f"how-to-play/{esc(pr.name)}.html"}">How to
+play it</a>{"" if pr.name == "standard" else ", in what differs from the standard game"}.</p>
 <dl class="facts"><dt>Game family</dt><dd><code>{esc(pr.rules.variant)}</code></dd>
 <dt>Players</dt><dd>{", ".join(str(n) for n in v.player_counts)}</dd>
 <dt>Scoring</dt><dd>{esc(scoring)}</dd><dt>End of the game</dt><dd>{esc(end)}</dd>
