@@ -33,10 +33,11 @@ def _run(
     seed: int = 1,
     generator: str = "stdlib",
     hostile: bool = True,
+    cases: int | None = None,
 ) -> Report:
     impl = _impl(mode, timeout)
     try:
-        options = Options(("standard",), seconds, seed, ROOT / "vectors", timeout, hostile, vectors, generator)
+        options = Options(("standard",), seconds, seed, ROOT / "vectors", timeout, hostile, vectors, generator, cases)
         return run(impl, options)
     finally:
         impl.close()
@@ -88,7 +89,7 @@ def test_hypothesis_catches_and_shrinks_a_planted_bug_in_the_random_cases(mode: 
     generated case, shrunk by Hypothesis (no readings changed) and then to a few actions; the report
     says Hypothesis ran."""
     pytest.importorskip("hypothesis")
-    report = _run(mode, seconds=3.0, vectors=0, generator="hypothesis", hostile=False)
+    report = _run(mode, vectors=0, generator="hypothesis", hostile=False, cases=80)
     assert report.generator.startswith("Hypothesis ") and report.run["random"] > 0
     found = [f for f in report.findings if f.case.source == "random" and f.shrunk is not None]
     assert found, text_report(report)
@@ -103,7 +104,7 @@ def test_hypothesis_catches_and_shrinks_a_planted_bug_in_the_random_cases(mode: 
 
 def test_hypothesis_catches_a_planted_game_bug_and_shrinks_it_to_one_deal() -> None:
     pytest.importorskip("hypothesis")
-    report = _run("standings", seconds=2.0, vectors=0, generator="hypothesis", hostile=False)
+    report = _run("standings", vectors=0, generator="hypothesis", hostile=False, cases=24)
     games = [f for f in report.findings if f.shrunk is not None and "deals" in f.shrunk]
     assert games, text_report(report)
     deals = games[0].shrunk["deals"] if games[0].shrunk else None
@@ -112,8 +113,8 @@ def test_hypothesis_catches_a_planted_game_bug_and_shrinks_it_to_one_deal() -> N
 
 def test_the_model_agrees_under_hypothesis_too() -> None:
     pytest.importorskip("hypothesis")
-    report = _run("none", seconds=1.0, vectors=0, generator="hypothesis", hostile=False)
-    assert report.ok and report.run["random"] > 0, text_report(report)
+    report = _run("none", vectors=0, generator="hypothesis", hostile=False, cases=30)
+    assert report.ok and report.run["random"] == 30, text_report(report)
 
 
 def test_without_hypothesis_auto_falls_back_to_the_standard_library(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,7 +127,7 @@ def test_without_hypothesis_auto_falls_back_to_the_standard_library(monkeypatch:
     assert use_hypothesis("auto") is False and use_hypothesis("stdlib") is False
     with pytest.raises(ValueError, match="Hypothesis is not installed"):
         use_hypothesis("hypothesis")
-    report = _run("pass-third", seconds=1.0, vectors=0, generator="auto", hostile=False)
+    report = _run("pass-third", vectors=0, generator="auto", hostile=False, cases=200)
     assert "standard library" in report.generator and "standard library" in text_report(report)
     assert report.findings  # the fallback still catches the bug
 

@@ -14,6 +14,7 @@ from comet.engine import apply, legal_actions, player_counts, shuffled_deal
 from comet.errors import IllegalAction
 from comet.policy import random_policy
 from comet.presets import preset
+from comet.records.answers import vector_request
 from comet.records.deal_record import JsonObject, JsonValue, record_from_state
 from comet.records.json_text import MAX_INT
 from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
@@ -60,12 +61,14 @@ def vector_cases(root: Path, presets: set[str] | None, games: bool) -> Iterator[
             continue
         case = json.loads((root / entry["path"]).read_text(encoding="utf-8"))
         record = case.get("record")
-        text = case["input"] if "input" in case else json.dumps(record)
+        request = vector_request(case)
+        text = request["record_text"]
+        assert isinstance(text, str)
         game = entry["kind"] == "game" or _is_game_text(text)
         if game and not games:
             continue
         rules = tuple(map(str, entry.get("rules", ())))
-        yield Case(f"vectors/{entry['path']}", "vectors", replay_request(text=text), rules, record, game)
+        yield Case(f"vectors/{entry['path']}", "vectors", request, rules, record, game)
 
 
 def random_rules(rng: random.Random, name: str) -> Ruleset:

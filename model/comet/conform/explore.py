@@ -76,12 +76,14 @@ def explore(
     check: Callable[[Case], str | None],
     seen: Callable[[Case, str | None], None],
     shrink: Callable[[], bool],
+    limit: int | None = None,
 ) -> list[Found]:
     """Generate cases for ``seconds`` (one batch at least) and shrink each disagreement.
 
     ``check(case)`` asks the implementation and the model (None: they agree); ``seen(case, problem)`` is
     told of every generated case (not of the shrinking's); ``shrink()`` says whether the next
-    disagreement is still to be shrunk (the report narrates only the first few)."""
+    disagreement is still to be shrunk (the report narrates only the first few).  ``limit``: exactly this
+    many generated cases instead of a time (a run that does not depend on the machine's speed)."""
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis import strategies as st
     from hypothesis.errors import FlakyStrategyDefinition, NoSuchExample
@@ -91,16 +93,22 @@ def explore(
     found: list[Found] = []
     batch = 0
     counter = [0]
-    while batch == 0 or time.monotonic() - began < seconds:
+
+    def over() -> bool:
+        if limit is not None:
+            return counter[0] >= limit
+        return time.monotonic() - began >= seconds and counter[0] > 0
+
+    while batch == 0 or not over():
         state: dict[str, object] = {"first": None, "calls": 0}
         shrinking = shrink()
 
         def condition(example: tuple[int, random.Random], state: dict[str, object] = state) -> bool:
             if state["first"] is None:
-                if time.monotonic() - began >= seconds and counter[0] > 0:
-                    raise _Stop  # time is up: the batch ends here
-                counter[0] += 1
-                case = make_case(presets, games, example[0], example[1], counter[0])
+                if over():
+                    raise _Stop  # time is up (or the cases counted): the batch ends here
+                case = make_case(presets, games, example[0], example[1], counter[0] + 1)
+                counter[0] += 1  # after the case is made: one that runs out of Hypothesis's data is not counted
                 problem = check(case)
                 seen(case, problem)
                 if problem is not None:

@@ -67,6 +67,7 @@ class Options:
     hostile: bool = True
     vector_limit: int | None = None  # at most this many vectors (None: all)
     generator: str = "auto"  # "hypothesis", "stdlib", or "auto" (Hypothesis when it is installed)
+    random_limit: int | None = None  # exactly this many random cases instead of ``seconds`` (tests)
 
 
 #: The random cases' generators.
@@ -139,7 +140,11 @@ def _random_cases(options: Options, presets: list[str], games: bool) -> Iterator
     rng = random.Random(options.seed)
     i = 0
     began = time.monotonic()
-    while time.monotonic() - began < options.seconds or i == 0:
+    while (
+        i < options.random_limit
+        if options.random_limit is not None
+        else (time.monotonic() - began < options.seconds or i == 0)
+    ):
         name = presets[i % len(presets)]
         yield random_game(rng, name, i) if games and i % 4 == 3 else random_deal(rng, name, i)
         i += 1
@@ -172,7 +177,7 @@ def _hypothesis_random(
         return sum(1 for f in report.findings if f.shrunk is not None) < MAX_SHRUNK
 
     for found in explore.explore(
-        sorted(options.presets), report.games, options.seconds, options.seed, check, seen, shrink
+        sorted(options.presets), report.games, options.seconds, options.seed, check, seen, shrink, options.random_limit
     ):
         model = model_answer(found.first.request)
         finding = Finding(found.first, found.problem, rule_of(model, found.problem))
