@@ -25,10 +25,20 @@ def _impl(mode: str, timeout: float = 5.0) -> Implementation:
     return Implementation([sys.executable, str(PLANTED), mode], timeout)
 
 
-def _run(mode: str, seconds: float = 1.0, vectors: int | None = 60, timeout: float = 5.0, seed: int = 1) -> Report:
+def _run(
+    mode: str,
+    seconds: float = 1.0,
+    vectors: int | None = 60,
+    timeout: float = 5.0,
+    seed: int = 1,
+    generator: str = "stdlib",
+    hostile: bool = True,
+    cases: int | None = None,
+) -> Report:
     impl = _impl(mode, timeout)
     try:
-        return run(impl, Options(("standard",), seconds, seed, ROOT / "vectors", timeout, True, vectors))
+        options = Options(("standard",), seconds, seed, ROOT / "vectors", timeout, hostile, vectors, generator, cases)
+        return run(impl, options)
     finally:
         impl.close()
 
@@ -45,6 +55,7 @@ def test_a_planted_deal_bug_is_caught_and_shrunk_to_three_actions() -> None:
     """pass-third: a deal whose third action is 'pass' judged illegal.  Caught, shrunk to 3 actions."""
     report = _run("pass-third", seconds=3.0, vectors=400)
     assert not report.ok
+    assert "standard library" in report.generator
     shrunk = [f for f in report.findings if f.shrunk is not None and "actions" in f.shrunk]
     assert shrunk, text_report(report)
     actions = shrunk[0].shrunk["actions"] if shrunk[0].shrunk else None
@@ -70,6 +81,55 @@ def test_a_payment_bug_names_the_payments_rule() -> None:
     assert all(f.rule is not None and f.rule.startswith("R-") for f in report.findings), [
         (f.case.name, f.rule, f.problem) for f in report.findings[:5]
     ]
+
+
+@pytest.mark.parametrize("mode", ["pass-third", "payment"])
+def test_hypothesis_catches_and_shrinks_a_planted_bug_in_the_random_cases(mode: str) -> None:
+    """With Hypothesis (no vectors, so only the random cases can catch it): the planted bug is found by a
+    generated case, shrunk by Hypothesis (no readings changed) and then to a few actions; the report
+    says Hypothesis ran."""
+    pytest.importorskip("hypothesis")
+    report = _run(mode, vectors=0, generator="hypothesis", hostile=False, cases=80)
+    assert report.generator.startswith("Hypothesis ") and report.run["random"] > 0
+    found = [f for f in report.findings if f.case.source == "random" and f.shrunk is not None]
+    assert found, text_report(report)
+    shrunk = found[0].shrunk
+    assert shrunk is not None and shrunk.get("rulings") == {}, shrunk
+    actions = shrunk.get("actions")
+    assert isinstance(actions, list)
+    if mode == "pass-third":
+        assert len(actions) == 3 and actions[2] == "pass", actions
+    assert "random cases: Hypothesis" in text_report(report)
+
+
+def test_hypothesis_catches_a_planted_game_bug_and_shrinks_it_to_one_deal() -> None:
+    pytest.importorskip("hypothesis")
+    report = _run("standings", vectors=0, generator="hypothesis", hostile=False, cases=24)
+    games = [f for f in report.findings if f.shrunk is not None and "deals" in f.shrunk]
+    assert games, text_report(report)
+    deals = games[0].shrunk["deals"] if games[0].shrunk else None
+    assert isinstance(deals, list) and len(deals) == 1
+
+
+def test_the_model_agrees_under_hypothesis_too() -> None:
+    pytest.importorskip("hypothesis")
+    report = _run("none", vectors=0, generator="hypothesis", hostile=False, cases=30)
+    assert report.ok and report.run["random"] == 30, text_report(report)
+
+
+def test_without_hypothesis_auto_falls_back_to_the_standard_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare install: ``auto`` runs the stdlib generator (and says so); asking for Hypothesis is a clear
+    error, not a traceback."""
+    from comet.conform import explore
+    from comet.conform.runner import use_hypothesis
+
+    monkeypatch.setattr(explore, "available", lambda: False)
+    assert use_hypothesis("auto") is False and use_hypothesis("stdlib") is False
+    with pytest.raises(ValueError, match="Hypothesis is not installed"):
+        use_hypothesis("hypothesis")
+    report = _run("pass-third", vectors=0, generator="auto", hostile=False, cases=200)
+    assert "standard library" in report.generator and "standard library" in text_report(report)
+    assert report.findings  # the fallback still catches the bug
 
 
 @pytest.mark.parametrize("mode", ["slow", "crash", "garbage"])

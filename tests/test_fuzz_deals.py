@@ -210,3 +210,22 @@ def test_a_variant_rule_lost_by_its_classifier_is_a_gap(monkeypatch: pytest.Monk
     monkeypatch.setitem(coverage.VARIANT_CLASSIFIERS, "old_comet", forgetful)
     hits, _ = coverage_sweep(["old_comet"], seed=0)
     assert hits["R-OLD-LAST-CARD"] == 0 and hits["R-OLD-KING"] > 0
+
+
+def test_record_text_ids_are_counted_only_where_a_record_text_exercises_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-REC-LIMITS and R-REC-FORMAT are not counted for a deal (``deal_rules``); the sweep counts them from
+    record texts past a limit or in an unread format, refused with the kind the rule names.  Planted: a
+    reader that lets a byte order mark through is reported by rule id."""
+    from comet.checks.coverage import deal_rules
+    from comet.fuzz.sweep import record_text_hits
+    from comet.records import deal_record
+
+    start = make_deal(Ruleset(), 3, 0, 1, 0, 2, "shuffled", 0)
+    assert not {"R-REC-LIMITS", "R-REC-FORMAT"} & deal_rules(start)
+    for name in sorted(PRESETS):
+        hits, failures = record_text_hits(PRESETS[name].rules, name)
+        assert not failures and hits["R-REC-LIMITS"] >= 3 and hits["R-REC-FORMAT"] >= 2, (name, hits, failures)
+    real = deal_record.loads_record
+    monkeypatch.setattr(deal_record, "loads_record", lambda text: real(text.lstrip("\ufeff")))
+    hits, failures = record_text_hits(Ruleset(), "standard")
+    assert any("R-REC-LIMITS" in f and "limit-byte-order-mark" in f and "accepted" in f for f in failures), failures

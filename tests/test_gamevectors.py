@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from comet.records.game_record import parse_game_record
+from comet.records.game_record import parse_game_record, with_rulings
 from comet.records.game_replay import replay_game
 from comet.vectors.games import all_game_readings, game_coverage_gaps, game_rule_id_set, inert, tells_apart
 
@@ -52,16 +52,26 @@ def test_a_default_only_implementation_fails_each_non_default_reading(reading: A
 
 
 def test_only_escalation_rulings_of_a_wild_card_that_does_not_rise_are_inert() -> None:
-    """Inert game readings: the escalation rulings where the wild card never rises, and RUL-CREDITOR-ORDER
-    under RUL-INSOLVENCY = debt (every payment in full, so their order changes no balance)."""
+    """Inert game readings: the escalation rulings where the wild card never rises.  RUL-CREDITOR-ORDER,
+    inert under the presets' RUL-INSOLVENCY = debt, is played under pay_what_you_have (``NEEDS``), so its
+    vectors are witnesses too."""
     inert_ones = {f"{r.preset}/{r.name}" for r in NON_DEFAULT if inert(r)}
-    allowed = ("escalation", "comet_reset", "escalate_on", "creditor_order")
+    allowed = ("escalation", "comet_reset", "escalate_on")
     assert all(name.split("/")[1].split("=")[0] in allowed for name in inert_ones)
     assert not any(name.startswith("standard/") for name in inert_ones)
-    assert {n for n in inert_ones if "creditor_order" in n} == {
-        "old_comet/creditor_order=from_left",
-        "commit_hoyle/creditor_order=from_left",
-    }
+
+
+@pytest.mark.parametrize("name", ["commit_hoyle", "old_comet"])
+def test_the_creditor_order_vector_is_a_game_witness(name: str) -> None:
+    """RUL-CREDITOR-ORDER (R-GAME-CHIPS): the shipped game of ``creditor_order=from_left`` is played under
+    insolvency = pay_what_you_have and its result changes when the order is read at its default (000's
+    Commit's included, which had no witness).  Planted: the same record read under debt tells nothing."""
+    case = json.loads((VECTORS / name / "creditor_order=from_left" / "game" / "00.json").read_text(encoding="utf-8"))
+    rec = parse_game_record(case["record"])
+    assert dict(rec.rulings).get("insolvency") == "pay_what_you_have"
+    assert tells_apart(rec, "creditor_order")
+    under_debt = with_rulings(rec, {**dict(rec.rulings), "insolvency": "debt"})
+    assert not tells_apart(under_debt, "creditor_order")
 
 
 def test_a_record_that_does_not_need_the_ruling_is_not_counted() -> None:

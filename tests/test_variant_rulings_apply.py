@@ -69,6 +69,43 @@ def test_the_table_agrees_with_the_applies_to_lines() -> None:
     assert set(RULING_OF) == set(RULING_FIELDS)
 
 
+def hello_problems(sections: Sequence[Section], hello: Mapping[str, object]) -> list[str]:
+    """The presets ``hello`` lists for each ruling field against its ruling's ``**Applies to.**`` line,
+    preset by preset (issue 34 point 7: RUL-OPERA's line left out the ``opera`` preset that hello lists)."""
+    by_id = {s.id: s for s in sections if s.kind == "ruling"}
+    problems: list[str] = []
+    for field, entry in sorted(hello.items()):
+        assert isinstance(entry, dict)
+        section = by_id.get(str(entry["ruling"]))
+        if section is None:
+            problems.append(f"{field}: hello names {entry['ruling']}, which has no section")
+            continue
+        named, listed = set(applies_to(section)), set(map(str, entry["presets"]))
+        if named != listed:
+            problems.append(
+                f"{field}: {entry['ruling']}'s Applies to line names {sorted(named)}, hello lists {sorted(listed)}"
+            )
+    return problems
+
+
+def test_the_applies_to_lines_name_the_presets_hello_lists() -> None:
+    """Every ruling's ``**Applies to.**`` line names exactly the presets ``comet oracle``'s hello lists for
+    its field.  Planted: hello listing a preset the line leaves out is reported by field."""
+    from comet.oracle.protocol import handle
+
+    result = handle({"id": 0, "op": "hello"})["result"]
+    assert isinstance(result, dict)
+    rulings = result["rulings"]
+    assert isinstance(rulings, dict)
+    assert hello_problems(SECTIONS, rulings) == []
+    planted = json.loads(json.dumps(rulings))
+    planted["opera"]["presets"].append("commit_hoyle")
+    assert hello_problems(SECTIONS, planted) == [
+        "opera: RUL-OPERA's Applies to line names ['old_comet', 'opera', 'standard', 'two_player'], hello lists "
+        "['commit_hoyle', 'old_comet', 'opera', 'standard', 'two_player']"
+    ]
+
+
 def test_a_table_that_strays_from_the_spec_is_reported() -> None:
     """Planted: the declarations claim RUL-OPERA applies to commit_hoyle, drop a field and name another ruling."""
     bad = declared()
@@ -77,7 +114,7 @@ def test_a_table_that_strays_from_the_spec_is_reported() -> None:
     bad["commit_stake"] = ("RUL-COMMIT-H-FIVE", ("commit_hoyle",))
     assert table_problems(SECTIONS, bad) == [
         "opera: the families declare the variants ['commit_hoyle', 'old_comet', 'standard', 'two_player'], but "
-        "RUL-OPERA's Applies to line (standard, two_player, old_comet) gives ['old_comet', 'standard', 'two_player']",
+        "RUL-OPERA's Applies to line (standard, opera, two_player, old_comet) gives ['old_comet', 'standard', 'two_player']",
         "commit_stake: RULING_OF names RUL-COMMIT-H-FIVE, its readings stand in ['RUL-COMMIT-H-STAKE']",
         "Ruleset field 'red_nines_out' is read by no game family",
     ]

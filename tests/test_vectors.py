@@ -251,3 +251,46 @@ def test_the_three_nines_with_the_comet_have_a_vector(regenerated: dict[str, byt
         if a.endswith(" as 9") and len(a.split()) == 7
     ]
     assert plays, "no vector shows the three natural 9s with the Comet"
+
+
+# --------------------------------------------------------------------- stale files (issue 34)
+
+
+def test_a_case_no_longer_produced_is_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``comet vectors`` into an existing folder deletes the files of the presets it writes that it did not
+    write this time (a removed reading's folder goes, emptied folders with it); other presets' folders and
+    files outside the preset folders stay.  Planted: without the sweep the stale file survives."""
+    import comet.vectors.write as write
+
+    monkeypatch.setattr(write, "all_readings", lambda presets: [])
+    monkeypatch.setattr(write, "all_game_readings", lambda presets: [])
+    monkeypatch.setattr(write, "write_divergence_vectors", lambda out, presets: [])
+    monkeypatch.setattr(write, "perft_json", lambda presets: "{}\n")
+    stale = tmp_path / "standard" / "old-reading" / "replay" / "00.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}", encoding="utf-8")
+    other = tmp_path / "opera" / "default" / "replay" / "00.json"
+    other.parent.mkdir(parents=True)
+    other.write_text("{}", encoding="utf-8")
+    (tmp_path / "README.txt").write_text("kept", encoding="utf-8")
+    write.write_vectors(tmp_path, ["standard"])
+    assert not stale.exists() and not (tmp_path / "standard" / "old-reading").exists()
+    assert other.exists() and (tmp_path / "README.txt").exists() and (tmp_path / "index.json").exists()
+
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(write, "remove_stale", lambda out, presets, written: [])
+    write.write_vectors(tmp_path, ["standard"])
+    assert stale.exists()  # the planted bug: no sweep, the stale file stays
+
+
+def test_remove_stale_keeps_what_was_written(tmp_path: Path) -> None:
+    from comet.vectors.write import remove_stale
+
+    kept = tmp_path / "standard" / "default" / "replay" / "00.json"
+    gone = tmp_path / "standard" / "default" / "replay" / "01.json"
+    kept.parent.mkdir(parents=True)
+    kept.write_text("{}", encoding="utf-8")
+    gone.write_text("{}", encoding="utf-8")
+    removed = remove_stale(tmp_path, ["standard", "red_nines"], {"standard/default/replay/00.json"})
+    assert removed == ["standard/default/replay/01.json"] and kept.exists() and not gone.exists()

@@ -75,10 +75,14 @@ CLASSIFIED: frozenset[str] = frozenset(
         "R-REC-NUMBERS",
         "R-REC-FAULTS",
         "R-REC-ILLEGAL-PRECEDENCE",
-        "R-REC-LIMITS",
-        "R-REC-FORMAT",
     }
 )
+
+#: Rule ids about a record's text, not its deal (R-REC-LIMITS: sizes, numbers, duplicate keys, a byte order
+#: mark; R-REC-FORMAT: the format number): counted only for the cases that exercise them, the malformed
+#: vectors named ``limit-*`` / ``format-*`` (``comet.vectors.write``), conform's hostile texts and the
+#: coverage sweep's record texts (``comet.fuzz.sweep.record_text_hits``), never for a deal.
+RECORD_TEXT: dict[str, str] = {"limit-": "R-REC-LIMITS", "format-": "R-REC-FORMAT"}
 
 
 # The search paths already walked (``load_model``: the package's and the game folders'; ``load_games``: the
@@ -135,7 +139,9 @@ def deal_rules(start: DealState) -> set[str]:
     # The record contract's ids about reading records and refusing actions (spec/rules.md section 7)
     # concern every deal, which is what a record describes; the conformance vectors count them
     # properly (malformed and illegal cases, comet.vectors.case_rules).
-    hit.update({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE", "R-REC-LIMITS", "R-REC-FORMAT"})
+    # R-REC-LIMITS and R-REC-FORMAT are about a record's text (its size, numbers, keys and format number):
+    # no deal exercises them, the cases that do count them (RECORD_TEXT).
+    hit.update({"R-REC-NUMBERS", "R-REC-FAULTS", "R-REC-ILLEGAL-PRECEDENCE"})
     if start.dead:
         hit.add("R-DEAD-HAND")
     if start.pack == "black":
@@ -281,7 +287,7 @@ def option_classifiers() -> dict[str, VariantClassifier]:
 
 def classified_ids() -> frozenset[str]:
     """Every id some classifier can emit (the rest are counted by call)."""
-    out = set(CLASSIFIED)
+    out = set(CLASSIFIED) | set(RECORD_TEXT.values())
     for entry in (*variant_classifiers().values(), *option_classifiers().values()):
         out |= entry.emits
     return frozenset(out)

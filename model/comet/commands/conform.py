@@ -29,6 +29,13 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the random cases (default 0)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for one answer (default 10)")
     p.add_argument("--vectors", type=Path, default=None, help="the vectors folder (default: the checkout's)")
+    p.add_argument(
+        "--generator",
+        choices=("auto", "hypothesis", "stdlib"),
+        default="auto",
+        help="what makes and shrinks the random cases: Hypothesis, the standard library's seeded random with "
+        "comet's own shrinker, or auto (Hypothesis when it is installed; default); the report says which ran",
+    )
     p.add_argument("--junit", type=Path, default=None, help="write JUnit XML here")
     p.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs (limits, bad requests)")
     p.add_argument("--no-coverage", action="store_true", help="do not print the coverage table by rule id")
@@ -66,7 +73,16 @@ def run(args: argparse.Namespace) -> int:
     if not (vectors / "index.json").is_file():
         print(f"comet conform: error: no vectors/index.json in {vectors}", file=sys.stderr)
         return 2
-    options = Options(presets, args.seconds, args.seed, vectors, args.timeout, not args.no_hostile)
+    options = Options(
+        presets, args.seconds, args.seed, vectors, args.timeout, not args.no_hostile, generator=args.generator
+    )
+    from comet.conform.runner import use_hypothesis
+
+    try:
+        use_hypothesis(args.generator)
+    except ValueError as e:
+        print(f"comet conform: error: {e}", file=sys.stderr)
+        return 2
     impl = Implementation(command, args.timeout)
     try:
         report = _with_progress(impl, options, not args.no_progress and sys.stderr.isatty())

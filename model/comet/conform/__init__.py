@@ -8,6 +8,7 @@ line, one response line, a timeout on each; a crash or a hang is reported and th
 ``cases`` makes the requests (every vector, then random and fault-planted deals and games, then hostile
 texts), ``compare`` puts the model's answer (``comet.oracle.protocol``, in process) beside the
 implementation's, ``shrink`` cuts a disagreeing record down to the fewest actions and deals that still
-disagree, ``report`` prints the findings, a coverage table by rule id and JUnit XML.  Standard library
-only.
+disagree, ``report`` prints the findings, a coverage table by rule id and JUnit XML.  ``explore`` draws
+the random cases from Hypothesis when it is installed (its shrinking first, then ``shrink``'s); without it
+the standard library's seeded random makes them, so a bare install runs the whole suite.
 """

@@ -14,6 +14,7 @@ from comet.engine import apply, legal_actions, player_counts, shuffled_deal
 from comet.errors import IllegalAction
 from comet.policy import random_policy
 from comet.presets import preset
+from comet.records.answers import vector_request
 from comet.records.deal_record import JsonObject, JsonValue, record_from_state
 from comet.records.json_text import MAX_INT
 from comet.ruleset import RULING_FIELDS, Ruleset, field_readings
@@ -60,24 +61,28 @@ def vector_cases(root: Path, presets: set[str] | None, games: bool) -> Iterator[
             continue
         case = json.loads((root / entry["path"]).read_text(encoding="utf-8"))
         record = case.get("record")
-        text = case["input"] if "input" in case else json.dumps(record)
+        request = vector_request(case)
+        text = request["record_text"]
+        assert isinstance(text, str)
         game = entry["kind"] == "game" or _is_game_text(text)
         if game and not games:
             continue
         rules = tuple(map(str, entry.get("rules", ())))
-        yield Case(f"vectors/{entry['path']}", "vectors", replay_request(text=text), rules, record, game)
+        yield Case(f"vectors/{entry['path']}", "vectors", request, rules, record, game)
 
 
 def random_rules(rng: random.Random, name: str) -> Ruleset:
-    """The preset's rules with a few rulings at random readings (those the preset takes)."""
+    """The preset's rules with up to four rulings at random readings (those the preset takes).  Few
+    draws (how many, then which), so that Hypothesis (``explore``) can shrink them to none."""
     base = preset(name).rules
+    fields = [f for f in RULING_FIELDS if field_readings(f) is not None]
     for _ in range(20):
         changes: dict[str, object] = {}
-        for field in RULING_FIELDS:
+        for _k in range(rng.randrange(5)):
+            field = fields[rng.randrange(len(fields))]
             readings = field_readings(field)
-            if readings is None or rng.random() > 0.15:
-                continue
-            changes[field] = rng.choice(list(readings))
+            assert readings is not None
+            changes[field] = list(readings)[rng.randrange(len(readings))]
         try:
             return base.with_overrides(changes)
         except ValueError:

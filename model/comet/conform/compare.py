@@ -13,6 +13,7 @@ import re
 
 from comet.conform.client import Answer
 from comet.oracle.protocol import handle_line
+from comet.records.answers import MODEL_AND_IMPLEMENTATION, first_difference
 from comet.records.deal_record import JsonObject, JsonValue
 
 #: Keys for a person, not compared.
@@ -40,39 +41,14 @@ def difference(model: JsonObject, answer: Answer) -> str | None:
     """None when the implementation agrees; else a one-line account of the first difference."""
     if answer.response is None:
         return f"{answer.problem}: {answer.detail}"
-    want, got = comparable(model), comparable(answer.response)
-    if want == got:
-        return None
-    return first_difference(want, got, "")
-
-
-def first_difference(want: JsonValue, got: JsonValue, where: str) -> str:
-    """The path of the first difference and both values there."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        for k in sorted(set(want) | set(got)):
-            if k not in got:
-                return f"{where}.{k}: missing (the model gives {_short(want[k])})"
-            if k not in want:
-                return f"{where}.{k}: not in the model's answer (the implementation gives {_short(got[k])})"
-            if want[k] != got[k]:
-                return first_difference(want[k], got[k], f"{where}.{k}")
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            if a != b:
-                return first_difference(a, b, f"{where}[{i}]")
-    return f"{where or 'the answer'}: the model gives {_short(want)}, the implementation {_short(got)}"
-
-
-def _short(value: JsonValue) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 120 else text[:117] + "..."
+    return first_difference(comparable(model), comparable(answer.response), MODEL_AND_IMPLEMENTATION)
 
 
 def rule_of(model: JsonObject, problem: str = "") -> str | None:
     """The rule id the model's answer names (an illegal action's or a game fault's), or the rule of the
     payment where the answers first differ (``problem`` from ``difference``), if any."""
     result = model.get("result")
-    m = re.match(r"\.result(?:\.deals\[(\d+)\]\.verdict)?\.payments\[(\d+)\]", problem)
+    m = re.match(r"result(?:\.deals\[(\d+)\]\.verdict)?\.payments\[(\d+)\]", problem)
     if m and isinstance(result, dict):
         where: JsonValue = result
         if m.group(1) is not None:

@@ -28,6 +28,8 @@ def text_report(report: Report, coverage: bool = True) -> str:
     wrong = len(report.findings)
     games = "deal and game records" if report.games else "deal records only (hello lists no game ops)"
     out.append(f"comet conform: {total} cases in {report.seconds:.1f} s, {wrong} disagreements; {games}")
+    if report.generator:
+        out.append(f"  random cases: {report.generator}")
     for source in SOURCES:
         bad = sum(1 for f in report.findings if f.case.source == source)
         out.append(f"  {source:8} {report.run[source]:6} cases  {bad:5} disagree")

@@ -50,6 +50,7 @@ class Report:
     passed: list[Case] = field(default_factory=list)
     seconds: float = 0.0
     fatal: str | None = None
+    generator: str = ""  # which made the random cases: Hypothesis (with its version) or the stdlib's
 
     @property
     def ok(self) -> bool:
@@ -65,6 +66,28 @@ class Options:
     timeout: float = 10.0
     hostile: bool = True
     vector_limit: int | None = None  # at most this many vectors (None: all)
+    generator: str = "auto"  # "hypothesis", "stdlib", or "auto" (Hypothesis when it is installed)
+    random_limit: int | None = None  # exactly this many random cases instead of ``seconds`` (tests)
+
+
+#: The random cases' generators.
+GENERATORS = ("auto", "hypothesis", "stdlib")
+
+
+def use_hypothesis(choice: str) -> bool:
+    """Whether the random cases come from Hypothesis: ``auto`` when it is installed; ``hypothesis`` asks
+    for it (ValueError without it); ``stdlib`` never."""
+    from comet.conform import explore
+
+    if choice not in GENERATORS:
+        raise ValueError(f"unknown generator {choice!r}; known: {', '.join(GENERATORS)}")
+    if choice == "stdlib":
+        return False
+    if not explore.available():
+        if choice == "hypothesis":
+            raise ValueError("Hypothesis is not installed (pip install hypothesis), or use --generator stdlib")
+        return False
+    return True
 
 
 def supports_games(hello: JsonObject) -> bool:
@@ -87,12 +110,18 @@ def run(impl: Implementation, options: Options, progress: Callable[[str, int], N
     assert isinstance(hello, dict)
     report.hello, report.games = hello, supports_games(hello)
     presets = set(options.presets)
+    hypothesis = use_hypothesis(options.generator)
     for source, cases in _sources(report, options, presets):
+        if source == "random" and hypothesis:
+            _hypothesis_random(impl, options, report, progress)
+            continue
         for case in cases:
             _one(impl, case, report)
             report.run[source] += 1
             if progress is not None:
                 progress(source, report.run[source])
+    if not hypothesis:
+        report.generator = "the standard library's random (seeded), shrunk by comet.conform.shrink"
     report.seconds = time.monotonic() - began
     return report
 
@@ -111,10 +140,66 @@ def _random_cases(options: Options, presets: list[str], games: bool) -> Iterator
     rng = random.Random(options.seed)
     i = 0
     began = time.monotonic()
-    while time.monotonic() - began < options.seconds or i == 0:
+    while (
+        i < options.random_limit
+        if options.random_limit is not None
+        else (time.monotonic() - began < options.seconds or i == 0)
+    ):
         name = presets[i % len(presets)]
         yield random_game(rng, name, i) if games and i % 4 == 3 else random_deal(rng, name, i)
         i += 1
+
+
+def _hypothesis_random(
+    impl: Implementation, options: Options, report: Report, progress: Callable[[str, int], None] | None
+) -> None:
+    """The random cases from Hypothesis (``explore``): each generated case counted like any other, each
+    disagreement shrunk by Hypothesis and then by ``shrink_record``."""
+    from comet.conform import explore
+
+    report.generator = f"Hypothesis {explore.version()} (generation and shrinking, then comet.conform.shrink)"
+
+    last: list[JsonObject] = []  # the model's answer to the case just checked (seen() follows check())
+
+    def check(case: Case) -> str | None:
+        last[:] = [model_answer(case.request)]
+        return difference(last[0], impl.ask(case.request))
+
+    def seen(case: Case, problem: str | None) -> None:
+        _count(case, last[0], problem, report)
+        if problem is None:
+            report.passed.append(case)
+        report.run["random"] += 1
+        if progress is not None:
+            progress("random", report.run["random"])
+
+    def shrink() -> bool:
+        return sum(1 for f in report.findings if f.shrunk is not None) < MAX_SHRUNK
+
+    for found in explore.explore(
+        sorted(options.presets), report.games, options.seconds, options.seed, check, seen, shrink, options.random_limit
+    ):
+        model = model_answer(found.first.request)
+        finding = Finding(found.first, found.problem, rule_of(model, found.problem))
+        small = found.shrunk
+        if small.record is not None and shrink():
+            finding = _shrunk(impl, Finding(small, found.problem, finding.rule), small.request["op"])
+            finding = Finding(found.first, found.problem, finding.rule, *_tail(finding))
+        report.findings.append(finding)
+
+
+def _tail(f: Finding) -> tuple[JsonObject | None, JsonObject | None, JsonObject | None, str | None]:
+    return f.shrunk, f.model, f.answer, f.shrunk_problem
+
+
+def _count(case: Case, model: JsonObject, problem: str | None, report: Report) -> None:
+    """The case in the coverage table: its own rule ids and the rule the model's answer names."""
+    rules = set(case.rules)
+    rid = rule_of(model, problem or "")
+    if rid is not None:
+        rules.add(rid)
+    for r in rules:
+        report.coverage.setdefault(r, [0, 0])[0 if problem is None else 1] += 1
 
 
 def _a_record(root: Path) -> JsonObject | None:
@@ -128,12 +213,8 @@ def _a_record(root: Path) -> JsonObject | None:
 def _one(impl: Implementation, case: Case, report: Report) -> None:
     model = model_answer(case.request)
     problem = difference(model, impl.ask(case.request))
-    rules = set(case.rules)
+    _count(case, model, problem, report)
     rid = rule_of(model, problem or "")
-    if rid is not None:
-        rules.add(rid)
-    for r in rules:
-        report.coverage.setdefault(r, [0, 0])[0 if problem is None else 1] += 1
     if problem is None:
         report.passed.append(case)
         return

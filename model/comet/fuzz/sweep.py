@@ -67,8 +67,47 @@ def coverage_sweep(presets: Sequence[str], seed: int = 0) -> tuple[Counter[str],
                     if out_game.failure:
                         failures.append(f"[{name}] {out_game.failure}")
                 hits.update(game_hits)
+            text_hits, text_failures = record_text_hits(preset(name).rules, name)
+            hits.update(text_hits)
+            failures.extend(f"[{name}] {f}" for f in text_failures)
     for rid in known - classified_ids():
         hits[rid] += counter.calls[rid]
+    return hits, tuple(failures)
+
+
+#: The error kind each record-text mutation must be refused with (spec/rules.md R-REC-LIMITS, R-REC-FORMAT).
+RECORD_TEXT_KINDS = {"limit-": "json", "format-": "field"}
+
+
+def record_text_hits(rules: Ruleset, name: str) -> tuple[Counter[str], tuple[str, ...]]:
+    """R-REC-LIMITS and R-REC-FORMAT, exercised where they apply: the text of one deal record of the preset,
+    mutated past a limit or to an unread format (``comet.vectors.negative.mutations``, the malformed
+    vectors' ``limit-*`` and ``format-*`` cases), must be refused with the kind the rule names; each refusal
+    counts as a hit of its rule, anything else is a failure."""
+    from comet.checks.coverage import RECORD_TEXT
+    from comet.errors import RecordError
+    from comet.records.deal_record import loads_record, record_from_state, replay_record
+    from comet.vectors.negative import mutations
+
+    n = player_counts(rules)[0]
+    start = make_deal(rules, n, 0, 1, 0, 2, EXTREMES[0], 0)
+    rec = record_from_state(start, name, []).to_json()
+    hits: Counter[str] = Counter()
+    failures: list[str] = []
+    for label, text in mutations(rec):
+        prefix = next((p for p in RECORD_TEXT if label.startswith(p)), None)
+        if prefix is None:
+            continue
+        rid, want = RECORD_TEXT[prefix], RECORD_TEXT_KINDS[prefix]
+        try:
+            replay_record(loads_record(text))
+        except RecordError as e:
+            if e.kind == want:
+                hits[rid] += 1
+                continue
+            failures.append(f"{rid}: the record text '{label}' is refused with kind {e.kind}, not {want}")
+            continue
+        failures.append(f"{rid}: the record text '{label}' is accepted; it must be refused with kind {want}")
     return hits, tuple(failures)
 
 

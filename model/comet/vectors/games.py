@@ -58,8 +58,26 @@ def value_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+#: Rulings that no game can tell apart under the preset's own readings, and the reading of another ruling
+#: under which their vectors are played (so that the vector is a witness: a default-only implementation
+#: fails it).  RUL-CREDITOR-ORDER orders the payments of a debtor who cannot pay in full, which happens only
+#: under RUL-INSOLVENCY = pay_what_you_have or drop_out; under the presets' ``debt`` every payment is made
+#: in full (``comet.diverge.witness.argued_inert`` says the same of the divergence study).
+NEEDS: dict[str, tuple[str, object, object]] = {"creditor_order": ("insolvency", "debt", "pay_what_you_have")}
+
+
+def needed(field: str, base: Ruleset) -> dict[str, object]:
+    """The other reading ``field``'s vectors are played under (``NEEDS``), if the preset's own makes the
+    field inert; else nothing."""
+    if field not in NEEDS:
+        return {}
+    other, inert_value, value = NEEDS[field]
+    return {other: value} if getattr(base, other) == inert_value else {}
+
+
 def game_readings(preset_name: str) -> tuple[GameReading, ...]:
-    """``default``, then every other reading of every game-level ruling that applies to the preset."""
+    """``default``, then every other reading of every game-level ruling that applies to the preset (played
+    under the reading it needs where the preset's own make it inert: ``NEEDS``)."""
     base = preset(preset_name).rules
     out = [GameReading(preset_name, "default", None, base)]
     for field in GAME_LEVEL_FIELDS:
@@ -70,7 +88,7 @@ def game_readings(preset_name: str) -> tuple[GameReading, ...]:
         for value in values:
             if value == getattr(base, field):
                 continue
-            rules = base.with_overrides({field: value})
+            rules = base.with_overrides({field: value, **needed(field, base)})
             out.append(GameReading(preset_name, f"{field}={value_text(value)}", field, rules))
     return tuple(out)
 
@@ -371,6 +389,9 @@ def reading_game_vectors(reading: GameReading) -> Iterator[VectorFile]:
     out = output(rec)
     rules = tuple(sorted(game_case_rules(rec)))
     how = "" if reading.field is None else f"; read with {reading.field} at its default it gives another verdict"
+    if reading.field is not None and needed(reading.field, preset(reading.preset).rules):
+        under = ", ".join(f"{k} = {v}" for k, v in needed(reading.field, preset(reading.preset).rules).items())
+        how += f" (played under {under}, which {reading.field} needs to change anything)"
     if inert(reading):
         how = (
             f"; {reading.field} changes nothing here: the wild card of {reading.preset} does not rise under these rules"

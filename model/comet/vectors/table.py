@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from comet.checks.coverage import (
     CLASSIFIED,
+    RECORD_TEXT,
     all_rule_ids,
     option_classifiers,
     variant_classifiers,
@@ -89,6 +90,7 @@ def coverage_gaps(index: JsonObject) -> list[str]:
                 own |= option.ids
         if v.legal_actions is None and v.play is None and v.settlement is None:
             own |= CLASSIFIED
+        own |= set(RECORD_TEXT.values())  # every preset's default reading has limit-* and format-* cases
         for rid in sorted(own):
             if not counts.get(rid, {}).get(name):
                 problems.append(f"{rid} has no vector in {name}/default")

@@ -306,4 +306,25 @@ def write_vectors(
     index_text = json.dumps(summary, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
     (out_dir / "index.json").write_bytes(index_text.encode("utf-8"))
     written.append("index.json")
+    remove_stale(out_dir, sorted(PRESETS) if presets is None else sorted(presets), set(written))
     return written
+
+
+def remove_stale(out_dir: Path, presets: Sequence[str], written: set[str]) -> list[str]:
+    """Delete the files under the presets' folders of ``out_dir`` that this run did not write (a reading or
+    case no longer produced), then the folders left empty; returns the relative paths deleted.  Other
+    presets' folders and files outside the preset folders are left alone."""
+    removed: list[str] = []
+    for name in presets:
+        folder = out_dir / name
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(out_dir).as_posix()
+            if path.is_file() and rel not in written:
+                path.unlink()
+                removed.append(rel)
+        for path in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+            if not any(path.iterdir()):
+                path.rmdir()
+    return removed

@@ -1,7 +1,8 @@
 """The shipped conformance vectors replayed by the model, one preset a unit (``comet verify``'s vectors table).
 
 Every deal record (``replay`` and ``illegal`` cases) and game record (``game``) of the preset goes through
-the oracle's ``replay`` op, as another implementation's harness sends it (``tests/vector_consumer.py``
+the oracle's ``replay`` op as its JSON text (``comet.records.answers``, which ``comet conform`` shares), as
+another implementation's harness sends it (``tests/vector_consumer.py``
 does the same over a pipe), and must give the verdict and exit code the vector states; every malformed
 input must be refused with the error kind it names.  The preset's folder must hold exactly the files
 ``index.json`` lists, each with its SHA-256 there.  ITF traces, golden narrations and the perft table are
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from comet.oracle.protocol import handle
+from comet.records.answers import VECTOR_AND_MODEL, first_difference, vector_request
 
 #: The kinds of case replayed here.
 DEAL_KINDS = ("replay", "illegal")
@@ -92,8 +94,8 @@ def listing_problems(base: Path, preset: str, listed: set[str]) -> list[str]:
 
 def case_problem(kind: str, case: dict[str, object]) -> str | None:
     """How the model's answer to one case differs from what the case states (None: it agrees)."""
+    answer = handle({"id": 0, **vector_request(case)})
     if kind == MALFORMED_KIND:
-        answer = handle({"id": 0, "op": "replay", "record_text": case["input"]})
         expected = case["expected"]
         want = expected.get("kind") if isinstance(expected, dict) else None
         if answer.get("ok") is not False:
@@ -104,7 +106,6 @@ def case_problem(kind: str, case: dict[str, object]) -> str | None:
     record = case["record"]
     players = record.get("players") if isinstance(record, dict) else None
     who = f"{players} players: " if isinstance(players, int) else ""
-    answer = handle({"id": 0, "op": "replay", "record": record})
     if not answer.get("ok"):
         error = answer.get("error")
         said = f"[{error.get('kind')}] {error.get('message')}" if isinstance(error, dict) else str(error)
@@ -113,29 +114,5 @@ def case_problem(kind: str, case: dict[str, object]) -> str | None:
     code = 0 if isinstance(result, dict) and result.get("legal") else 1
     if code != case["exit"]:
         return f"{who}exit code {code}, the vector says {case['exit']}"
-    difference = first_difference(case["expected"], result)
+    difference = first_difference(case["expected"], result, VECTOR_AND_MODEL)
     return None if difference is None else f"{who}{difference}"
-
-
-def first_difference(expected: object, got: object, where: str = "") -> str | None:
-    """The first place where the model's answer differs from the expected one, in words (None: equal)."""
-    if isinstance(expected, dict) and isinstance(got, dict):
-        for key in sorted(set(expected) | set(got)):
-            if key not in got:
-                return f"{where}{key}: missing from the model's answer"
-            if key not in expected:
-                return f"{where}{key}: in the model's answer, not in the vector"
-            found = first_difference(expected[key], got[key], f"{where}{key}.")
-            if found is not None:
-                return found
-        return None
-    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
-        for i, (a, b) in enumerate(zip(expected, got, strict=True)):
-            found = first_difference(a, b, f"{where.rstrip('.')}[{i}].")
-            if found is not None:
-                return found
-        return None
-    if expected != got:
-        shown = where.rstrip(".") or "the answer"
-        return f"{shown}: the vector says {json.dumps(expected)[:200]}, the model {json.dumps(got)[:200]}"
-    return None
