@@ -67,11 +67,24 @@ OUTRO = """## Where a gap remains, and why
   and the three of the dead hand are the four 2s, the four 3s, two 4s and an 8, and from those every run the
   winner starts, other than the 8 it goes out with, reaches a rank a loser holds (R-PLAY-MUST), while it
   cannot play all of them in one turn without a King. Where between 1104 and 1164 the extreme lies is open.
-- **Old Comet's and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with the
-  manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
+- **Old Comet's loser in the whole deal**: a third lemma, proved inductive per player count
+  (`bounds.lemmas.loss_in_play`), charges each play of another seat one chip taken from seat 0 (a King, or the
+  stuck run its player then collects) and the manille ten: the chips lost, plus the cards the others hold,
+  plus 9 while another holds the manille, plus one while another's run is open, never exceed the cards dealt
+  to the others (plus 9 unless seat 0 holds the manille). With the settlement in one optimum that gives 206,
+  162, 157 and 162 at two to five players (the settlement's bound plus the loose in-play potential gave 620,
+  571, 609, 669), and at two players, the lemma proved for seat 1 too, the winner's 206 (was 620). The keeper deals (`bounds/build.py`, `keeper`: seat 0 keeps the manille and the highest
+  cards and never plays, the others play a ladder, each play collecting a chip) reach 205 (205 won at two
+  players), 160 and 154 at two to four players; the lemma does not see that a hand-over (a seat's first play going on with another's run)
+  leaves that run's chip uncollected, nor that a last card other than a King collects nothing, which is where
+  the gaps of 1 to 3 lie; at five players the 7-card dead hand leaves too few cards no keeper's rank follows,
+  and the deal has not been built.
+- **Old Comet's winner and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with
+  the manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
   potential (every card held counted as the most any play pays, every pass left as another stuck run's
-  chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves
-  (four Kings, one manille or 9D, one chip a stuck run) is not proved yet.
+  chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves for
+  the winner (four Kings, one manille or 9D, one chip a stuck run, less what the others collect) is not
+  proved yet.
 - **002's Commit's points**: the bound adds the same loose in-play potential, and only the search has been
   run (41 of 159).
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.

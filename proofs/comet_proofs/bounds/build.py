@@ -328,6 +328,13 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
         final = engine.replay(start, actions)
         if final.terminal:
             out.append((Shape(preset, players, (), LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
+    if (preset, players) in KEEPERS:
+        start = keeper(preset, players)
+        actions = ladder_play(start)
+        final = engine.replay(start, actions)
+        if final.terminal:
+            played = {q: Played(v, start, actions) for q, v in quantities(final, len(actions)).items()}
+            out.append((Shape(preset, players, (), KEEPER_WHY), played))
     return out
 
 
@@ -404,3 +411,66 @@ def ladder_play(start: DealState) -> tuple[Action, ...]:
         actions.append(action)
         state = engine.apply(state, action)
     return tuple(actions)
+
+
+# Old Comet's loser in the whole deal: the ranks seat 0 keeps with the manille (the settlement's most: caught
+# with it, R-OLD-MANILLE-CAUGHT), per player count
+KEEPERS: dict[tuple[str, int], tuple[int, ...]] = {
+    ("old_comet", 2): (10,) * 4 + (11,) * 4 + (12,) * 4 + (KING,) * 4 + (NINE,),
+    ("old_comet", 3): (11,) * 4 + (12,) * 4 + (KING,) * 3,
+    ("old_comet", 4): (11,) * 4 + (12,) * 4 + (KING,),
+}
+KEEPER_WHY = (
+    "seat 0 keeps the manille and the highest cards to the end (caught with it) and never plays: no other "
+    "seat's card is one rank below a card it holds (the rest are dead); the other seats play a ladder (every "
+    "card alone, every run stuck after it, so each play's player collects a chip from everyone, R-OLD-LAST-CARD), "
+    "the winner's last card a King where one is left (R-OLD-KING)"
+)
+
+
+def keeper(preset: str, players: int) -> DealState:
+    """Old Comet's loser in the whole deal: ``KEEPERS``' cards and the manille for seat 0; the other seats'
+    shares as in ``ladder`` (seat 1 first, then each seat to its right), from the cards no keeper's rank
+    follows, each loser among them keeping an Ace (never needed); the last card a King where one is left."""
+    rules = preset_named(preset).rules
+    pack = engine.packs_in_rotation(rules, players)[0]
+    size, _ = engine.deal_sizes(rules, players, len(pack.cards))
+    rest = [c for c in pack.cards if c not in pack.wild]
+    keep = [pack.wild[0]]
+    for r in KEEPERS[(preset, players)]:
+        c = next(c for c in rest if rank_of(c) == r)
+        rest.remove(c)
+        keep.append(c)
+    ranks = {rank_of(c) for c in keep[1:]}
+    free = [c for c in rest if rank_of(c) + 1 not in ranks or rank_of(c) == KING]
+    kings = [c for c in free if rank_of(c) == KING]
+    low = sorted((c for c in free if rank_of(c) != KING), key=rank_of, reverse=True)
+    order = [1, *range(players - 1, 1, -1)]
+    aces = [c for c in low if rank_of(c) == 1][: players - 2]
+    for c in aces:
+        low.remove(c)
+    shares: list[list[Card]] = []
+    for i, _ in enumerate(order):
+        take = size if i == len(order) - 1 else size - 1
+        shares.append(low[:take])
+        low = low[take:]
+    if kings:
+        shares[-1][-1] = kings[0]
+    for k in range(len(shares) - 1):  # the hand-over, as in ``ladder``
+        this, nxt = shares[k], shares[k + 1]
+        last = rank_of(this[-1])
+        below = next((j for j, c in enumerate(nxt) if rank_of(c) == last - 1), None)
+        if below is not None and rank_of(nxt[0]) >= last - 1:
+            this[-1], nxt[below] = nxt[below], this[-1]
+            nxt.sort(key=rank_of, reverse=True)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    hands[0] = keep
+    for seat, share in zip(order, shares, strict=True):
+        hands[seat] = list(share)
+    for seat, ace in zip(order[:-1], aces, strict=True):
+        hands[seat].append(ace)
+    dead = list(pack.cards)
+    for h in hands:
+        for c in h:
+            dead.remove(c)
+    return engine.explicit_deal(rules, players, 0, hands, dead)

@@ -146,3 +146,48 @@ def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) 
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+
+
+def loss_in_play(enc: Encoding, s: SymState, size: int, dearest: int, seat: int = 0) -> z3.BoolRef:
+    """What ``seat`` can have lost in play where each play of another seat takes at most one chip from it (a
+    King, R-OLD-KING, or the stuck run its player then collects, R-OLD-LAST-CARD) and one card, the wild card
+    (the manille, R-OLD-MANILLE-PLAY), ``dearest`` chips: the chips lost, plus the cards the other seats hold,
+    plus ``dearest - 1`` while another seat holds the wild card, plus one while a run another seat played last
+    is still open (its stuck run's chip to come), is at most the cards dealt to the others (and ``dearest - 1``
+    unless seat 0 holds the wild card, which then never was another's)."""
+    n = s.players
+    others = z3.Sum(*[enc.hand_size(s, p) for p in range(n) if p != seat])
+    held = z3.If(z3.And(s.comet >= 0, s.comet < n, s.comet != seat), dearest - 1, 0)
+    open_run = z3.And(s.need > 0, s.last_player >= 0, s.last_player != seat, z3.Not(enc.terminal(s)))
+    potential = -s.chips[seat] + others + held + z3.If(open_run, 1, 0)
+    return potential <= (n - 1) * size + z3.If(s.comet == seat, 0, dearest - 1)
+
+
+def loss_in_play_lemma_holds(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    dearest: int,
+    fixed: list[z3.BoolRef],
+    s: SymState,
+    seat: int = 0,
+) -> bool:
+    """``loss_in_play`` is true initially and kept by every step from an ``Inv`` state whose hands are within
+    the deal and whose fields ``fixed`` holds (the Comet's value at the start: the manille's ten), tried whole,
+    then split by the step's cases, as ``lemma_holds``; ``s`` is the state ``fixed`` speaks of."""
+    t, a = enc.fresh_state("t", players), SymAction.fresh()
+    init = enc.fresh_state("i", players)
+    if (
+        solve_alone(
+            [z3.And(enc.initial(init, rd), z3.Not(loss_in_play(enc, init, size, dearest, seat)))], 2 * TIMEOUT_MS
+        ).verdict
+        != z3.unsat
+    ):
+        return False
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), loss_in_play(enc, s, size, dearest, seat), *fixed]
+    step.append(enc.transition(s, a, t, rd))
+    breaks = [z3.Not(loss_in_play(enc, t, size, dearest, seat))]
+    if unsat_at_once(step, breaks):
+        return True
+    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))

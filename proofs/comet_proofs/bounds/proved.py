@@ -16,6 +16,8 @@ from comet_proofs.bounds.lemmas import (
     lemma_holds,
     long_deal,
     long_deal_lemma_holds,
+    loss_in_play,
+    loss_in_play_lemma_holds,
     run_played,
     run_played_lemma_holds,
 )
@@ -24,6 +26,10 @@ from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, 
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
+
+# The most one play of another seat takes from a seat, where each other play takes at most one chip
+# (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
+TAKES_IN_PLAY = {"old_comet": 10}
 
 
 def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
@@ -53,9 +59,11 @@ def proved_bounds_in_value(
     s = enc.fresh_state("s", players)
     free = [enc.invariant(s), hands_within_deal(enc, s, size), enc.terminal(s)]
     free += enc.fixed_by_rules(s, rules)  # e.g. a pool at the preset's stake
-    if run_played_lemma_holds(enc, players, rd, size):  # what a finished deal can hold: the 8 under a Comet as 9
+    played_before = run_played_lemma_holds(enc, players, rd, size)
+    if played_before:  # what a finished deal can hold: the 8 under a Comet as 9
         free.append(run_played(enc, s))
-    if long_deal_lemma_holds(enc, players, rd, size):  # at most n passes after a play: sharper than the ranking
+    long_ok = long_deal_lemma_holds(enc, players, rd, size)
+    if long_ok:  # at most n passes after a play: sharper than the ranking
         end = enc.fresh_state("e", players)
         finished = [enc.invariant(end), hands_within_deal(enc, end, size), enc.terminal(end), long_deal(enc, end, size)]
         # searched each time, no stored certificate: Optimize answers in 0.03-0.06 s (2 to 5 players, 2026-12-05)
@@ -83,6 +91,26 @@ def proved_bounds_in_value(
             moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
+            dearest = TAKES_IN_PLAY.get(preset)
+            if dearest is not None:  # the loser's whole deal bounded at once (``loss_in_play``): sharper
+                e = enc.fresh_state("l", players)
+                if loss_in_play_lemma_holds(enc, players, rd, size, dearest, at_start(e), e):
+                    finals = [enc.invariant(e), hands_within_deal(enc, e, size), enc.terminal(e), *at_start(e)]
+                    finals.append(loss_in_play(enc, e, size, dearest))
+                    finals += [run_played(enc, e)] if played_before else []
+                    finals += [long_deal(enc, e, size)] if long_ok else []  # the losers keep a card each
+                    # searched each time (no certificate): 0.04-0.1 s at 2 to 5 players (2026-12-05)
+                    lost = maxima(None, f"{p} {DEAL_LOSS} at once", finals, [-enc.deal_returns(e, rd)[0]])[0]
+                    upper = out[DEAL_LOSS][0]
+                    if lost is not None and (upper is None or lost < upper):
+                        out[DEAL_LOSS] = (lost, None)
+                    # two players: what seat 0 wins, seat 1 loses (the lemma again, for seat 1)
+                    if players == 2 and loss_in_play_lemma_holds(enc, 2, rd, size, dearest, at_start(e), e, 1):
+                        finals.append(loss_in_play(enc, e, size, dearest, 1))
+                        won = maxima(None, f"{p} {DEAL_GAIN} at once", finals, [enc.deal_returns(e, rd)[0]])[0]
+                        upper = out[DEAL_GAIN][0]
+                        if won is not None and (upper is None or won < upper):
+                            out[DEAL_GAIN] = (won, None)
     else:
         points = enc.deal_points(s, rd)[0]
         most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
