@@ -138,3 +138,25 @@ def test_game_says_why_it_ended(argv: list[str], reason: str, capsys: pytest.Cap
     assert reason in flat, flat
     if "two_player" in argv or "red_nines" in argv:
         assert "Everyone started at 0 points" in flat
+
+
+@pytest.mark.parametrize(
+    ("reading", "words"),
+    [
+        ("drop_out", "Carla ran out of chips and dropped out (RUL-INSOLVENCY = drop_out)"),
+        ("pay_what_you_have", "Carla ends with no chips: a player who cannot pay in full pays what they have"),
+    ],
+)
+def test_game_standings_add_up_under_every_insolvency_reading(
+    reading: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RUL-INSOLVENCY: whichever reading, each column sums to its total and a player left without chips is
+    explained (seed 1: Carla cannot pay in full in the first deal)."""
+    assert main(["game", "--seed", "1", "--deals", "9", "--ruling", f"insolvency={reading}"]) == 0
+    out = capsys.readouterr().out
+    rows = _standings(out)
+    deals = [k for k in rows if k.isdigit()]
+    for seat in range(3):
+        total = int(rows["total"][seat])
+        assert 50 + sum(int(rows[d][seat]) for d in deals) == total, f"seat {seat} does not add up:\n{out}"
+    assert words in " ".join(out.split()), out

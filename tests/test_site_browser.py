@@ -312,26 +312,69 @@ def _axe() -> str:
     return ""
 
 
+# One page of every kind the site has (test_axe_covers_every_kind_of_page checks that), more where a kind
+# varies: a ruling with deal witnesses, with a game witness, with none; presets of points and of chips.
 AXE_PAGES = (
     "index.html",
     "how-to-play.html",
+    "how-to-play/old_comet.html",
+    "how-to-play/red_nines.html",
     "glossary.html",
     "compare.html",
     "rules.html",
+    "rules-variants.html",
     "ruling/RUL-COMET-LEAD.html",
     "ruling/RUL-OPERA.html",
+    "ruling/RUL-2P-END.html",
+    "ruling/RUL-ANNOUNCE.html",
+    "presets.html",
+    "preset/standard.html",
     "preset/old_comet.html",
     "preset/red_nines.html",
     "rulings.html",
+    "seeds/index.html",
     "seeds/comparison.html",
     "seeds/000-003.html",
+    "seeds/002.html",
     "seeds/commit-000-002.html",
+    "seeds/opera-000-002.html",
     "implementers.html",
+    "researchers.html",
     "dev/contract.html",
+    "dev/rulings-format.html",
+    "dev/record.html",
+    "dev/vectors.html",
+    "dev/perft.html",
+    "dev/proofs.html",
+    "dev/changelog.html",
+    "dev/frameworks.html",
+    "dev/implementing.html",
     "play.html",
     "check.html",
     "search.html?q=comet",
 )
+
+
+def uncovered_kinds(site: Path, pages: tuple[str, ...]) -> list[str]:
+    """The pages of the built site of no kind ``pages`` holds (a kind: a page of the top folder, or a folder)."""
+
+    def kind(rel: str) -> str:
+        rel = rel.split("?")[0]
+        return rel.rsplit("/", 1)[0] + "/" if "/" in rel else rel
+
+    kinds = {kind(p) for p in pages}
+    built = {p.relative_to(site).as_posix() for p in site.rglob("*.html") if "assets" not in p.parts}
+    return sorted(p for p in built if kind(p) not in kinds)
+
+
+def test_axe_covers_every_kind_of_page(site: Path) -> None:
+    """Every page of the built site is of a kind AXE_PAGES holds, so a new kind of page is checked by axe
+    too (no browser needed); planted: without the researchers' page and the how-to-play folder, both show."""
+    uncovered = uncovered_kinds(site, AXE_PAGES)
+    assert not uncovered, f"kinds of page axe never visits: {uncovered}"
+    fewer = tuple(p for p in AXE_PAGES if p != "researchers.html" and not p.startswith("how-to-play/"))
+    missed = uncovered_kinds(site, fewer)
+    assert "researchers.html" in missed and "how-to-play/opera.html" in missed, missed
 
 
 @pytest.mark.parametrize("width", [360, 1280])
@@ -439,15 +482,26 @@ def test_the_record_checker_in_the_page_gives_comet_replays_verdict(served: str,
     page.goto(served + "check.html")
     _ready(page, "#run")
     wrong = []
+    samples = sample_vectors()
+    kinds = sorted(name.split("/")[0] for name, _ in samples)
+    assert kinds == sorted(["replay", "illegal", "malformed", "game"] * 5), kinds  # 20: five of each
+    exits = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, text in sample_vectors():
+        for name, text in samples:
             page.fill("#record", text)
+            page.evaluate("() => { delete document.getElementById('verdict').dataset.exit; }")
             page.click("#run")
             want = replay_cli(text, Path(tmp))
             got = (int(str(page.get_attribute("#verdict", "data-exit"))), page.inner_text("#output").strip())
+            exits.add(got[0])
             if got != (want["exit"], want["stdout"]):
                 wrong.append(f"{name}: page exit {got[0]}, comet replay exit {want['exit']}")
+            elif want["exit"] == 2 and not str(page.text_content("#verdict")).endswith(str(want["stderr"])):
+                wrong.append(
+                    f"{name}: the page says {page.text_content('#verdict')!r}, comet replay {want['stderr']!r}"
+                )
     page.close()
+    assert exits == {0, 1, 2}, f"the vectors gave exits {exits}: legal, illegal and malformed must all be there"
     assert wrong == [] and errors == []
 
 

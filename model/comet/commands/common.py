@@ -39,7 +39,9 @@ def reading_root(explicit: Path | None = None) -> Path:
     except ValueError as e:
         from comet.shipped import shipped_root
 
-        found = shipped_root() if explicit is None else None
+        if explicit is not None:
+            raise
+        found = shipped_root()
         if found is not None:
             return found
         raise ValueError(

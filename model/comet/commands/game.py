@@ -122,6 +122,13 @@ def explain_game(game: GameState, asked_deals: int | None = None) -> list[str]:
                 f"{seat_name(s)} ends at {game.balances[s]}: a debt of {-game.balances[s]} chips, owed to the "
                 "others (RUL-INSOLVENCY = debt: a player who runs out of chips goes on playing and owes the rest)."
             )
+    if v.scoring == "chips" and game.rules.insolvency == "pay_what_you_have":
+        for s in range(game.players):
+            if game.balances[s] == 0:
+                lines.append(
+                    f"{seat_name(s)} ends with no chips: a player who cannot pay in full pays what they have and "
+                    "owes nothing more (RUL-INSOLVENCY = pay_what_you_have)."
+                )
     for s in game.out:
         lines.append(f"{seat_name(s)} ran out of chips and dropped out (RUL-INSOLVENCY = drop_out).")
     lines.append(end_reason(game, asked_deals))
