@@ -315,3 +315,15 @@ def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_pat
     # rows of rulings the search player answers are not listed
     assert not any(x.startswith("- [RUL-COMET-BONUS-LAST](") for x in weaker)
     assert "- **changes whole games**: " in out["method.md"] and "- **gone**" not in out["method.md"]
+
+
+def test_the_per_ruling_mode_folds_only_into_a_report_of_more_rulings(tmp_path: Path) -> None:
+    """A report of the measured rulings alone is written again whole (a second run writes the same report); a
+    report holding other rulings too gets them folded in; an empty folder gets the pages whole."""
+    from comet.commands.diverge_pages import other_rulings
+
+    assert not other_rulings(tmp_path, ["RUL-STUCK-RESTART"])
+    write(tmp_path)
+    assert not other_rulings(tmp_path, ["RUL-COMET-BONUS-LAST", "RUL-STUCK-RESTART"])
+    assert other_rulings(tmp_path, ["RUL-STUCK-RESTART"])
+    assert other_rulings(DIVERGENCE, ["RUL-STUCK-RESTART"])

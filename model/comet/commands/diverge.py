@@ -364,14 +364,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         written = pages(pairs, reports, args, contradictions, SAMPLE)
-        folded = not args.all and (args.out / "README.md").is_file() and (args.out / "method.md").is_file()
+        from comet.commands.diverge_pages import merged_pages, other_rulings
+
+        rids = sorted({RULING_OF[r.pair.field] for r in reports if r.pair.field in RULING_OF})
+        # the per-ruling mode: this ruling's page and rows folded into a report of more rulings already in DIR
+        folded = not args.all and other_rulings(args.out, rids)
         if folded:
-            # the per-ruling mode: this ruling's page and rows folded into the report already in DIR
             import datetime
 
-            from comet.commands.diverge_pages import merged_pages
-
-            rids = sorted({RULING_OF[r.pair.field] for r in reports if r.pair.field in RULING_OF})
             when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
             written = merged_pages(args.out, written, rids, when)
         for name, text in written.items():

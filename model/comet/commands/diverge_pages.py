@@ -525,6 +525,17 @@ def _page_weaker(rid: str, page: list[str], verdicts: dict[tuple[str, str, str, 
     )
 
 
+def other_rulings(out_dir: Path, rids: Sequence[str]) -> bool:
+    """Whether ``out_dir`` holds a report in pages (an index and a method page) with rows of rulings other than
+    ``rids``: then ``comet diverge RULING --out DIR`` folds its ruling in (``merged_pages``); otherwise it writes
+    the pages whole (a report of this ruling alone, written again)."""
+    index, method = out_dir / "README.md", out_dir / "method.md"
+    if not index.is_file() or not method.is_file():
+        return False
+    held = set(re.findall(r"^\| <a id=\"[^\"]*\"></a>\[(RUL-[A-Z0-9-]+)\]", index.read_text(encoding="utf-8"), re.M))
+    return bool(held - set(rids))
+
+
 def merged_pages(out_dir: Path, written: dict[str, str], rids: Sequence[str], when: str) -> dict[str, str]:
     """One ruling's pages folded into the report in pages already in ``out_dir`` (the per-ruling mode of
     ``comet diverge RULING --out DIR``): the rulings ``rids`` get their pages anew, their rows of the index and
