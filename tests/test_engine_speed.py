@@ -264,3 +264,16 @@ def test_the_shortcuts_of_a_run_list_what_the_general_path_lists() -> None:
                     met["one card" if len(legal) == 1 else "two cards"] += 1
             s = apply(s, rng.choice(legal), legal=legal)
     assert min(met.values()) > 0, met
+
+
+def test_the_card_points_table_is_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SETTLE-POINTS: ``points_in_hand`` reads ``CARD_POINTS`` while ``card_points`` is the rule as written;
+    the table gives every card the rule's value, and a replaced ``card_points`` is obeyed, not the table."""
+    assert [engine.CARD_POINTS[c] for c in range(len(engine.CARD_POINTS))] == [
+        engine.card_points(c) for c in range(len(engine.CARD_POINTS))
+    ]
+    state = random_positions(1, 2)[0]
+    hand = state.hands[0]
+    assert engine.points_in_hand(state, hand) == sum(engine.card_points(c) for c in hand)
+    monkeypatch.setattr(engine, "card_points", lambda c: 1)
+    assert engine.points_in_hand(state, hand) == len(hand)

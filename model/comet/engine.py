@@ -290,9 +290,18 @@ def card_points(c: Card) -> int:
     return min(rank_of(c), 10)
 
 
+#: ``card_points`` of every card code, read by ``points_in_hand`` while ``card_points`` is the rule as written
+#: (a test that replaces ``comet.engine.card_points`` is obeyed; ``tests/test_engine_speed.py`` checks the table).
+CARD_POINTS = tuple(min(rank_of(c), 10) for c in range(4 * (KING + 1)))
+_card_points_as_written = card_points
+_card_points_of = CARD_POINTS.__getitem__
+
+
 def points_in_hand(state: DealState, hand: Iterable[Card]) -> int:
     """The value of ``hand`` left at the end of a deal, by the variant's card values."""
     values = variant_of(state.rules).card_points or card_points
+    if values is _card_points_as_written:
+        return sum(map(_card_points_of, hand))
     return sum(map(values, hand))
 
 
@@ -320,7 +329,7 @@ def standard_settlement(state: DealState) -> tuple[Payment, ...]:
         if seat == state.winner or not hand:
             continue
         points = points_in_hand(state, hand)
-        caught = 2 if any(c in state.wild for c in hand) else 1
+        caught = 2 if any(map(hand.__contains__, state.wild)) else 1
         mult = caught * out_mult
         if caught > 1:
             for option in options:
