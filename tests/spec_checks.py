@@ -239,7 +239,9 @@ def import_all_comet_modules() -> None:
     for mod in pkgutil.walk_packages(comet.__path__, "comet."):
         try:
             importlib.import_module(mod.name)
-        except ModuleNotFoundError as e:  # comet.frameworks.openspiel / comet.frameworks.pettingzoo without their extras
+        except (
+            ModuleNotFoundError
+        ) as e:  # comet.frameworks.openspiel / comet.frameworks.pettingzoo without their extras
             if e.name not in OPTIONAL_DEPENDENCIES:
                 raise
 
@@ -289,12 +291,32 @@ def gate_test_texts(test_dir: Path = TEST_DIR) -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(test_dir.glob("*.py")) if p.name not in skip}
 
 
-def applies_to(s: Section) -> tuple[str, ...]:
+#: One preset of an ``**Applies to.**`` line: its name, and where the preset is itself one of the ruling's
+#: readings (the ``opera`` preset of RUL-OPERA), that reading: ``opera (`opera = true`)``.
+APPLIES_ITEM = re.compile(r"^([a-z0-9_]+)(?: \(`([a-z0-9_]+) = ([^`]+)`\))?$")
+
+
+def _applies_items(s: Section) -> list[tuple[str, str | None, str | None]]:
     for t in s.body:
         m = APPLIES_TO.match(t)
         if m:
-            return tuple(x.strip().strip("`") for x in m.group(1).split(",") if x.strip())
-    return ("standard",)
+            out: list[tuple[str, str | None, str | None]] = []
+            for x in (x.strip() for x in m.group(1).split(",")):
+                if not x:
+                    continue
+                item = APPLIES_ITEM.match(x.strip("`") if "(" not in x else x)
+                out.append((item.group(1), item.group(2), item.group(3)) if item else (x, None, None))
+            return out
+    return [("standard", None, None)]
+
+
+def applies_to(s: Section) -> tuple[str, ...]:
+    return tuple(name for name, _, _ in _applies_items(s))
+
+
+def preset_readings(s: Section) -> dict[str, tuple[str, str]]:
+    """The presets the ``**Applies to.**`` line says are themselves a reading: preset -> (field, raw value)."""
+    return {name: (field, raw) for name, field, raw in _applies_items(s) if field is not None and raw is not None}
 
 
 def check_readings(sections: Sequence[Section]) -> list[str]:
@@ -329,12 +351,24 @@ def check_readings(sections: Sequence[Section]) -> list[str]:
             dvalue = json.loads(d.raw)
         except json.JSONDecodeError:
             continue
+        own = preset_readings(s)
         for name in applies_to(s):
             p = PRESETS.get(name)
             if p is None:
                 problems.append(f"{where}: {s.id} applies to unknown preset {name!r}")
                 continue
             actual = getattr(p.rules, d.field, None)
+            if name in own:  # the preset is one of the readings, named on the line: it must have that one
+                field, raw = own[name]
+                named = [r for r in s.readings if r.field == field and r.raw == raw]
+                if not named:
+                    problems.append(f"{where}: {s.id}: Applies to names {field} = {raw} for {name!r}, not a reading")
+                elif getattr(p.rules, field, None) != json.loads(raw):
+                    problems.append(
+                        f"{where}: {s.id}: Applies to says {name!r} has {field} = {raw}, "
+                        f"but it has {json.dumps(getattr(p.rules, field, None))}"
+                    )
+                continue
             if actual != dvalue or type(actual) is not type(dvalue):
                 problems.append(
                     f"{d.file}:{d.line}: {s.id}: default {d.field} = {d.raw}, but preset {name!r} has {json.dumps(actual)}"

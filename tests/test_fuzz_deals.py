@@ -229,3 +229,17 @@ def test_record_text_ids_are_counted_only_where_a_record_text_exercises_them(mon
     monkeypatch.setattr(deal_record, "loads_record", lambda text: real(text.lstrip("\ufeff")))
     hits, failures = record_text_hits(Ruleset(), "standard")
     assert any("R-REC-LIMITS" in f and "limit-byte-order-mark" in f and "accepted" in f for f in failures), failures
+
+
+def test_the_campaign_counts_record_texts_not_deals() -> None:
+    """R-REC-LIMITS and R-REC-FORMAT in a fuzz campaign: counted from each preset's record texts (never a
+    coverage gap), and no more than those texts give (not once per deal)."""
+    from comet.fuzz.run import run_campaign
+    from comet.fuzz.sweep import record_text_hits
+
+    report = run_campaign(["standard"], seconds=None, deals=10, seed=0)
+    hits = dict(report.rule_hits)
+    text_hits, _ = record_text_hits(PRESETS["standard"].rules, "standard")
+    assert hits["R-REC-LIMITS"] == text_hits["R-REC-LIMITS"] > 0
+    assert hits["R-REC-FORMAT"] == text_hits["R-REC-FORMAT"] > 0
+    assert "R-REC-LIMITS" not in report.never_hit

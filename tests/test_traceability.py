@@ -231,3 +231,33 @@ def test_gate_catches_a_rule_no_test_cites() -> None:
     assert [p.split(": ", 1)[1] for p in problems] == [
         "R-THREE-NINES is cited by no test in tests/ (name it in a test name, docstring or comment)"
     ]
+
+
+_PRESET_READING = """\
+### RUL-O: Is the Opera played?
+**Applies to.** standard, opera (`opera = true`), two_player
+**Question.** ?
+**Sources.**
+- 000:81 "Optional – agree before you start."
+**Readings.**
+- `opera = false` (default): no Opera.
+- `opera = true`: Opera.
+**Default and why.** x
+**Example.** x
+"""
+
+
+def test_a_preset_that_is_a_reading_is_named_with_it_on_the_applies_to_line() -> None:
+    """RUL-OPERA applies to the ``opera`` preset, which is its reading ``opera = true``: the line says so and
+    the check holds the preset to that reading instead of the default.  Planted: the line naming the wrong
+    reading, or the preset left bare, is reported."""
+    ok = parse_spec("spec/rulings-x.md", _PRESET_READING).sections
+    assert check_readings(ok) == []
+    wrong = parse_spec("spec/rulings-x.md", _PRESET_READING.replace("(`opera = true`)", "(`opera = false`)"))
+    assert check_readings(wrong.sections) == [
+        "spec/rulings-x.md:1: RUL-O: Applies to says 'opera' has opera = false, but it has true"
+    ]
+    bare = parse_spec("spec/rulings-x.md", _PRESET_READING.replace(" (`opera = true`)", ""))
+    assert check_readings(bare.sections) == [
+        "spec/rulings-x.md:7: RUL-O: default opera = false, but preset 'opera' has true"
+    ]

@@ -25,9 +25,12 @@ class Answer:
 class Implementation:
     """The command, started on first use and restarted after a crash or a timeout."""
 
-    def __init__(self, command: Sequence[str], timeout: float = 10.0) -> None:
+    def __init__(self, command: Sequence[str], timeout: float = 10.0, startup: float = 10.0) -> None:
         self.command = list(command)
         self.timeout = timeout
+        #: Extra seconds for the first answer after a (re)start: an interpreter starting on a loaded
+        #: machine is not the implementation being slow.
+        self.startup = startup
         self.proc: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.restarts = 0
@@ -74,9 +77,12 @@ class Implementation:
             self.proc = None
 
     def ask(self, request: JsonObject) -> Answer:
-        """Send one request, wait at most ``timeout`` seconds for its line."""
+        """Send one request, wait at most ``timeout`` seconds for its line (``startup`` more if the command
+        had to be started for it)."""
         proc = self.proc if self.proc is not None and self.proc.poll() is None else None
+        wait = self.timeout
         if proc is None:
+            wait += self.startup
             if self.proc is not None:
                 self._stop()
             try:
@@ -91,10 +97,10 @@ class Implementation:
             self._stop()
             return Answer(None, "crash", f"the implementation stopped reading: {e}")
         try:
-            line = self.lines.get(timeout=self.timeout)
+            line = self.lines.get(timeout=wait)
         except queue.Empty:
             self._stop()
-            return Answer(None, "timeout", f"no answer within {self.timeout:g} s")
+            return Answer(None, "timeout", f"no answer within {wait:g} s")
         if line is None:
             code = proc.wait()
             self._stop()

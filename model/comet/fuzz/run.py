@@ -148,6 +148,7 @@ def run_campaign(
     by_call = tuple(sorted(r for r in known if r not in classified_ids()))
     for rid in by_call:
         hits[rid] = counter.calls[rid]
+    hits.update(record_texts(names))
     rule_hits = tuple((rid, hits[rid]) for rid in sorted(known | set(hits)))
     reports = tuple(
         PresetReport(
@@ -327,7 +328,19 @@ def _preset_report(name: str, tally: _Tally) -> PresetReport:
     )
 
 
+def record_texts(names: Sequence[str]) -> Counter[str]:
+    """R-REC-LIMITS and R-REC-FORMAT, which no deal exercises: each preset's record text past a limit or in
+    an unread format, refused as the rules say (``comet.fuzz.sweep.record_text_hits``), once per preset."""
+    from comet.fuzz.sweep import record_text_hits
+
+    hits: Counter[str] = Counter()
+    for name in names:
+        hits.update(record_text_hits(preset(name).rules, name)[0])
+    return hits
+
+
 def _report(reports: list[PresetReport], hits: Counter[str], known: frozenset[str], seconds: float) -> CampaignReport:
+    hits = hits + record_texts([r.preset for r in reports])
     by_call = tuple(sorted(r for r in known if r not in classified_ids()))
     rule_hits = tuple((rid, hits[rid]) for rid in sorted(known | set(hits)))
     return CampaignReport(
