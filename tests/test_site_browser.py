@@ -322,6 +322,8 @@ AXE_PAGES = (
     "ruling/RUL-OPERA.html",
     "preset/old_comet.html",
     "preset/red_nines.html",
+    "extremes.html",
+    "extremes/standard.html",
     "rulings.html",
     "seeds/comparison.html",
     "seeds/000-003.html",

@@ -158,6 +158,14 @@ def fact(row: Row, deal: str = "") -> str:
     return f"In {esc(_game(row))}, {esc(what)} is at most {row.upper} {esc(unit)} (proved); {known}{gap}."
 
 
+def heading(row: Row) -> str:
+    """The quantity as a heading: "The most one player can lose in a whole deal (play and settlement)"."""
+    from comet_proofs.bounds.page import SAYS
+
+    what = SAYS[row.quantity][0]
+    return what[:1].upper() + what[1:]
+
+
 def anchor(row: Row) -> str:
     return github_slug(f"{row.preset}-{row.players}p-{row.quantity}")
 
@@ -178,6 +186,7 @@ def shown_html(s: Shown, n: int) -> str:
     items = "".join(f"<li>{esc(t)}</li>" for t in s.actions) or "<li>(no action)</li>"
     scores = ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(s.final))
     return f"""<section class="extreme" id="{anchor(s.row)}" data-file="{esc(s.row.file)}">
+<h3>{esc(heading(s.row))}</h3>
 <p class="fact">{fact(s.row)}</p>
 <p class="final" data-final="{esc(json.dumps(list(s.final)))}" data-value="{s.value}">This deal ({len(s.actions)}
 actions) reaches {s.value}; at its end, in {s.unit_final}: {esc(scores)}.</p>
@@ -192,7 +201,7 @@ actions) reaches {s.value}; at its end, in {s.unit_final}: {esc(scores)}.</p>
 <button type="button" data-go="last">Last</button>
 <span class="status" role="status" aria-live="polite"></span>
 </div>
-<div class="sides" hidden><section class="side" data-side="0" aria-label="The deal"></section></div>
+<div class="sides" hidden><section class="side" data-side="0" aria-label="{esc(f"{heading(s.row)}, {_game(s.row)}: the deal")}"></section></div>
 {json_script(wid + "-data", s.stepper)}
 </div></details>
 </section>"""
@@ -236,7 +245,7 @@ def build_extremes(site: Site) -> None:
         parts = []
         for p, k in (g for g in groups if g[0] == name):
             gid = github_slug(f"{p}-{k}p")
-            head = f"{title}, {k} players"
+            head = f"{title[:1].upper()}{title[1:]}, {k} players"
             parts.append(f'<h2 id="{gid}">{esc(head)}</h2>')
             said = []
             for r in (r for r in rows if (r.preset, r.players) == (p, k)):
@@ -246,7 +255,10 @@ def build_extremes(site: Site) -> None:
                     parts.append(shown_html(replayed(r, root), n))
                     n += 1
                 else:
-                    parts.append(f'<section class="extreme" id="{anchor(r)}"><p class="fact">{fact(r)}</p></section>')
+                    parts.append(
+                        f'<section class="extreme" id="{anchor(r)}"><h3>{esc(heading(r))}</h3>'
+                        f'<p class="fact">{fact(r)}</p></section>'
+                    )
             facts.append(f'<ul class="facts" aria-label="{esc(head)}">{"".join(said)}</ul>')
         body = f"""<h1>The extremes of {esc(title)}</h1>
 <p class="lead">Each figure with the deal that reaches it, replayed by the model when this site was built: open
