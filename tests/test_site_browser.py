@@ -331,6 +331,8 @@ AXE_PAGES = (
     "preset/standard.html",
     "preset/old_comet.html",
     "preset/red_nines.html",
+    "extremes.html",
+    "extremes/standard.html",
     "rulings.html",
     "seeds/index.html",
     "seeds/comparison.html",

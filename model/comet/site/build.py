@@ -17,6 +17,7 @@ from pathlib import Path
 from comet.diverge.store import load as load_witnesses
 from comet.site.core import ASSETS, SPEC_PAGES, Site
 from comet.site.divergence import read_reports
+from comet.site.extremes import build_extremes
 from comet.site.markdown import github_slug
 from comet.site.pages_dev import build_dev
 from comet.site.pages_play import build_play
@@ -60,6 +61,7 @@ def steps() -> Iterator[tuple[str, Callable[[Site], None]]]:
     yield "presets", build_presets
     yield "sources", build_seeds
     yield "players", build_players
+    yield "extremes", build_extremes
     yield "implementers", build_dev
     yield "play", build_play
     yield "search", build_search

@@ -27,6 +27,8 @@ shows where every rule comes from, and plays it with you.</p>
 ({n_rules} rules in all, with the <a href="rules-variants.html">variants</a>).</li>
 <li><a href="compare.html"><strong>The presets compared</strong></a>: the {len(PRESETS)} games of the family side by
 side (<a href="presets.html">one page each</a>).</li>
+<li><a href="extremes.html"><strong>The extremes of Comet</strong></a>: the longest deal, the most one player can
+lose or win in a deal, for every game, each with the deal that does it.</li>
 </ul>
 <h2>For historians</h2>
 <ul class="tiles">

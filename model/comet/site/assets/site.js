@@ -66,7 +66,7 @@
     if (st.legal.length && !st.error) {
       /* the other reading's list at the same step, to mark what only this reading allows (both lists
          were computed by the model at build time) */
-      var other = data.sides[1 - data.sides.indexOf(side)], os = other.steps[Math.min(k, other.steps.length - 1)];
+      var other = data.sides[1 - data.sides.indexOf(side)], os = other && other.steps[Math.min(k, other.steps.length - 1)];
       var theirs = os && !os.error && k < other.steps.length ? os.legal : null;
       var p = el("p", { "class": "legal" }, ["Legal now (" + st.legal.length + "): "]);
       st.legal.forEach(function (a, n) {
@@ -97,7 +97,7 @@
     var total = Math.max.apply(null, data.sides.map(function (s) { return s.steps.length ? s.steps.length - 1 : 0; }));
     var items = root.querySelectorAll("ol.actions li");
     var k = 0;
-    var labels = ["A, this game's reading: " + (data.a_label || data.field + " = " + data.a), "B: " + (data.b_label || data.field + " = " + data.b)];
+    var labels = data.labels || ["A, this game's reading: " + (data.a_label || data.field + " = " + data.a), "B: " + (data.b_label || data.field + " = " + data.b)];
     sides.hidden = false;
     function show() {
       var had = root.contains(document.activeElement);
