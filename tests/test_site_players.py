@@ -132,3 +132,19 @@ def test_the_search_index_holds_no_link_targets(built_site: Path) -> None:
     bad = [e["id"] for e in index if "](" in e["text"] or re.search(r"\]\s*\(#", e["text"])]
     assert bad == []
     assert any("R-PLAY-MUST" in e["id"] for e in index)
+
+
+def verdict_words_missing(glossary_page: str) -> list[str]:
+    """The verdict phrases (``comet.diverge.glossary``) the site's glossary page does not define."""
+    from comet.diverge.glossary import GLOSSARY as VERDICTS
+    from comet.site.html import esc
+
+    return [w for w in VERDICTS if f">{esc(w)}</dt>" not in glossary_page]
+
+
+def test_the_site_glossary_defines_every_verdict_phrase(built_site: Path) -> None:
+    """Issue 33 item 1: the answers' words are defined once, and the site shows the report's definitions."""
+    page = _text(built_site, "glossary.html")
+    assert verdict_words_missing(page) == []
+    planted = page.replace(">changes who gains</dt>", ">changes who wins</dt>")
+    assert verdict_words_missing(planted) == ["changes who gains"]

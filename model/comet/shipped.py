@@ -16,6 +16,7 @@ from pathlib import Path
 SHIPPED = (
     "seeds/*",
     "spec/*.md",
+    "spec/*.svg",
     "spec/schemas/*.json",
     "spec/divergence/**/*.md",
     "spec/divergence/**/*.png",

@@ -21,6 +21,8 @@ DOC_TITLES = {
 # A wide table of the spec's documents scrolls inside its own box, which the keyboard can reach.
 WIDE = '<div class="scroll" tabindex="0" role="region" aria-label="Table {n} (scrolls sideways)"><table>'
 IMPLEMENTED = re.compile(r"^\*\*Implemented by\.\*\*\s*(.*)$")
+# A picture a spec document shows or links beside it (``spec/cfr-tiny.svg``): copied next to its page.
+PICTURE = re.compile(r"\]\(([A-Za-z0-9_.-]+\.(?:svg|png))\)")
 
 
 def build_dev(site: Site) -> None:
@@ -37,6 +39,11 @@ def build_dev(site: Site) -> None:
         html = parts[0] + "".join(WIDE.format(n=n) + x for n, x in enumerate(parts[1:], 1))
         html = html.replace("</table>", "</table></div>")
         site.write(rel, page(title, html, pre, "implementers.html"))
+        for picture in sorted(set(PICTURE.findall(text))):
+            if (spec / picture).is_file():
+                target = site.out / rel.rsplit("/", 1)[0] / picture
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes((spec / picture).read_bytes())
         site.index.append(
             {"id": name, "kind": "implementers", "title": title, "url": rel, "text": plain(text.splitlines()[:40])}
         )

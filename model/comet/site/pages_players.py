@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from comet.diverge.glossary import GLOSSARY as VERDICT_WORDS
 from comet.engine import deal_sizes, packs_in_rotation
 from comet.presets import PRESETS, Preset
 from comet.ruleset import RULING_FIELDS, RULING_OF
@@ -280,9 +281,19 @@ def build_glossary(site: Site) -> None:
         site.index.append(
             {"id": word, "kind": "glossary", "title": word, "url": f"glossary.html#{anchor}", "text": meaning}
         )
+    verdicts = []
+    for word, meaning in VERDICT_WORDS.items():
+        anchor = "v-" + re.sub(r"[^a-z0-9]+", "-", word.lower()).strip("-")
+        verdicts.append(f'<dt id="{anchor}">{esc(word)}</dt><dd>{esc(meaning)}</dd>')
+        site.index.append(
+            {"id": word, "kind": "glossary", "title": word, "url": f"glossary.html#{anchor}", "text": meaning}
+        )
     body = (
         '<h1>Glossary</h1><p class="lead">The words of the game, in plain English, each with the rules that '
         'define it.</p><dl class="glossary">' + "".join(items) + "</dl>"
+        '<h2 id="verdicts">The words of the answers</h2><p>How much a ruling matters is answered in these words '
+        "(the divergence report and its method page define them the same way).</p>"
+        '<dl class="glossary">' + "".join(verdicts) + "</dl>"
     )
     site.write("glossary.html", page("Glossary", body, "", "glossary.html"))
 
