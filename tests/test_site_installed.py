@@ -81,7 +81,8 @@ def _source_copy(dest: Path) -> None:
 def test_comet_site_runs_from_a_built_wheel(built_site: Path, tmp_path: Path) -> None:
     """Build the wheel (``python -m build --wheel``), unpack it as an installer would into site-packages, and
     run ``comet site`` from a folder outside any clone: it builds the clone's site, file for file."""
-    pytest.importorskip("build", reason="the wheel test needs the 'build' package (pip install build)")
+    # ``build.__main__``: a clone's setuptools ``build/`` folder would otherwise pass for the package
+    pytest.importorskip("build.__main__", reason="the wheel test needs the 'build' package (pip install build)")
     src = tmp_path / "src"
     src.mkdir()
     _source_copy(src)
@@ -90,6 +91,7 @@ def test_comet_site_runs_from_a_built_wheel(built_site: Path, tmp_path: Path) ->
         capture_output=True,
         text=True,
         timeout=500,
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     (wheel,) = (tmp_path / "dist").glob("*.whl")

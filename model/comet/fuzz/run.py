@@ -30,6 +30,7 @@ from comet.engine import player_counts
 from comet.errors import RecordError
 from comet.fuzz.check import DealOutcome, check_deal, check_game, game_length
 from comet.fuzz.space import pick_policy, random_ruleset, random_start
+from comet.fuzz.sweep import record_text_hits
 from comet.parallel.runner import Runner, iter_waves
 from comet.presets import PRESETS, preset
 
@@ -331,8 +332,6 @@ def _preset_report(name: str, tally: _Tally) -> PresetReport:
 def record_texts(names: Sequence[str]) -> Counter[str]:
     """R-REC-LIMITS and R-REC-FORMAT, which no deal exercises: each preset's record text past a limit or in
     an unread format, refused as the rules say (``comet.fuzz.sweep.record_text_hits``), once per preset."""
-    from comet.fuzz.sweep import record_text_hits
-
     hits: Counter[str] = Counter()
     for name in names:
         hits.update(record_text_hits(preset(name).rules, name)[0])
