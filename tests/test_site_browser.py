@@ -520,3 +520,22 @@ def test_screenshots_at_phone_and_desktop_width(site: Path, browser: Any, width:
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1, f"{rel} is {overflow} px wider than a {width} px screen"
     page.close()
+
+
+def test_a_points_game_extreme_steps_to_the_points_the_page_states(site: Path, browser: Any) -> None:
+    """R-END-OUT: on a points game's extremes page (Red Nines: penalty points), a deal stepped to its end by
+    Playwright's clicks shows, beside the chips (none change hands), the points the page states for it."""
+    page = browser.new_page()
+    errors: list[str] = []
+    _watch(page, errors)
+    page.goto(_url(site, "extremes/red_nines.html"))
+    section = page.locator("section.extreme[data-file]").first
+    section.locator("details.witness summary").click()
+    section.locator("button[data-go=last]").click()
+    shown = section.locator("output.points").first.get_attribute("data-points")
+    assert shown is not None and json.loads(shown) == json.loads(
+        str(section.locator("p.final").get_attribute("data-final"))
+    )
+    assert "penalty points" in section.locator("table caption").first.inner_text()
+    page.close()
+    assert errors == []

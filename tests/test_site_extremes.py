@@ -97,6 +97,8 @@ def final_problems(site: Path) -> list[str]:
                 problems.append(
                     f"{where}: the stepper ends on {last['chips']}, the model's replay {list(returns(final))}"
                 )
+            if points and last.get("points") != want:
+                problems.append(f"{where}: the stepper ends on points {last.get('points')}, the model's replay {want}")
     return problems
 
 

@@ -11,13 +11,14 @@ reading refuses the deal itself.
 from __future__ import annotations
 
 from comet.cards import card_text, rank_text
-from comet.engine import apply, legal_actions, returns, settlement, step_bound
+from comet.engine import apply, deal_points, legal_actions, returns, settlement, step_bound
 from comet.errors import IllegalAction, RecordError
 from comet.notation import parse_action, seat_name
 from comet.policy import simple_policy
 from comet.presets import preset
 from comet.records.deal_record import JsonObject, JsonValue, canonical_actions, parse_record
 from comet.state import Action, DealState, Payment
+from comet.variant import variant_of
 
 
 def record_with(record: JsonObject, field: str, value: JsonValue) -> JsonObject:
@@ -34,11 +35,22 @@ def _pays(pays: tuple[Payment, ...]) -> list[JsonValue]:
     return [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "rule": p.rule} for p in pays]
 
 
+def points_unit(s: DealState) -> str | None:
+    """What a points game scores, in the reader's words ("penalty points" where the lowest total wins); None in a
+    chip game."""
+    v = variant_of(s.rules)
+    if v.scoring == "chips":
+        return None
+    return "penalty points" if v.lower_wins else "points"
+
+
 def _snapshot(s: DealState) -> JsonObject:
+    points: JsonObject = {} if points_unit(s) is None else {"points": list(deal_points(s))}
     return {
         "hands": [[card_text(c) for c in h] for h in s.hands],
         "run": [rank_text(r) for r in s.run],
         "chips": list(returns(s)),
+        **points,
         "to_move": None if s.terminal else s.to_move,
         "finished": s.terminal,
         "winner": s.winner if s.winner >= 0 else None,
@@ -108,6 +120,7 @@ def _side(record: JsonObject) -> tuple[JsonObject, list[DealState]]:
         "steps": steps,
         "wild": [card_text(c) for c in start.wild],
         "names": [seat_name(i) for i in range(start.players)],
+        "points_unit": points_unit(start),
         "pack": start.pack,
         "dealer": start.dealer,
         "dead": [card_text(c) for c in start.dead],

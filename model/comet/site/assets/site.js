@@ -56,13 +56,22 @@
     var run = el("p", {}, ["Run: "]);
     if (st.run.length) run.appendChild(document.createTextNode(st.run.join(", "))); else run.appendChild(document.createTextNode("none (a new run starts)"));
     box.appendChild(run);
+    /* a points game (Commit, Red Nines, two-player Comet) scores points, computed by the model when the
+       deal ends; its chips stay 0 and are shown beside them */
+    var unit = side.points_unit, pts = unit && st.points;
     var tb = el("tbody");
     st.hands.forEach(function (h, s) {
-      tb.appendChild(el("tr", {}, [el("th", { scope: "row" }, [names[s]]), el("td", {}, [cards(h, side.wild, data.wild_name)]), el("td", {}, [String(st.chips[s])])]));
+      var row = [el("th", { scope: "row" }, [names[s]]), el("td", {}, [cards(h, side.wild, data.wild_name)]), el("td", {}, [String(st.chips[s])])];
+      if (pts) row.push(el("td", {}, [String(pts[s])]));
+      tb.appendChild(el("tr", {}, row));
     });
-    box.appendChild(el("table", {}, [el("caption", {}, ["Hands and chips after this step"]),
-      el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, ["player"]), el("th", { scope: "col" }, ["hand"]), el("th", { scope: "col" }, ["chips"])])]), tb]));
+    var head = [el("th", { scope: "col" }, ["player"]), el("th", { scope: "col" }, ["hand"]), el("th", { scope: "col" }, ["chips"])];
+    if (pts) head.push(el("th", { scope: "col" }, [unit + " this deal"]));
+    box.appendChild(el("table", {}, [el("caption", {}, [pts ? "Hands, chips and " + unit + " after this step" : "Hands and chips after this step"]),
+      el("thead", {}, [el("tr", {}, head)]), tb]));
     box.appendChild(el("p", {}, ["Chips: ", el("output", { "class": "chips", "data-chips": JSON.stringify(st.chips) }, [st.chips.join(" / ")])]));
+    if (pts) box.appendChild(el("p", {}, [unit[0].toUpperCase() + unit.slice(1) + " this deal" + (st.finished ? "" : " (scored when it ends)") + ": ",
+      el("output", { "class": "points", "data-points": JSON.stringify(pts) }, [pts.join(" / ")])]));
     if (st.legal.length && !st.error) {
       /* the other reading's list at the same step, to mark what only this reading allows (both lists
          were computed by the model at build time) */
