@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import comet.frameworks.openspiel as cos
+import comet.frameworks.openspiel_play as play
+import comet.frameworks.openspiel_resample as resample
 from comet.presets import PRESETS
 from rich.console import Console
 from rich.progress import Progress
@@ -45,18 +47,18 @@ def measure(preset: str, deals: int, simulations: int) -> dict[str, Any]:
     for kind in ("mcts", "ismcts", "random"):
         wins = 0
         total = 0.0
-        cos.RESAMPLE_FALLBACKS[0] = cos.RESAMPLE_CALLS[0] = 0
+        resample.RESAMPLE_FALLBACKS[0] = resample.RESAMPLE_CALLS[0] = 0
         t0 = time.process_time()
         for i in range(deals):
             seat = i % n
             bot: Any
             if kind == "mcts":
-                bot = cos.mcts_bot(game, simulations, seed=i)
+                bot = play.mcts_bot(game, simulations, seed=i)
             elif kind == "ismcts":
-                bot = cos.ismcts_bot(game, simulations, seed=i)
+                bot = play.ismcts_bot(game, simulations, seed=i)
             else:
                 bot = RandomBot(i)
-            end = cos.play_against_random(game, bot, seat, seed=1000 + i)
+            end = play.play_against_random(game, bot, seat, seed=1000 + i)
             assert end.deal is not None
             wins += end.deal.winner == seat
             total += end.returns()[seat]
@@ -64,8 +66,8 @@ def measure(preset: str, deals: int, simulations: int) -> dict[str, Any]:
             "won": wins / deals,
             "mean_utility": total / deals,
             "cpu_s_per_deal": (time.process_time() - t0) / deals,
-            "resample_fallbacks": cos.RESAMPLE_FALLBACKS[0] if kind == "ismcts" else 0,
-            "resamples": cos.RESAMPLE_CALLS[0] if kind == "ismcts" else 0,
+            "resample_fallbacks": resample.RESAMPLE_FALLBACKS[0] if kind == "ismcts" else 0,
+            "resamples": resample.RESAMPLE_CALLS[0] if kind == "ismcts" else 0,
         }
     return out
 
@@ -90,7 +92,9 @@ def main() -> None:
             progress.update(task, description=name)
             results.append(measure(name, args.deals, args.simulations))
             progress.advance(task)
-    print("| preset | players | MCTS won | ISMCTS won | random won | MCTS mean | ISMCTS mean | random mean | ISMCTS CPU s/deal |")
+    print(
+        "| preset | players | MCTS won | ISMCTS won | random won | MCTS mean | ISMCTS mean | random mean | ISMCTS CPU s/deal |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         m, i, z = r["mcts"], r["ismcts"], r["random"]

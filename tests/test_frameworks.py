@@ -12,22 +12,10 @@ from collections.abc import Callable, Iterator
 import pytest
 from comet import PRESETS, engine
 from comet.errors import RecordError
-from comet.frameworks.common import (
-    NUM_ACTIONS,
-    Table,
-    action_id,
-    action_of,
-    chance_outcomes,
-    deal_of,
-    legal_ids,
-    make_table,
-    parameter_defaults,
-    seeded_deal,
-    seeded_order,
-    table_from_params,
-    utilities,
-    utility_bounds,
-)
+from comet.frameworks.actions import NUM_ACTIONS, action_id, action_of, legal_ids
+from comet.frameworks.chance import chance_outcomes, deal_of, seeded_deal, seeded_order
+from comet.frameworks.table import Table, make_table, parameter_defaults, table_from_params
+from comet.frameworks.utilities import utilities, utility_bounds
 from comet.ruleset import RULING_FIELDS, field_readings
 from comet.state import Action, DealState
 from comet.variant import applies, variant_named
@@ -264,7 +252,7 @@ def test_proved_bounds_of_the_other_presets_are_the_proofs() -> None:
     per-deal bounds (spec/proofs.md "Bounds"; points games with obligation 13), each figure recomputed here
     by Z3 from the stored certificates; another reading or Comet value falls back to the stated envelope."""
     pytest.importorskip("z3")
-    from comet.frameworks.common import PROVED_CHIPS, PROVED_POINTS
+    from comet.frameworks.utilities import PROVED_CHIPS, PROVED_POINTS
 
     assert proof_disagreements(PROVED_CHIPS, PROVED_POINTS) == []
     b = utility_bounds(make_table("old_comet", 3))

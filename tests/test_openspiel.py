@@ -21,27 +21,21 @@ if os.environ.get("COMET_REQUIRE_EXTRAS") or os.environ.get("CI"):
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
-import comet.frameworks.openspiel as ocs
+import comet.frameworks.openspiel_resample as resample
 from comet import PRESETS, engine
 from comet.cards import card_text
-from comet.frameworks.common import (
-    action_of,
-    chance_outcomes,
-    deal_of,
-    hands_so_far,
-    legal_ids,
-    make_table,
-    utilities,
-)
-from comet.frameworks.openspiel import (
-    CometState,
+from comet.frameworks.actions import action_of, legal_ids
+from comet.frameworks.chance import chance_outcomes, deal_of, hands_so_far
+from comet.frameworks.openspiel import CometState, load_game
+from comet.frameworks.openspiel_play import (
     ismcts_bot,
-    load_game,
     mcts_bot,
     play_against_random,
     playthrough_actions,
     playthrough_text,
 )
+from comet.frameworks.table import make_table
+from comet.frameworks.utilities import utilities
 from comet.state import DealState
 
 PLAYTHROUGHS = Path(__file__).resolve().parent.parent / "spec" / "playthroughs"
@@ -93,11 +87,11 @@ def test_one_import_and_a_game_string_load_any_preset_and_reading() -> None:
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_stored_playthrough_regenerates_identically(name: str) -> None:
     """spec/playthroughs/<preset>.txt is OpenSpiel's playthrough format; replaying its actions gives
-    the same text (regenerate: comet.frameworks.openspiel.write_playthroughs("spec/playthroughs"))."""
+    the same text (regenerate: comet.frameworks.openspiel_play.write_playthroughs("spec/playthroughs"))."""
     stored = (PLAYTHROUGHS / f"{name}.txt").read_text(encoding="utf-8")
     game, actions = playthrough_actions(stored)
     assert game == f"python_comet(preset={name})"
-    regen = "comet.frameworks.openspiel.write_playthroughs('spec/playthroughs')"
+    regen = "comet.frameworks.openspiel_play.write_playthroughs('spec/playthroughs')"
     assert playthrough_text(game, actions) == stored, (
         f"spec/playthroughs/{name}.txt is stale (a new ruling field is a new parameter): regenerate with {regen}"
     )
@@ -325,7 +319,7 @@ def test_stock_bots_play_whole_deals_of_every_preset(name: str) -> None:
 
 def test_chance_outcomes_kept_as_cards_are_dealt_are_the_cards_left(monkeypatch: pytest.MonkeyPatch) -> None:
     """The state keeps the cards left as they are dealt (OpenSpiel asks at every chance node); the
-    differential test compares them with ``common.chance_outcomes`` and catches a state that forgets a
+    differential test compares them with ``chance.chance_outcomes`` and catches a state that forgets a
     dealt card's second copy.  An outcome that is not a card left is refused."""
     for name in ("standard", "old_comet"):  # two copies of most cards; one copy of each
         assert engine_differences(load_game(name), 7) == []
@@ -384,7 +378,7 @@ def resample_many(name: str, deals: int, per_state: int, seed: int) -> tuple[int
     points of random deals of ``name``; every redeal must leave the seat's information state alone."""
     game = load_game(name)
     rng = random.Random(seed)
-    calls, fallbacks, same = ocs.RESAMPLE_CALLS[0], ocs.RESAMPLE_FALLBACKS[0], 0
+    calls, fallbacks, same = resample.RESAMPLE_CALLS[0], resample.RESAMPLE_FALLBACKS[0], 0
     for d in range(deals):
         s = random_state(game, random.Random(seed * 1000 + d), stop=0.5 + 0.5 * rng.random())
         if s.deal is None or s.is_terminal():
@@ -395,7 +389,7 @@ def resample_many(name: str, deals: int, per_state: int, seed: int) -> tuple[int
             assert r.information_state_string(p) == s.information_state_string(p)
             assert r.deal is not None
             same += r.deal.hands == s.deal.hands and r.deal.dead == s.deal.dead
-    return ocs.RESAMPLE_CALLS[0] - calls, ocs.RESAMPLE_FALLBACKS[0] - fallbacks, same
+    return resample.RESAMPLE_CALLS[0] - calls, resample.RESAMPLE_FALLBACKS[0] - fallbacks, same
 
 
 def test_the_resampler_never_falls_back_to_the_true_state() -> None:
@@ -412,7 +406,7 @@ def test_the_resampler_never_falls_back_to_the_true_state() -> None:
 
 def test_a_resampler_without_its_search_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The planted bug: a single rejection try and no search give fallbacks, and the check above sees them."""
-    monkeypatch.setattr(ocs, "_deal_avoiding", lambda *args: None)
+    monkeypatch.setattr(resample, "deal_avoiding", lambda *args: None)
     original = CometState.resample_deal
     monkeypatch.setattr(CometState, "resample_deal", lambda self, p, rng, tries=1: original(self, p, rng, 1))
     _, fallbacks, same = resample_many("red_nines", deals=30, per_state=5, seed=1)
@@ -504,11 +498,11 @@ def test_one_card_numbering_across_outcomes_tensors_and_text() -> None:
 
 def test_a_tensor_numbered_another_way_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A planted bug: the tensor's card columns shifted by one from the chance outcomes."""
-    import comet.frameworks.common as common
+    import comet.frameworks.tensors as tensors
 
     def shifted(out: Any, cards: Any) -> None:
         for c in cards:
             out[0, (c - 4 + 1) % 52] = 1.0
 
-    monkeypatch.setattr(common, "cards_into", shifted)
+    monkeypatch.setattr(tensors, "cards_into", shifted)
     assert numbering_problems(load_game("old_comet"), 5)

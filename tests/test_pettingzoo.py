@@ -24,8 +24,10 @@ else:
 
 from comet import PRESETS, engine
 from comet.cards import cards_text
-from comet.frameworks.common import action_of, legal_ids, seeded_deal, utilities, utility_bounds
+from comet.frameworks.actions import action_of, legal_ids
+from comet.frameworks.chance import seeded_deal
 from comet.frameworks.pettingzoo import CometAEC, env, single_agent_env
+from comet.frameworks.utilities import utilities, utility_bounds
 from comet.state import DealState
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
@@ -286,7 +288,7 @@ def observation_differences(name: str, seed: int, players: int = 0) -> list[str]
     """Every seat's observation at every step of a random deal, written the fast way (``_observe``: card
     planes kept ready, a few assignments) and through ``fill_tensor`` (the OpenSpiel observer's writer)."""
     from comet.frameworks import pettingzoo as pz
-    from comet.frameworks.common import make_table
+    from comet.frameworks.table import make_table
 
     table = make_table(name, players)
     rng = random.Random(seed)

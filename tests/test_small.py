@@ -17,7 +17,9 @@ import pytest
 from comet import engine
 from comet.cards import KING, rank_of
 from comet.errors import RecordError
-from comet.frameworks.common import make_table, seeded_deal, table_from_params, utilities
+from comet.frameworks.chance import seeded_deal
+from comet.frameworks.table import make_table, table_from_params
+from comet.frameworks.utilities import utilities
 from comet.presets import preset
 from comet.small import SMALL, small, small_deal
 
@@ -241,18 +243,18 @@ def test_small_utilities_are_exact(name: str) -> None:
 
 def test_a_wrong_exact_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The planted bug: an exact range that halves the true one no longer matches the walked histories."""
-    import comet.frameworks.common as common
+    import comet.frameworks.utilities as utilities_module
     from comet.frameworks.solve import small_game
 
-    true_range = common.exact_utility_range
-    monkeypatch.setattr(common, "exact_utility_range", lambda t: tuple(x / 2 for x in true_range(t)))
-    common.utility_bounds.cache_clear()
+    true_range = utilities_module.exact_utility_range
+    monkeypatch.setattr(utilities_module, "exact_utility_range", lambda t: tuple(x / 2 for x in true_range(t)))
+    utilities_module.utility_bounds.cache_clear()
     try:
         game = small_game("tiny")
         low, high, _ = walk_returns(game)
         assert (game.min_utility(), game.max_utility()) != (low, high)
     finally:
-        common.utility_bounds.cache_clear()
+        utilities_module.utility_bounds.cache_clear()
 
 
 EQUILIBRIUM = SPEC.parent / "equilibrium.md"

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from comet import engine
-from comet.frameworks.common import make_table, seeded_deal
+from comet.frameworks.chance import seeded_deal
+from comet.frameworks.table import make_table
 
 #: (what, wrapper) in the order the rows are measured.
 WRAPPERS: tuple[tuple[str, str], ...] = (
@@ -214,7 +215,7 @@ def pettingzoo_floor_steps(seconds: float, size: int = 500) -> float:
     cost alone."""
     from pettingzoo import AECEnv
 
-    from comet.frameworks.common import NUM_ACTIONS
+    from comet.frameworks.actions import NUM_ACTIONS
 
     class Nothing(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
         metadata = {"name": "nothing"}  # noqa: RUF012  (PettingZoo declares it so)

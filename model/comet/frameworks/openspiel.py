@@ -10,12 +10,16 @@ the card, 0..51 = ``(rank - 1) * 4 + suit``, with its share of the cards left; w
 follows R-DEAL-ORDER through ``comet.engine.distribute``); the undealt rest is the dead hand.  Every
 rule comes from ``comet.engine``: legal actions, the transition, the settlement.  Parameters, action
 ids, observations and utilities are described in spec/frameworks.md and live, framework-free, in
-``comet.frameworks.common``.
+``comet.frameworks.table``, ``actions``, ``chance``, ``utilities``, ``text`` and ``tensors``.
+
+This module holds the game, its states and ``load_game``; the observer is ``openspiel_observer``, the
+redealing helpers of ISMCTS ``openspiel_resample``, playthroughs and bots ``openspiel_play``.  Two names
+are re-exported here on purpose (in ``__all__``): ``CometObserver`` and ``action_id``, part of this
+module's public API before the split.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from bisect import bisect_left
 from collections import Counter
@@ -24,34 +28,17 @@ from itertools import repeat
 from operator import truediv
 from typing import Any, Generic, TypeVar
 
-import numpy as np
 import pyspiel
 
 from comet import engine
 from comet.cards import card_text, cards_text
-from comet.frameworks.common import (
-    NUM_ACTIONS,
-    Table,
-    action_id,
-    action_of,
-    announcement,
-    by_id,
-    card_outcome,
-    cards_into,
-    deal_of,
-    end_text,
-    fill_tensor,
-    hands_so_far,
-    max_steps,
-    observation_text,
-    outcome_card,
-    parameter_defaults,
-    public_line,
-    table_from_params,
-    tensor_pieces,
-    utilities,
-    utility_bounds,
-)
+from comet.frameworks import openspiel_resample as resample
+from comet.frameworks.actions import NUM_ACTIONS, action_id, action_of, by_id
+from comet.frameworks.chance import card_outcome, deal_of, hands_so_far, outcome_card
+from comet.frameworks.openspiel_observer import CometObserver
+from comet.frameworks.table import Table, parameter_defaults, table_from_params
+from comet.frameworks.text import announcement, observation_text, public_line
+from comet.frameworks.utilities import max_steps, utilities, utility_bounds
 from comet.small import SMALL
 from comet.state import Action, DealState
 
@@ -245,7 +232,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         return self._legal_now()[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card left in the pack, with its share of the cards left (as ``common.chance_outcomes``,
+        """Each card left in the pack, with its share of the cards left (as ``chance.chance_outcomes``,
         from the cards left kept as they are dealt: OpenSpiel asks at every chance node)."""
         outcomes, copies = self._left.value
         total = float(sum(copies))
@@ -316,6 +303,10 @@ class CometState(pyspiel.State):  # type: ignore[misc]
 
     # ----------------------------------------------------------------- for observers
 
+    def dealt_so_far(self) -> tuple[int, ...]:
+        """The cards dealt so far, top of the pack first (the chance outcomes, as cards)."""
+        return tuple(self._order)
+
     def dealt_to(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt (so far, while dealing)."""
         start = self._start.value
@@ -356,13 +347,13 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         consistent deals.  Where consistent deals are too rare for that, a randomised search deals the
         unseen cards location by location avoiding the excluded places, again keeping only a consistent
         deal (not uniform, but never the true state unless it is the only one).  Only if both fail is the
-        state itself returned (``RESAMPLE_FALLBACKS`` counts it; tests/test_openspiel.py requires none)."""
+        state itself returned (``openspiel_resample.RESAMPLE_FALLBACKS`` counts it; tests/test_openspiel.py requires none)."""
         d = self.deal
         if d is None:
             return self.clone()  # type: ignore[no-any-return]
-        RESAMPLE_CALLS[0] += 1
+        resample.RESAMPLE_CALLS[0] += 1
         table = self.table
-        seat_of = _seats_of_positions(table)
+        seat_of = resample.seats_of_positions(table)
         moves = [(seat, action_of(a)) for seat, a in self.moves()]
         known: list[list[int]] = [[] for _ in range(table.players)]  # cards each seat is seen to hold
         known[player] = list(self.dealt_to(player))
@@ -381,7 +372,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         def consistent(dealt: dict[int, list[int]]) -> list[int] | None:
             fill = [iter(known[seat] + dealt.get(seat, [])) for seat in range(table.players)]
             order = [next(fill[seat]) for seat in seat_of]
-            return order if _replayed_events(deal_of(table, order), moves) == target else None
+            return order if resample.replayed_events(deal_of(table, order), moves) == target else None
 
         replays = 0
         for _ in range(tries * 40):
@@ -400,13 +391,13 @@ class CometState(pyspiel.State):  # type: ignore[misc]
             if replays >= tries:
                 break
         for _ in range(tries):
-            searched = _deal_avoiding(unseen, free, excluded, rng)
+            searched = resample.deal_avoiding(unseen, free, excluded, rng)
             if searched is None:
                 continue
             order = consistent(searched)
             if order is not None:
                 return self._state_of(order, moves)
-        RESAMPLE_FALLBACKS[0] += 1
+        resample.RESAMPLE_FALLBACKS[0] += 1
         return self.clone()  # type: ignore[no-any-return]
 
     def _state_of(self, order: list[int], moves: list[tuple[int, Action]]) -> CometState:
@@ -442,7 +433,7 @@ class CometState(pyspiel.State):  # type: ignore[misc]
                     for c in unseen - set(hand):
                         if c in out.get(seat, ()):
                             continue
-                        trial = _swapped(state, seat, swap_out, c)
+                        trial = resample.swapped(state, seat, swap_out, c)
                         if move not in engine.legal_actions(trial) or announcement(trial) != note:
                             out.setdefault(seat, set()).add(c)
                             continue
@@ -452,152 +443,6 @@ class CometState(pyspiel.State):  # type: ignore[misc]
         result = {seat: frozenset(cards) for seat, cards in out.items()}
         cache[key] = result
         return result
-
-
-#: How often ``resample_deal`` was asked for a deal, and how often it gave up and returned the true
-#: state (for the bots' reports: bench/framework_bots.py).
-RESAMPLE_CALLS = [0]
-RESAMPLE_FALLBACKS = [0]
-
-
-def _replayed_events(state: DealState, moves: list[tuple[int, Action]]) -> list[str] | None:
-    """The table's events when ``moves`` are played from ``state``; None if one is illegal there."""
-    events: list[str] = []
-    for seat, move in moves:
-        if state.to_move != seat or move not in engine.legal_actions(state):
-            return None
-        note = announcement(state)
-        after = engine.apply(state, move)
-        if note:
-            events.append("(" + note + ")")
-        events.append(public_line(state, move, after))
-        state = after
-    events.append(announcement(state) or "")
-    return events
-
-
-def _seats_of_positions(table: Table) -> list[int]:
-    """The seat each dealt position goes to (R-DEAL-ORDER, found through ``engine.distribute``)."""
-    marks = list(range(table.dealt))
-    hands, _ = engine.distribute(table.rules, marks, table.players, table.dealer, table.hand_size)
-    seat_of = [0] * table.dealt
-    for seat, h in enumerate(hands):
-        for i in h:
-            seat_of[i] = seat
-    return seat_of
-
-
-def _swapped(state: DealState, seat: int, out: int, card: int) -> DealState:
-    """``state`` with ``card`` in ``seat``'s hand in place of ``out``, and ``out`` where ``card`` was."""
-    hands = [list(h) for h in state.hands]
-    dead = list(state.dead)
-    holder = next((s for s, h in enumerate(hands) if card in h), None)
-    if holder is None:
-        dead.remove(card)
-        dead.append(out)
-    else:
-        hands[holder].remove(card)
-        hands[holder].append(out)
-    hands[seat].remove(out)
-    hands[seat].append(card)
-    return dataclasses.replace(state, hands=tuple(tuple(sorted(h)) for h in hands), dead=tuple(sorted(dead)))
-
-
-def _deal_avoiding(
-    unseen: list[int], free: dict[int, int], excluded: dict[int, frozenset[int]], rng: random.Random
-) -> dict[int, list[int]] | None:
-    """The unseen cards dealt at random into each seat's free places (the rest to the dead hand), each card
-    to a place its exclusions allow, most constrained cards first; None at a dead end."""
-    room = dict(free)
-    dealt: dict[int, list[int]] = {seat: [] for seat in free}
-    cards = sorted(unseen, key=lambda c: (-sum(c in ex for ex in excluded.values()), rng.random()))
-    spare = len(unseen) - sum(free.values())  # the dead hand's places
-    for c in cards:
-        places = [seat for seat, n in room.items() if n and c not in excluded.get(seat, ())]
-        weights = [room[seat] for seat in places]
-        if spare:
-            places.append(-1)
-            weights.append(spare)
-        if not places:
-            return None
-        seat = rng.choices(places, weights)[0]
-        if seat == -1:
-            spare -= 1
-        else:
-            room[seat] -= 1
-            dealt[seat].append(c)
-    return dealt
-
-
-class CometObserver:
-    """OpenSpiel's observer protocol: ``tensor``/``dict`` set by ``set_from``, text by ``string_from``.
-
-    ``perfect_recall`` adds the cards the seat was dealt and everything the table has seen, in order;
-    ``private_info`` SINGLE_PLAYER shows the seat's own hand, ALL_PLAYERS every hand and the dead hand;
-    ``public_info`` the run, the cards played, the cards held, chips and scores, the end of the deal."""
-
-    def __init__(self, table: Table, iig: pyspiel.IIGObservationType) -> None:
-        self.table = table
-        self.recall = bool(iig.perfect_recall)
-        self.public = bool(iig.public_info)
-        self.private = iig.private_info
-        pieces = tensor_pieces(
-            table,
-            private=self.private != pyspiel.PrivateInfoType.NONE,
-            public=self.public,
-            recall=self.recall,
-        )
-        size = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
-        at = 0
-        for name, shape in pieces:
-            n = int(np.prod(shape))
-            self.dict[name] = self.tensor[at : at + n].reshape(shape)
-            at += n
-
-    def set_from(self, state: CometState, player: int) -> None:
-        self.tensor.fill(0.0)
-        d = state.deal
-        if d is None:
-            self.dict["player"][player] = 1.0
-            for name in ("hand", "dealt"):
-                if name in self.dict:
-                    cards_into(self.dict[name], state.dealt_to(player))
-            return
-        moves = state.played_moves() if "played_by" in self.dict else []
-        fill_tensor(self.dict, self.table, d, player, state.dealt_to(player), moves)
-
-    def string_from(self, state: CometState, player: int) -> str:
-        d = state.deal
-        parts: list[str] = []
-        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            if self.recall:
-                parts.append(f"seat {player} dealt {cards_text(state.dealt_to(player)) or '-'}")
-            elif d is not None:
-                parts.append(f"seat {player}; hand {cards_text(d.hands[player]) or '-'}")
-            else:
-                parts.append(f"seat {player}; hand {cards_text(state.dealt_to(player)) or '-'}")
-        elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            hands = d.hands if d is not None else hands_so_far(self.table, state._order)
-            parts.append("hands " + " | ".join(cards_text(h) or "-" for h in hands))
-            if d is not None:
-                parts.append("dead " + (cards_text(d.dead) or "-"))
-        if not self.public:
-            return "; ".join(parts)
-        if d is None:
-            parts.append(f"dealing, {len(state._order)} of {self.table.dealt} cards dealt")
-            return "; ".join(parts)
-        if self.recall:
-            parts.extend(state.events())
-            note = announcement(d)
-            if note:
-                parts.append("(" + note + ")")
-            if d.terminal:
-                parts.append(end_text(d))
-            return "\n".join(parts)
-        parts.append(observation_text(self.table, d, player, private=False))
-        return "; ".join(parts)
 
 
 pyspiel.register_game(GAME_TYPE, CometGame)
@@ -636,86 +481,3 @@ __all__ = [
     "action_id",
     "load_game",
 ]
-
-
-# --------------------------------------------------------------------- playthroughs and bots
-
-
-def playthrough_game_string(preset: str) -> str:
-    return f"{SHORT_NAME}(preset={preset})"
-
-
-def playthrough_text(game_string: str, actions: list[int] | None = None, seed: int = 0) -> str:
-    """OpenSpiel's playthrough of ``game_string`` (``generate_playthrough``): a random deal drawn with
-    ``seed``, or the given ``actions``."""
-    from open_spiel.python.algorithms import generate_playthrough
-
-    text: str = generate_playthrough.playthrough(game_string, actions, seed=seed)
-    return text
-
-
-def playthrough_actions(text: str) -> tuple[str, list[int]]:
-    """The game string and the actions (chance outcomes included) of a stored playthrough."""
-    game = ""
-    actions: list[int] = []
-    for line in text.splitlines():
-        if line.startswith("game: "):
-            game = line[len("game: ") :]
-        elif line.startswith("action: "):
-            actions.append(int(line[len("action: ") :]))
-    if not game:
-        raise ValueError("not a playthrough: no 'game:' line")
-    return game, actions
-
-
-def write_playthroughs(directory: str, seed: int = 0) -> list[str]:
-    """One playthrough per preset into ``directory`` (spec/playthroughs/); returns the files written."""
-    from pathlib import Path
-
-    from comet.presets import PRESETS
-
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in PRESETS:
-        path = out / f"{name}.txt"
-        path.write_text(playthrough_text(playthrough_game_string(name), seed=seed), encoding="utf-8")
-        written.append(str(path))
-    return written
-
-
-def mcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) -> pyspiel.Bot:
-    """OpenSpiel's stock MCTS bot (random rollouts).  It searches the true state, hidden cards
-    included: a perfect-information baseline, not a fair player (see ``ismcts_bot``)."""
-    from open_spiel.python.algorithms import mcts
-
-    rs = np.random.RandomState(seed)
-    return mcts.MCTSBot(game, uct_c, simulations, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
-
-
-def ismcts_bot(game: CometGame, simulations: int, seed: int, uct_c: float = 20.0) -> pyspiel.Bot:
-    """OpenSpiel's stock information-set MCTS bot, searching deals redealt from what its seat knows
-    (``CometState.resample_deal``), so it never sees a hidden card.  (A bare ``ISMCTSBot`` works too:
-    it calls ``resample_from_infostate``; this one draws its redeals from ``seed``.)"""
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    rs = np.random.RandomState(seed)
-    rng = random.Random(seed)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c, simulations, random_state=rs)
-    bot.set_resampler(lambda state, player: state.resample_deal(player, rng))
-    return bot
-
-
-def play_against_random(game: CometGame, bot: pyspiel.Bot, seat: int, seed: int) -> CometState:
-    """One whole deal: ``bot`` at ``seat``, uniform random players elsewhere, chance by its odds."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        elif state.current_player() == seat:
-            state.apply_action(bot.step(state))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state

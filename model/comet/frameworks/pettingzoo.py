@@ -11,7 +11,7 @@ One episode is one deal, dealt by ``comet.engine.shuffled_deal`` from the seed g
 (the same seed deals the same cards as ``comet deal --seed``).  Observations are a dict of
 ``observation`` (the seat's view: spec/frameworks.md, "Observation tensor") and ``action_mask``
 (1 for the ids of ``comet.engine.legal_actions``, for the agent to move only); actions are the
-canonical ids of ``comet.frameworks.common``.  Every rule comes from ``comet.engine``; an illegal id ends the
+canonical ids of ``comet.frameworks.actions``.  Every rule comes from ``comet.engine``; an illegal id ends the
 deal with a penalty (or, with ``illegal="raise"``, raises ``ValueError`` naming the rule it breaks).
 """
 
@@ -31,22 +31,12 @@ from pettingzoo import AECEnv
 from comet import engine
 from comet.cards import KING, Card
 from comet.errors import IllegalAction
-from comet.frameworks.common import (
-    NUM_ACTIONS,
-    Table,
-    action_id,
-    action_of,
-    by_id,
-    copies,
-    fill_tensor,
-    legal_ids,
-    make_table,
-    seeded_deal,
-    table_text,
-    tensor_pieces,
-    utilities,
-    utility_bounds,
-)
+from comet.frameworks.actions import NUM_ACTIONS, action_id, action_of, by_id, legal_ids
+from comet.frameworks.chance import seeded_deal
+from comet.frameworks.table import Table, make_table
+from comet.frameworks.tensors import copies, fill_tensor, tensor_pieces
+from comet.frameworks.text import table_text
+from comet.frameworks.utilities import utilities, utility_bounds
 from comet.state import Action, DealState
 
 Observation = dict[str, Any]  # "observation": float32 array, "action_mask": int8 array
@@ -104,7 +94,7 @@ class _Layout:
 
 
 def _set_cards(out: npt.NDArray[np.float32], cards: Sequence[Card], before: Sequence[Card]) -> None:
-    """Mark ``cards`` in the flat card planes ``out`` (as ``common.cards_into``: a copy of a card already
+    """Mark ``cards`` in the flat card planes ``out`` (as ``tensors.cards_into``: a copy of a card already
     there, among ``before`` or earlier in ``cards``, goes in the second plane)."""
     seen = set(before)
     for c in cards:
