@@ -9,7 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines, published_lines
+from comet.commands.diverge_pages import INDEX_LIMIT, PAGE_LIMIT, pages, plain_lines
+from comet.commands.diverge_published import published_lines
 from comet.diverge.measure import Paired
 from comet.diverge.pairs import pairs_for
 from comet.diverge.records import Search
@@ -251,7 +252,7 @@ def test_one_ruling_is_folded_into_a_report_in_pages(tmp_path: Path) -> None:
     """The per-ruling mode (``comet diverge RULING --out DIR`` into an existing report): the ruling's page, index
     row, summary rows and weaker-player line are replaced or added, every other ruling's are kept, the index says
     when it was measured on its own; folding it twice changes nothing more."""
-    from comet.commands.diverge_pages import UPDATED, merged_pages
+    from comet.commands.diverge_published import UPDATED, merged_pages
     from comet.diverge.measure import GamePaired
 
     write(tmp_path)
@@ -296,7 +297,8 @@ def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_pat
     first-dealer ruling, answered by whole games, is listed on both."""
     import shutil
 
-    from comet.commands.diverge_pages import WHOLE_GAMES_WEAKER, merged_pages
+    from comet.commands.diverge_pages import WHOLE_GAMES_WEAKER
+    from comet.commands.diverge_published import merged_pages
 
     for page in DIVERGENCE.glob("*.md"):
         shutil.copy(page, tmp_path / page.name)
@@ -320,7 +322,7 @@ def test_folding_lists_the_published_answers_that_rest_on_weaker_players(tmp_pat
 def test_the_per_ruling_mode_folds_only_into_a_report_of_more_rulings(tmp_path: Path) -> None:
     """A report of the measured rulings alone is written again whole (a second run writes the same report); a
     report holding other rulings too gets them folded in; an empty folder gets the pages whole."""
-    from comet.commands.diverge_pages import other_rulings
+    from comet.commands.diverge_published import other_rulings
 
     assert not other_rulings(tmp_path, ["RUL-STUCK-RESTART"])
     write(tmp_path)

@@ -248,10 +248,10 @@ def measuring(args: argparse.Namespace) -> bool:
 
 def published(args: argparse.Namespace, divergence: Path) -> str:
     """The text ``comet diverge RULING`` prints without measuring: the plain answer from the published report
-    in ``divergence`` (``diverge_pages.published_lines``), or with ``--full`` the ruling's published page.
+    in ``divergence`` (``diverge_published.published_lines``), or with ``--full`` the ruling's published page.
     ValueError for a measuring option given without ``--measure``, an unknown ruling or preset, and a ruling
     the report has no figures for (saying how to measure it)."""
-    from comet.commands.diverge_pages import published_lines
+    from comet.commands.diverge_published import published_lines
 
     defaults: dict[str, object] = getattr(args, "measuring_defaults", {})
     given = [name for name, value in defaults.items() if getattr(args, name) != value]
@@ -364,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         written = pages(pairs, reports, args, contradictions, SAMPLE)
-        from comet.commands.diverge_pages import merged_pages, other_rulings
+        from comet.commands.diverge_published import merged_pages, other_rulings
 
         rids = sorted({RULING_OF[r.pair.field] for r in reports if r.pair.field in RULING_OF})
         # the per-ruling mode: this ruling's page and rows folded into a report of more rulings already in DIR
