@@ -166,6 +166,18 @@ def test_nothing_changes_never_arises_or_no_effect() -> None:
     assert answer(offered, design="it never passes").phrase == "zero by design"
 
 
+def test_play_that_parts_without_moving_a_chip_is_no_effect() -> None:
+    """The readings part and the play differs in some deals, but no deal's chips or winner change: "no effect",
+    never "changes deals" beside "changes 0.0 %" (the wording the published report once had for
+    RUL-COMET-LEAD, old_comet at 2 players)."""
+    parted = paired(classes=(9000, 0, 500, 500, 0))
+    a = answer(parted)
+    assert a.phrase == "no effect", a.sentence
+    assert "the result changes in 0 of 10,000" in a.sentence, a.sentence
+    moved = paired(classes=(9000, 0, 500, 500, 0), d=(5, -5, 0), d2=(25, 25, 0), changed=5)
+    assert answer(moved).phrase == "changes deals but no seat gains measurably"
+
+
 def test_one_interval_per_figure_and_nonnegative_swing() -> None:
     p = paired(classes=(9990, 0, 0, 10, 0), d=(5, -5, 0), d2=(25, 25, 0), changed=10, transfer=3, transfer2=9)
     swing = swing_where_arises(p, z_of(p))

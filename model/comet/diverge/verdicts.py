@@ -202,7 +202,8 @@ def _answer(
         return Answer(NOT_MEASURED, NOT_MEASURED, "", "", "", "")
     if exact is not None and exact.arose and arose(p):
         return exact_answer(exact, scale, f"{percent(arose(p) / n)} of this player's deals")
-    if p.changed == 0 and p.classes[SAME] + p.classes[OPTIONS] == n:
+    # no deal's result changed: the play may have parted (another card, another pass) without moving a chip
+    if p.changed == 0 and not p.classes[DEALT]:
         bound = f"0 of {n:,} deals change (at most {percent(zero_bound(n))} would)"
         if design:
             return Answer(ZERO_BY_DESIGN, f"{ZERO_BY_DESIGN}: {design}", bound, "", "", "certain")
