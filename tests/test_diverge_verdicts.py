@@ -209,3 +209,12 @@ def test_comet_bonus_last_is_exact_and_stuck_restart_is_not() -> None:
     assert {c for c, _ in x.changes} <= {(-4, 4), (-12, 12)}, x.changes
     stuck = next(iter(pairs_for("stuck_restart", ["standard"])))
     assert exact_effect(stuck, 3, range(50), ("random",)) is None
+
+
+def test_one_chip_or_point_is_said_in_the_singular() -> None:
+    from comet.diverge.verdicts import exact_answer
+
+    one = ExactEffect(1000, 10, (((-1, 1), 6), ((2, -2), 4)), 3)
+    text = exact_answer(one, Scale()).sentence
+    assert "exactly 1 fewer chip (60.0 % of those deals) or 2 more chips" in text, text
+    assert "1 more penalty point " in exact_answer(ExactEffect(1000, 2, (((1, 0), 2),), 3), Scale("points", True)).sentence

@@ -259,7 +259,11 @@ MAX_AMOUNTS = 3
 
 
 def _amount(change: int, noun: str) -> str:
-    return f"{abs(change)} {'more' if change > 0 else 'fewer'} {noun}" if change else f"the same {noun}"
+    """``4 fewer chips``, ``1 more point`` (one of a plural noun is said in the singular)."""
+    if not change:
+        return f"the same {noun}"
+    counted = noun.removesuffix("s") if abs(change) == 1 else noun
+    return f"{abs(change)} {'more' if change > 0 else 'fewer'} {counted}"
 
 
 def _penalty_side(change: int, whom: str, scale: Scale) -> str:
