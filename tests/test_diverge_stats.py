@@ -194,3 +194,11 @@ def test_verdicts() -> None:
     v = verdict(reduce_deals(base, noisy, np.full(400, 1, dtype=np.int64)))
     assert v.matters and "dealer +3.000 (+2." in v.text and " to +3." in v.text and "1st -3.000 (-3." in v.text
     assert "in brackets: simultaneous 95 % intervals" in v.text
+
+
+def test_a_narrow_interval_gets_the_digits_to_show_it() -> None:
+    """One game of 1,000 one deal longer: not ``+0.00 (-0.00 to +0.00)`` (RUL-COMMIT-C-TARGET once read so)."""
+    e = mean_estimate(1000, 1, 1)
+    text = e.text(2)
+    assert "-0.00 " not in text and text.startswith("+0.001 ("), text
+    assert mean_estimate(1000, 500, 700).text(2).startswith("+0.50 (")  # wide enough: two digits stay

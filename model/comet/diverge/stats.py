@@ -51,7 +51,12 @@ class Estimate:
 
     def text(self, digits: int = 2, scale: float = 1.0, unit: str = "", signed: bool = True) -> str:
         """``+0.12 (-0.03 to +0.27)``; an interval of width zero (every paired difference the same, so no
-        spread to give a width) says so: ``+0.00 (every pair equal)``, ``+1.00 (the same in every pair)``."""
+        spread to give a width) says so: ``+0.00 (every pair equal)``, ``+1.00 (the same in every pair)``.  An
+        interval too narrow for ``digits`` gets more of them (up to 4), so it never reads ``+0.00 (-0.00 to
+        +0.00)``."""
+        width = abs(self.high - self.low) * scale
+        while digits < 4 and 0 < width and round(width, digits) == 0:
+            digits += 1
         fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
         v, lo, hi = (fmt.format(x * scale) for x in (self.value, self.low, self.high))
         if self.n == 0:
