@@ -52,9 +52,10 @@ from comet.legal import (
     why_illegal,
 )
 from comet.plan import LAST, LEGAL_FIELDS, plain_readings, plan_of
+from comet.ruleset import Ruleset
 from comet.state import Action, DealState, Payment
 from comet.trace import rule
-from comet.variant import variant_of
+from comet.variant import Variant, variant_of
 
 __all__ = [
     "DEAL_TABLE",
@@ -206,7 +207,7 @@ def play(state: DealState, action: Action) -> DealState:
         run: tuple[int, ...] = ()
     else:  # a card that does not continue the run (a lead, a free restart) starts one of its own
         run = d["run"]
-        run = run + (rank,) if run and rank == run[-1] + 1 else (rank,)
+        run = run + _ONE_RANK[rank] if run and rank == run[-1] + 1 else _ONE_RANK[rank]
     fields = d.copy()  # the next state's fields: this one's, with the changes written in (see _new_state)
     fields["hands"] = hands
     fields["played"] = d["played"] + cards
@@ -215,10 +216,11 @@ def play(state: DealState, action: Action) -> DealState:
     fields["last_player"] = seat
     fields["steps"] = d["steps"] + 1
     fields["payments"] = payments
-    fields["winner"] = seat if out else -1
-    fields["out_wild_as"] = as_rank if out else 0
     fields["free_lead"] = go_on and not out
-    fields["terminal"] = out or d["drawn"]  # DealState.terminal, derived: written here, read in every loop
+    if out:  # a deal in play has no winner yet (``winner`` -1, ``out_wild_as`` 0: copied as they are)
+        fields["winner"] = seat
+        fields["out_wild_as"] = as_rank
+        fields["terminal"] = True  # DealState.terminal, derived: written here, read in every loop
     after = _blank()  # an object of no class yet: given the fields, then made a state (see _new_state)
     after.__dict__ = fields
     after.__class__ = DealState
@@ -226,6 +228,11 @@ def play(state: DealState, action: Action) -> DealState:
         for option in plan.options:
             after = option.on_going_out(after, as_rank != 0 and hook is None)
     return after
+
+
+#: ``(rank,)`` for every rank: the run a card starts, and what a card continuing a run adds to it (one tuple
+#: fewer to make per play).
+_ONE_RANK = tuple((r,) for r in range(KING + 1))
 
 
 @rule("R-COMET-BONUS", "R-SETTLE-COMET-LAST")
@@ -299,10 +306,19 @@ _card_points_of = CARD_POINTS.__getitem__
 
 def points_in_hand(state: DealState, hand: Iterable[Card]) -> int:
     """The value of ``hand`` left at the end of a deal, by the variant's card values."""
-    values = variant_of(state.rules).card_points or card_points
-    if values is _card_points_as_written:
-        return sum(map(_card_points_of, hand))
-    return sum(map(values, hand))
+    return sum(map(_points_of(_variant(state.rules)), hand))
+
+
+def _points_of(v: Variant) -> Callable[[Card], int]:
+    """The value of one card left in hand in family ``v``: its own ``card_points``, else ``card_points`` read
+    from ``CARD_POINTS`` while it is the rule as written (a test may replace ``comet.engine.card_points``)."""
+    values = v.card_points or card_points
+    return _card_points_of if values is _card_points_as_written else values
+
+
+def _variant(rules: Ruleset) -> Variant:
+    """The family that ``rules`` play, from their plan (``variant_of`` without the registry's lookup)."""
+    return (LAST.plan if LAST.rules is rules else plan_of(rules)).variant
 
 
 @rule("R-SETTLE-POINTS", "R-SETTLE-CAUGHT", "R-SETTLE-COMET-LAST")
@@ -310,7 +326,7 @@ def settlement(state: DealState) -> tuple[Payment, ...]:
     """What each loser pays the winner for the cards left in hand (empty while the deal goes on)."""
     if state.winner < 0:
         return ()
-    hook = variant_of(state.rules).settlement
+    hook = _variant(state.rules).settlement
     if hook is not None:
         return hook(state)
     return standard_settlement(state)
@@ -318,25 +334,29 @@ def settlement(state: DealState) -> tuple[Payment, ...]:
 
 def standard_settlement(state: DealState) -> tuple[Payment, ...]:
     """The standard game's end-of-deal payments (also the base of a points family's scoring)."""
-    if state.winner < 0:
+    winner = state.winner
+    if winner < 0:
         return ()
+    v = _variant(state.rules)
     out_mult = going_out_multiplier(state.out_wild_as) if state.out_wild_as else 1
-    options = variant_of(state.rules).options
+    options = v.options
     for option in options:
         out_mult = option.out_multiplier(state, out_mult)
+    values = _points_of(v)  # points_in_hand, its family looked up once for every hand
+    wild = state.wild
     pays: list[Payment] = []
     for seat, hand in enumerate(state.hands):
-        if seat == state.winner or not hand:
+        if seat == winner or not hand:
             continue
-        points = points_in_hand(state, hand)
-        caught = 2 if any(map(hand.__contains__, state.wild)) else 1
+        points = sum(map(values, hand))
+        caught = 2 if any(map(hand.__contains__, wild)) else 1
         mult = caught * out_mult
         if caught > 1:
             for option in options:
                 mult = option.caught_multiplier(state, caught, out_mult)
         amount = points * mult
         if amount:
-            pays.append(Payment(seat, state.winner, amount, settlement_rule(state, caught > 1, out_mult)))
+            pays.append(Payment(seat, winner, amount, settlement_rule(state, caught > 1, out_mult)))
     return tuple(pays)
 
 
@@ -350,7 +370,7 @@ def settlement_rule(state: DealState, caught: bool, out_mult: int) -> str:
     if caught:
         return "R-SETTLE-CAUGHT"
     if out_mult > 1:
-        return next((o.payment_rule for o in variant_of(state.rules).options), "R-SETTLE-POINTS")
+        return next((o.payment_rule for o in _variant(state.rules).options), "R-SETTLE-POINTS")
     return "R-SETTLE-POINTS"
 
 
@@ -365,7 +385,7 @@ def returns(state: DealState) -> tuple[int, ...]:
 
 def deal_points(state: DealState) -> tuple[int, ...]:
     """Points per seat scored in this deal (points games; all zero in chip games and while it goes on)."""
-    hook = variant_of(state.rules).points_of_deal
+    hook = _variant(state.rules).points_of_deal
     if hook is None or not state.terminal:
         return (0,) * state.players
     return hook(state)

@@ -34,12 +34,21 @@ def lowest_rank(state: DealState) -> int:
 def natural_count(state: DealState, rank: int) -> int:
     """How many natural (non-wild) cards of ``rank`` the deal's pack holds (hands, dead hand, played).
 
-    Counted afresh each time (no cache keyed by pack name: two packs may share a name); it is only
-    needed when a hand holds three or more of a rank, so it stays off the hot path.
+    Counted afresh each time (no cache keyed by pack name: two packs may share a name).  It is needed
+    whenever a hand holds three or more of the rank needed (one action in a hundred), so the counting is
+    done in C: every card as one byte (a card code is below 64), each byte turned into its rank by
+    ``bytes.translate``, the rank's bytes counted, and the wild cards of that rank taken off again.
     """
-    n = sum(1 for c in state.played if rank_of(c) == rank and c not in state.wild)
-    n += sum(1 for c in state.dead if rank_of(c) == rank and c not in state.wild)
-    return n + sum(1 for h in state.hands for c in h if rank_of(c) == rank and c not in state.wild)
+    every = bytes(state.played + state.dead + sum(state.hands, ()))
+    n = every.translate(_RANK_OF_BYTE).count(rank)
+    for w in state.wild:
+        if rank_of(w) == rank:
+            n -= every.count(w)
+    return n
+
+
+#: The rank of every card code, by byte value (``natural_count``; codes are ``rank * 4 + suit``).
+_RANK_OF_BYTE = bytes(rank_of(b) for b in range(256))
 
 
 @rule("R-FOUR-OF-A-KIND", "R-THREE-NINES")
@@ -48,7 +57,8 @@ def quartet(state: DealState, hand: Sequence[Card], rank: int) -> tuple[Card, ..
     held = of_rank(hand, rank)
     if len(held) < 3:  # the usual case: not even three cards of the rank
         return None
-    mine = tuple(c for c in held if c not in state.wild)
+    wild = state.wild
+    mine = tuple([c for c in held if c not in wild])
     if len(mine) >= 3 and len(mine) == natural_count(state, rank):
         return mine
     return None
@@ -104,22 +114,29 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     run = d["run"]
     if run and not d["free_lead"]:
         # Going on with a run.  The usual position: the hand holds no card of the rank needed and no wild
-        # card, so the turn passes (R-PLAY-MUST); two binary searches over the sorted hand tell.
+        # card, so the turn passes (R-PLAY-MUST); a binary search over the sorted hand and a look for the
+        # wild card tell (a card is ``rank * 4 + suit``: the rank's cards sit side by side from ``lo``).
         need = run[-1] + 1
         lo = bisect_left(hand, need * 4)
-        hi = bisect_left(hand, need * 4 + 4, lo)
-        for w in d["wild"]:
-            if w in hand:
-                if lo == hi and plan.plain and len(d["wild"]) == 1:
-                    return comet_or_pass(w, need)  # only the Comet could go on, and it is never compulsory
-                break
-        else:  # no wild card in hand
-            if lo == hi:
+        if lo == len(hand) or hand[lo] >> 2 != need:  # no card of the rank needed
+            hi = lo
+            for w in d["wild"]:
+                if w in hand:
+                    if plan.plain and len(d["wild"]) == 1:
+                        return comet_or_pass(w, need)  # only the Comet could go on, and it is never compulsory
+                    break
+            else:  # no wild card in hand either
                 return PASS_ONLY
-            if hi - lo < 3 and plan.plain:  # one or two natural cards of the rank needed (R-PLAY-MUST): no set
-                if hi - lo == 1 or hand[lo] == hand[lo + 1]:  # one card, or two copies of it: one action
-                    return MUST_PLAY[hand[lo]]
-                return (NATURAL_PLAYS[hand[lo]], NATURAL_PLAYS[hand[lo + 1]])
+        else:
+            hi = bisect_left(hand, need * 4 + 4, lo + 1)
+            for w in d["wild"]:
+                if w in hand:
+                    break
+            else:  # no wild card in hand
+                if hi - lo < 3 and plan.plain:  # one or two natural cards of the rank needed (R-PLAY-MUST): no set
+                    if hi - lo == 1 or hand[lo] == hand[lo + 1]:  # one card, or two copies of it: one action
+                        return MUST_PLAY[hand[lo]]
+                    return (NATURAL_PLAYS[hand[lo]], NATURAL_PLAYS[hand[lo + 1]])
         if plan.plain:
             return plain_continue(state, hand[lo:hi], need)
     elif not run and plan.plain:
@@ -212,11 +229,14 @@ def plain_lead(state: DealState, hand: tuple[Card, ...]) -> tuple[Action, ...]:
     if not hand:
         return PASS_ONLY  # no card to lead (a hand is empty only once the deal is over)
     wild = state.wild
-    distinct = dict.fromkeys(hand)
     for w in wild:
-        if w in distinct:
-            return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in distinct])
-    return tuple(map(_natural_play, distinct))  # no wild card: one natural play per card
+        if w in hand:
+            return tuple([NATURAL_PLAYS[c] if c not in wild else one_card(c, KING) for c in dict.fromkeys(hand)])
+    # No wild card: one natural play per distinct card.  The hand is sorted, so the copies of a card sit
+    # side by side and a card is new when it differs from the one before (measured: twice as fast as
+    # ``dict.fromkeys`` and ``map``).
+    last = -1
+    return tuple([NATURAL_PLAYS[last := c] for c in hand if c != last])
 
 
 @functools.cache
@@ -235,7 +255,6 @@ def lead_quartets(state: DealState, hand: Sequence[Card], naturals: Sequence[Car
 action_order = operator.attrgetter("cards", "as_rank")
 #: The action of playing one natural card, by card: the very values ``one_card(card, 0)`` gives.
 NATURAL_PLAYS = tuple(one_card(c, 0) for c in range(4 * (KING + 1)))
-_natural_play = NATURAL_PLAYS.__getitem__
 PASS_ONLY = (PASS,)
 #: The legal actions when the one card the hand holds of the rank needed must be played, by card.
 MUST_PLAY = tuple((a,) for a in NATURAL_PLAYS)
