@@ -55,7 +55,7 @@ class Estimate:
         interval too narrow for ``digits`` gets more of them (up to 4), so it never reads ``+0.00 (-0.00 to
         +0.00)``."""
         width = abs(self.high - self.low) * scale
-        while digits < 4 and 0 < width and round(width, digits) == 0:
+        while digits < 4 and width > 0 and round(width, digits) == 0:
             digits += 1
         fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
         v, lo, hi = (fmt.format(x * scale) for x in (self.value, self.low, self.high))

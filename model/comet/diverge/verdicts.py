@@ -36,7 +36,7 @@ from comet.diverge.glossary import (
     NOT_MEASURED,
     ZERO_BY_DESIGN,
 )
-from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, SAME, GamePaired, Paired
+from comet.diverge.measure import DEALT, OPTIONS, PAY, PLAY, GamePaired, Paired
 from comet.diverge.stats import Estimate, bonferroni_z, mean_estimate, percent, share_text, zero_bound
 
 #: (field, reading B, player) -> why that player never meets the ruling's choice (its zero is by design)
