@@ -22,6 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played_lemma_holds,
 )
 from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
@@ -111,6 +112,12 @@ def proved_bounds_in_value(
                         upper = out[DEAL_GAIN][0]
                         if won is not None and (upper is None or won < upper):
                             out[DEAL_GAIN] = (won, None)
+            sharper = DEAREST.get(preset)
+            if sharper is not None:  # what play moves for the winner and a seat keeping its cards (``play_chips``)
+                for name, most in whole_deal(enc, players, rd, size, sharper, at_start, played_before, long_ok).items():
+                    upper = out[name][0]
+                    if upper is None or most < upper:
+                        out[name] = (most, None)
     else:
         points = enc.deal_points(s, rd)[0]
         most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
