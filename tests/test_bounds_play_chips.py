@@ -19,7 +19,7 @@ from comet.variant import variant_of
 from comet_proofs.bounds import DEAL_GAIN, DEAL_LOSS, play_chips
 from comet_proofs.bounds.build import built_deals
 from comet_proofs.bounds.lemmas import dealt_size
-from comet_proofs.bounds.play_chips import kept_loss, refutation, whole_deal, win_in_play
+from comet_proofs.bounds.play_chips import Lemma, kept_loss, refutation, whole_deal, win_in_play
 from comet_proofs.encoding import Encoding
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import Readings, SymState
@@ -36,12 +36,23 @@ def setting(players: int) -> tuple[Encoding, Readings, int, Callable[[SymState],
     return enc, rd, dealt_size(enc, players, rd), fixed
 
 
+def at(
+    enc: Encoding, lemma: Callable[[Encoding, SymState, int, int, int], z3.BoolRef], size: int, dearest: int
+) -> Lemma:
+    """``lemma`` for seat 0 as a formula of one state."""
+
+    def of(x: SymState) -> z3.BoolRef:
+        return lemma(enc, x, size, dearest, 0)
+
+    return of
+
+
 @pytest.mark.parametrize("players", [3, 5])
 def test_both_lemmas_are_proved_inductive(players: int) -> None:
     """R-OLD-KING, R-OLD-LAST-CARD, R-OLD-MANILLE-PLAY: true in every initial deal and kept by every step."""
     enc, rd, size, fixed = setting(players)
     for lemma in (win_in_play, kept_loss):
-        assert refutation(enc, players, rd, size, lambda x, f=lemma: f(enc, x, size, 10), fixed) is None
+        assert refutation(enc, players, rd, size, at(enc, lemma, size, 10), fixed) is None
 
 
 def test_a_cheaper_manille_is_refused_with_the_step_that_plays_it() -> None:
@@ -49,7 +60,7 @@ def test_a_cheaper_manille_is_refused_with_the_step_that_plays_it() -> None:
     the refutation names the step, the manille played (the Comet's action kind), and the chips it moved."""
     enc, rd, size, fixed = setting(3)
     for lemma in (win_in_play, kept_loss):
-        why = refutation(enc, 3, rd, size, lambda x, f=lemma: f(enc, x, size, 9), fixed)
+        why = refutation(enc, 3, rd, size, at(enc, lemma, size, 9), fixed)
         assert why is not None and why.startswith("from hands [seat 0:") and "the action Comet" in why
         assert "chips [" in why and "leads to hands" in why
 

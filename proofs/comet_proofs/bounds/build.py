@@ -151,7 +151,12 @@ SHAPES: tuple[Shape, ...] = (
     Shape(
         "old_comet",
         4,
-        (((4, 1), (3, 4), (1, 4)), ((10, 4), (11, 4), (12, 2)), ((12, 2), (13, 4), (9, 3), (6, 1)), ((8, 4), (7, 4), (6, 2))),
+        (
+            ((4, 1), (3, 4), (1, 4)),
+            ((10, 4), (11, 4), (12, 2)),
+            ((12, 2), (13, 4), (9, 3), (6, 1)),
+            ((8, 4), (7, 4), (6, 2)),
+        ),
         "the winner leads a 4, the four 3s (the other 4s dead) and the four Aces one at a time, each run stuck "
         "(a chip from each), and goes out on the manille (10 from each); the losers keep every card from the 6s "
         "up but one 6 (265 points)",

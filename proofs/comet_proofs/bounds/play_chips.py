@@ -17,7 +17,7 @@ from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at
 from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS
 from comet_proofs.encoding import Encoding
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, KING, KIND_NAMES, Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
 
 Lemma = Callable[[SymState], z3.BoolRef]
 
@@ -103,7 +103,8 @@ def describe(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction |
 
     def state(x: SymState) -> str:
         hands = "; ".join(
-            f"seat {p}: " + " ".join(f"{r}x{value(h)}" for r, h in zip(x.ranks, x.hands[p], strict=True) if value(h) != "0")
+            f"seat {p}: "
+            + " ".join(f"{r}x{value(h)}" for r, h in zip(x.ranks, x.hands[p], strict=True) if value(h) != "0")
             for p in range(x.players)
         )
         return (
@@ -113,7 +114,7 @@ def describe(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction |
 
     if t is None or a is None:
         return f"a deal starts in {state(s)}"
-    kind = KIND_NAMES.get(model.eval(a.kind, model_completion=True).as_long(), value(a.kind))  # type: ignore[attr-defined]
+    kind = KIND_NAMES.get(model.eval(a.kind, model_completion=True).as_long(), value(a.kind))
     return f"from {state(s)}, the action {kind} (rank {value(a.rank)}) leads to {state(t)}"
 
 
@@ -197,4 +198,14 @@ def whole_deal(
     return out
 
 
-__all__ = ["DEAREST", "Lemma", "describe", "kept_loss", "leads", "open_run_of", "refutation", "whole_deal", "win_in_play"]
+__all__ = [
+    "DEAREST",
+    "Lemma",
+    "describe",
+    "kept_loss",
+    "leads",
+    "open_run_of",
+    "refutation",
+    "whole_deal",
+    "win_in_play",
+]

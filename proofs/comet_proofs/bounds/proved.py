@@ -114,10 +114,10 @@ def proved_bounds_in_value(
                             out[DEAL_GAIN] = (won, None)
             sharper = DEAREST.get(preset)
             if sharper is not None:  # what play moves for the winner and a seat keeping its cards (``play_chips``)
-                for name, most in whole_deal(enc, players, rd, size, sharper, at_start, played_before, long_ok).items():
+                for name, best in whole_deal(enc, players, rd, size, sharper, at_start, played_before, long_ok).items():
                     upper = out[name][0]
-                    if upper is None or most < upper:
-                        out[name] = (most, None)
+                    if upper is None or best < upper:
+                        out[name] = (best, None)
     else:
         points = enc.deal_points(s, rd)[0]
         most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
