@@ -101,3 +101,22 @@ def test_the_whole_deal_bounds_are_what_a_built_deal_reaches(players: int) -> No
                 assert final.terminal
                 reached[q] = max(reached.get(q, best[q].value), best[q].value)
     assert proved == reached
+
+
+def test_the_lemmas_are_the_presets_readings_own() -> None:
+    """RUL-OLD-LAST-CARD = every_run_end (R-OLD-LAST-CARD): where the card that ends a run earns a chip too (a
+    King, the manille, the winner's last card), both lemmas are false, and Z3 finds the step that breaks
+    each, so the bounds they give are claimed for the preset's own readings only."""
+    from dataclasses import replace
+
+    rules = replace(preset_named("old_comet").rules, old_last_card="every_run_end")
+    enc = encoding_for("old_comet")
+    rd = enc.readings_of(rules)
+    size = dealt_size(enc, 3, rd)
+
+    def fixed(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value, *enc.fixed_by_rules(x, rules)]
+
+    for lemma in (win_in_play, kept_loss):
+        why = refutation(enc, 3, rd, size, at(enc, lemma, size, 10), fixed)
+        assert why is not None and "leads to hands" in why

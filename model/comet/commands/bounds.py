@@ -87,7 +87,9 @@ OUTRO = """## Where a gap remains, and why
   other player, more than the 19 chips a loser caught with it pays from three players up) and leads every
   other card alone, each run stuck on a rank all in the dead hand or already played, while the losers keep
   the highest cards of the pack (226, 265 and 295 points at three to five players; at two players the
-  manille caught gives the same 205).
+  manille caught gives the same 205). No Old Comet row keeps a gap. The lemmas hold for the preset's own
+  readings, not for every reading: under `old_last_card = "every_run_end"` the card that ends a run (a King,
+  the manille, the winner's last card) earns a chip more, and Z3 finds the step that breaks each of them.
 - **000's Commit's whole deal**: its settlement rows are exact (a loser keeping the four Kings and the 9D,
   built by hand), but the whole deal adds the in-play
   potential (every card held counted as the most any play pays, every pass left as another stuck run's

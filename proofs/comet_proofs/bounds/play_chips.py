@@ -23,6 +23,7 @@ Lemma = Callable[[SymState], z3.BoolRef]
 
 
 def holds_king(s: SymState, seat: int) -> z3.BoolRef:
+    """``seat`` holds a natural King."""
     return s.hands[seat][s.ranks.index(KING)] >= 1
 
 
