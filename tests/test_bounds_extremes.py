@@ -171,6 +171,8 @@ def test_the_built_deals_reach_the_proved_bounds_they_claim() -> None:
     assert [(h[LOSS], h[GAIN]) for h in hoyle] == [(13, 8), (19, 9), (25, 10)]
     old2, old4 = values("old_comet", 2), values("old_comet", 4)
     assert (old2[LOSS], old2[GAIN], old4[LOSS], old4[GAIN]) == (188, 188, 129, 278)
+    whole = [(o[DEAL_LOSS], o[DEAL_GAIN]) for o in (old2, old[0], old4, old[1])]
+    assert whole == [(205, 205), (161, 268), (155, 322), (159, 367)]
     assert [(values("opera", n)[LOSS], values("opera", n)[DEAL_LOSS]) for n in (4, 5)] == [(800, 808), (720, 728)]
     assert values("red_nines", 5)[POINTS] == 1560 and values("red_nines", 4)[POINTS] == 756
 
@@ -272,9 +274,10 @@ def test_every_extremal_deal_is_a_conformance_vector() -> None:
 
 def test_old_comets_loss_in_play_lemma_is_proved_and_a_cheaper_manille_is_refused() -> None:
     """R-OLD-KING, R-OLD-LAST-CARD, R-OLD-MANILLE-PLAY, R-OLD-SETTLE: "each play of another seat takes at most
-    one chip from seat 0, the manille ten" is proved for Old Comet at three players and, with the settlement,
-    bounds the loser's whole deal at 162 (the settlement's 139 plus the loose in-play potential gave 571); the
-    keeper deal reaches 160.  A planted manille worth nine is refused (a deal where it is played breaks it)."""
+    one chip from seat 0, the manille ten" is proved for Old Comet at three players; a planted manille worth
+    nine is refused (a deal where it is played breaks it).  The whole deal's bound now comes from the sharper
+    ``play_chips.kept_loss`` (tests/test_bounds_play_chips.py): 161, which the keeper deal reaches with its
+    Kings kept for the last card (160 when they are played first, a chip short)."""
     from comet.variant import variant_of
     from comet_proofs.bounds import DEAL_LOSS, lemmas
     from comet_proofs.bounds.build import keeper, ladder_play
@@ -290,7 +293,7 @@ def test_old_comets_loss_in_play_lemma_is_proved_and_a_cheaper_manille_is_refuse
     fixed = [s.comet_value == variant_of(rules).comet_value, *enc.fixed_by_rules(s, rules)]
     assert lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 10, fixed, s)
     assert not lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 9, fixed, s)
-    assert proved_bounds("old_comet", 3)[DEAL_LOSS] == 162
+    assert proved_bounds("old_comet", 3)[DEAL_LOSS] == 161
     start = keeper("old_comet", 3)
-    actions = ladder_play(start)
-    assert quantities(engine.replay(start, actions), len(actions))[DEAL_LOSS] == 160
+    lost = [quantities(engine.replay(start, a), len(a))[DEAL_LOSS] for a in (ladder_play(start, True), ladder_play(start))]
+    assert lost == [161, 160]

@@ -256,7 +256,7 @@ def test_proved_bounds_of_the_other_presets_are_the_proofs() -> None:
 
     assert proof_disagreements(PROVED_CHIPS, PROVED_POINTS) == []
     b = utility_bounds(make_table("old_comet", 3))
-    assert (b.low, b.high) == (-162, 1102) and b.source.startswith("proved")
+    assert (b.low, b.high) == (-161, 268) and b.source.startswith("proved")
     b = utility_bounds(make_table("red_nines", 5))
     assert (b.low, b.high) == (-1248, 1248) and "obligation 13" in b.source  # 1560 x 4/5
     assert utility_bounds(make_table("old_comet", 3, comet_value=9)).source.startswith("not proved")
@@ -270,7 +270,7 @@ def test_a_figure_below_the_proof_is_caught() -> None:
     """A planted bug: Old Comet's 3-player loss bound stored below what is proved (and one above: stale)."""
     pytest.importorskip("z3")
     low = proof_disagreements({"old_comet": {3: (150, 1102)}}, {})
-    assert low and "stored 150, proved 162" in low[0]
+    assert low and "stored 150, proved 161" in low[0]
     assert proof_disagreements({}, {"commit_cats": {3: 200}})
 
 

@@ -44,15 +44,30 @@ def test_a_planted_settlement_bug_makes_the_witness_deal_beat_the_bound(monkeypa
     assert b.witness == 960 and not b.ok and not b.exact
 
 
-def test_old_comet_whole_deal_is_bounded_by_the_settlement_plus_what_play_moves() -> None:
+def test_old_comet_whole_deal_is_bounded_by_the_settlement_and_what_play_moves() -> None:
     """R-OLD-KING, R-OLD-MANILLE-PLAY, R-OLD-LAST-CARD, R-OLD-SETTLE: Kings, the manille and stuck runs pay
-    in play, so the whole deal's bound is the settlement's plus the potential bound on the chips play moves
-    (``in_play_bound``): above the settlement's alone, never beaten by a real deal, and not exact."""
+    in play, so the whole deal's bound is above the settlement's alone; with the lemmas on what play moves
+    (``play_chips``) it is never beaten by a real deal and a shipped deal reaches it (exact), far below the
+    settlement's bound plus the loose in-play potential (``in_play_bound``)."""
+    from comet.presets import preset as named
+    from comet.variant import variant_of
+    from comet_proofs.bounds import in_play_bounds, lost_in_play, won_in_play
+    from comet_proofs.registry import encoding_for
+
     found = {b.quantity: b for b in bounds("old_comet", players=(3,), deals=4)}
-    for whole, settled in ((DEAL_LOSS, LOSS), (DEAL_GAIN, GAIN)):
+    rules = named("old_comet").rules
+    enc = encoding_for("old_comet")
+    rd = enc.readings_of(rules)
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value]
+
+    loose = in_play_bounds(enc, 3, rd, at_start, [lost_in_play, won_in_play])
+    for (whole, settled), moved in zip(((DEAL_LOSS, LOSS), (DEAL_GAIN, GAIN)), loose, strict=True):
         b, s = found[whole], found[settled]
         assert b.upper is not None and s.upper is not None and b.upper > s.upper
-        assert b.ok and not b.exact and b.best < b.upper
+        assert b.ok and b.exact and b.witness == b.upper
+        assert moved is not None and b.upper < s.upper + moved.most
 
 
 def test_a_planted_king_payment_beats_the_whole_deal_bound(monkeypatch: pytest.MonkeyPatch) -> None:

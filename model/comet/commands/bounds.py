@@ -67,24 +67,34 @@ OUTRO = """## Where a gap remains, and why
   and the three of the dead hand are the four 2s, the four 3s, two 4s and an 8, and from those every run the
   winner starts, other than the 8 it goes out with, reaches a rank a loser holds (R-PLAY-MUST), while it
   cannot play all of them in one turn without a King. Where between 1104 and 1164 the extreme lies is open.
-- **Old Comet's loser in the whole deal**: a third lemma, proved inductive per player count
-  (`bounds.lemmas.loss_in_play`), charges each play of another seat one chip taken from seat 0 (a King, or the
-  stuck run its player then collects) and the manille ten: the chips lost, plus the cards the others hold,
-  plus 9 while another holds the manille, plus one while another's run is open, never exceed the cards dealt
-  to the others (plus 9 unless seat 0 holds the manille). With the settlement in one optimum that gives 206,
-  162, 157 and 162 at two to five players (the settlement's bound plus the loose in-play potential gave 620,
-  571, 609, 669), and at two players, the lemma proved for seat 1 too, the winner's 206 (was 620). The keeper deals (`bounds/build.py`, `keeper`: seat 0 keeps the manille and the highest
-  cards and never plays, the others play a ladder, each play collecting a chip) reach 205 (205 won at two
-  players), 160 and 154 at two to four players; the lemma does not see that a hand-over (a seat's first play going on with another's run)
-  leaves that run's chip uncollected, nor that a last card other than a King collects nothing, which is where
-  the gaps of 1 to 3 lie; at five players the 7-card dead hand leaves too few cards no keeper's rank follows,
-  and the deal has not been built.
-- **Old Comet's winner and 000's Commit's whole deal**: their settlement rows are exact (a loser caught with
-  the manille, or keeping the four Kings and the 9D, built by hand), but the whole deal adds the in-play
+- **Old Comet's whole deal** (every row exact): two lemmas, proved inductive per player count before they
+  are used (`bounds.play_chips`), bound what play moves for one seat, and the optimum takes each with the
+  settlement at once. For a seat that keeps its cards (`kept_loss`, sharper than `bounds.lemmas.loss_in_play`):
+  each play of another seat takes at most one chip from it (a King, or the stuck run its player then
+  collects) and the manille ten, less what is never collected: the deal's last card collects nothing unless
+  it is a stop (a King or the manille), and while the seat has not played, each seat's first play but the
+  first seat's goes on with another seat's run, whose chip is then lost. For the winner (`win_in_play`): each
+  of its plays earns at most one chip from each other player (a King, or the stuck run it collects), the
+  manille ten, its last card nothing unless a King or the manille, so at the end it has won in play at most
+  (n-1)(cards dealt - 1 + [a King played] + [the manille played]) + 9(n-1)[the manille played]. With the
+  settlement that gives the loser 205, 161, 155 and 159 and the winner 205, 268, 322 and 367 at two to five
+  players (the earlier lemma gave the loser 206, 162, 157, 162; the settlement plus the loose in-play
+  potential gave the winner 620, 1102, 1718, 2470). Deals built by hand reach each: the keeper deals
+  (`bounds/build.py`, `keeper`: seat 0 keeps the manille and the highest cards and never plays, the others
+  play a ladder, every play collecting a chip, one hand-over a seat, the winner's last card a King; at five
+  players seat 0 keeps the Jacks and Queens, so only the 10s are barred to the others and Kings fill the
+  winner's hand) and, for the winner, deals where it keeps the manille for its last card (ten from each
+  other player, more than the 19 chips a loser caught with it pays from three players up) and leads every
+  other card alone, each run stuck on a rank all in the dead hand or already played, while the losers keep
+  the highest cards of the pack (226, 265 and 295 points at three to five players; at two players the
+  manille caught gives the same 205). No Old Comet row keeps a gap. The lemmas hold for the preset's own
+  readings, not for every reading: under `old_last_card = "every_run_end"` the card that ends a run (a King,
+  the manille, the winner's last card) earns a chip more, and Z3 finds the step that breaks each of them.
+- **000's Commit's whole deal**: its settlement rows are exact (a loser keeping the four Kings and the 9D,
+  built by hand), but the whole deal adds the in-play
   potential (every card held counted as the most any play pays, every pass left as another stuck run's
   chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves for
-  the winner (four Kings, one manille or 9D, one chip a stuck run, less what the others collect) is not
-  proved yet.
+  the winner (four Kings, the 9D, one chip a stuck run, less what the others collect) is not proved yet.
 - **002's Commit's points**: the bound adds the same loose in-play potential, and only the search has been
   run (41 of 159).
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.

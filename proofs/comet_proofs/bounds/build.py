@@ -136,6 +136,45 @@ SHAPES: tuple[Shape, ...] = (
         "player), the others keep every card from 5 up (211 points)",
         wild_seat=1,
     ),
+    # Old Comet's winner in the whole deal (``play_chips.win_in_play``): the winner keeps the manille for its
+    # last card (10 from each, R-OLD-MANILLE-PLAY) and leads its other cards one at a time, the highest first,
+    # each run stuck on a rank in the dead hand or played (a chip from each, R-OLD-LAST-CARD), while the losers
+    # keep the highest cards of the pack
+    Shape(
+        "old_comet",
+        3,
+        (((5, 3), (3, 4), (1, 4)), ((10, 4), (11, 4), (12, 4)), ((13, 4), (9, 3), (8, 4), (7, 1))),
+        "the winner leads the three 5s, the four 3s and the four Aces one at a time, each run stuck (the 6s, 4s "
+        "and 2s all dead: a chip from each), and goes out on the manille (10 from each); the losers keep the "
+        "sixteen 10-point cards, the three natural 9s, the 8s and a 7 (226 points)",
+    ),
+    Shape(
+        "old_comet",
+        4,
+        (
+            ((4, 1), (3, 4), (1, 4)),
+            ((10, 4), (11, 4), (12, 2)),
+            ((12, 2), (13, 4), (9, 3), (6, 1)),
+            ((8, 4), (7, 4), (6, 2)),
+        ),
+        "the winner leads a 4, the four 3s (the other 4s dead) and the four Aces one at a time, each run stuck "
+        "(a chip from each), and goes out on the manille (10 from each); the losers keep every card from the 6s "
+        "up but one 6 (265 points)",
+    ),
+    Shape(
+        "old_comet",
+        5,
+        (
+            ((2, 4), (1, 4)),
+            ((10, 4), (11, 4), (4, 1)),
+            ((12, 4), (13, 4), (9, 1)),
+            ((9, 2), (8, 4), (7, 3)),
+            ((7, 1), (6, 4), (5, 4)),
+        ),
+        "the winner leads the four 2s (the 3s dead) and then the four Aces one at a time, each run stuck (a chip "
+        "from each), and goes out on the manille (10 from each); the losers keep every card from the 5s up and a "
+        "4 (295 points)",
+    ),
     Shape(
         "opera",
         3,
@@ -274,6 +313,24 @@ def steered_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+def singles_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
+    """The winner plays one natural card at a time, the highest it may, passes where it may not, and plays the
+    Comet only when nothing else is left; every other seat passes whenever it may (the model's legal actions
+    only)."""
+    state, actions = start, []
+    while not state.terminal:
+        legal = engine.legal_actions(state)
+        passes = [a for a in legal if a.is_pass]
+        if state.to_move == winner:
+            singles = [a for a in legal if len(a.cards) == 1 and a.cards[0] not in state.wild]
+            action = max(singles, key=lambda a: rank_of(a.cards[0])) if singles else passes[0] if passes else legal[0]
+        else:
+            action = passes[0] if passes else legal[0]
+        actions.append(action)
+        state = engine.apply(state, action)
+    return tuple(actions)
+
+
 def first_turn_out(start: DealState, quantity: str, limit: int = 20_000) -> tuple[Action, ...] | None:
     """The first player's best way (for ``quantity``) to play its whole hand in the first turn (an Opera), by
     a depth-first search over the model's legal actions that never passes; None if it cannot (within
@@ -307,7 +364,7 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
             continue
         start = built(shape)
         best: dict[str, Played] = {}
-        plays = [steered_play(start)]
+        plays = [steered_play(start), singles_play(start)]
         for quantity in quantities(engine.replay(start, plays[0]), len(plays[0])):
             opera = first_turn_out(start, quantity)
             if opera is not None:
@@ -330,7 +387,7 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
             out.append((Shape(preset, players, (), LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
     if (preset, players) in KEEPERS:
         start = keeper(preset, players)
-        actions = ladder_play(start)
+        actions = ladder_play(start, kings_last=True)
         final = engine.replay(start, actions)
         if final.terminal:
             played = {q: Played(v, start, actions) for q, v in quantities(final, len(actions)).items()}
@@ -399,15 +456,21 @@ def ladder(preset: str, players: int) -> DealState:
     return engine.explicit_deal(rules, players, players - 1, hands, dead)
 
 
-def ladder_play(start: DealState) -> tuple[Action, ...]:
-    """Play a ladder deal long: pass whenever allowed; on a lead, the highest natural card alone; on a run,
-    one natural card (the model's legal actions only)."""
+def ladder_play(start: DealState, kings_last: bool = False) -> tuple[Action, ...]:
+    """Play a ladder deal long: pass whenever allowed; on a lead, the highest natural card alone (with
+    ``kings_last``, a King only when no other card is left: a keeper deal's last card earns its chip only as
+    a King, R-OLD-KING); on a run, one natural card (the model's legal actions only)."""
+
+    def order(a: Action) -> tuple[bool, int]:
+        rank = rank_of(a.cards[0])
+        return (not kings_last or rank != KING, rank)
+
     state, actions = start, []
     while not state.terminal:
         legal = engine.legal_actions(state)
         passes = [a for a in legal if a.is_pass]
         singles = [a for a in legal if len(a.cards) == 1 and a.cards[0] not in state.wild]
-        action = passes[0] if passes else max(singles, key=lambda a: rank_of(a.cards[0])) if singles else legal[0]
+        action = passes[0] if passes else max(singles, key=order) if singles else legal[0]
         actions.append(action)
         state = engine.apply(state, action)
     return tuple(actions)
@@ -419,6 +482,7 @@ KEEPERS: dict[tuple[str, int], tuple[int, ...]] = {
     ("old_comet", 2): (10,) * 4 + (11,) * 4 + (12,) * 4 + (KING,) * 4 + (NINE,),
     ("old_comet", 3): (11,) * 4 + (12,) * 4 + (KING,) * 3,
     ("old_comet", 4): (11,) * 4 + (12,) * 4 + (KING,),
+    ("old_comet", 5): (11,) * 4 + (12,) * 4,
 }
 KEEPER_WHY = (
     "seat 0 keeps the manille and the highest cards to the end (caught with it) and never plays: no other "
@@ -454,8 +518,9 @@ def keeper(preset: str, players: int) -> DealState:
         take = size if i == len(order) - 1 else size - 1
         shares.append(low[:take])
         low = low[take:]
-    if kings:
-        shares[-1][-1] = kings[0]
+    if kings:  # the winner's last card a King, and more Kings (stops, a chip each) where the low cards run out
+        short = max(1, size - len(shares[-1]))
+        shares[-1] = shares[-1][: size - short] + kings[:short]
     for k in range(len(shares) - 1):  # the hand-over, as in ``ladder``
         this, nxt = shares[k], shares[k + 1]
         last = rank_of(this[-1])

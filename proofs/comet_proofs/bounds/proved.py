@@ -22,6 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played_lemma_holds,
 )
 from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
@@ -92,7 +93,8 @@ def proved_bounds_in_value(
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
             dearest = TAKES_IN_PLAY.get(preset)
-            if dearest is not None:  # the loser's whole deal bounded at once (``loss_in_play``): sharper
+            # (where ``play_chips`` applies, its ``kept_loss`` implies ``loss_in_play``: not proved twice, 0.3 s)
+            if dearest is not None and preset not in DEAREST:  # the loser's whole deal at once: sharper
                 e = enc.fresh_state("l", players)
                 if loss_in_play_lemma_holds(enc, players, rd, size, dearest, at_start(e), e):
                     finals = [enc.invariant(e), hands_within_deal(enc, e, size), enc.terminal(e), *at_start(e)]
@@ -111,6 +113,12 @@ def proved_bounds_in_value(
                         upper = out[DEAL_GAIN][0]
                         if won is not None and (upper is None or won < upper):
                             out[DEAL_GAIN] = (won, None)
+            sharper = DEAREST.get(preset)
+            if sharper is not None:  # what play moves for the winner and a seat keeping its cards (``play_chips``)
+                for name, best in whole_deal(enc, players, rd, size, sharper, at_start, played_before, long_ok).items():
+                    upper = out[name][0]
+                    if upper is None or best < upper:
+                        out[name] = (best, None)
     else:
         points = enc.deal_points(s, rd)[0]
         most = maxima(certs, f"{p} {POINTS}", over, [points])[0]
