@@ -169,6 +169,32 @@ def hoyle_shape(players: int, hand: int) -> Shape:
 
 
 SHAPES += (hoyle_shape(3, 17), hoyle_shape(4, 12), hoyle_shape(5, 9))
+
+
+def hoyle_winner_shape(players: int, hand: int) -> Shape:
+    """000's Commit, the most won in a whole deal: the first player goes out in its first turn with the four
+    Kings and the 9D in its hand, each paid in play (R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID) and none
+    left to pay for at the settlement, so no loser moves: the diamonds up to the 7D (a stop), the spades up to
+    the King (a stop) where the hand holds more, each other King alone (a stop), and the 9D led last
+    (R-COMMIT-H-NINE, as its last card), which takes it out and wins the pool."""
+    runs = hand - 5
+    diamonds = tuple((r, DIAMONDS) for r in range(max(1, 8 - runs), 8))
+    spades = tuple((r, SPADES) for r in range(KING - (runs - len(diamonds)), KING))
+    return Shape(
+        "commit_hoyle",
+        players,
+        (),
+        f"the first player goes out in its first turn: the diamonds from the {diamonds[0][0]} to the 7 (a stop)"
+        + (f", the spades from the {spades[0][0]} to the King" if spades else "")
+        + ", the other Kings one by one (each a stop) and the 9D led as its last card, so it is paid for the four "
+        "Kings (1 from each other player each) and the 9D (2 from each), and wins the pool; no loser moves",
+        wild_seat=-1,
+        suited=(diamonds + spades + tuple((KING, s) for s in range(4)) + ((9, DIAMONDS),),),
+        fill=tuple(range(1, players)),
+    )
+
+
+SHAPES += (hoyle_winner_shape(3, 17), hoyle_winner_shape(4, 12), hoyle_winner_shape(5, 9))
 SHAPES += (
     Shape(
         "red_nines",

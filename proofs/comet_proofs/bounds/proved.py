@@ -22,6 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played_lemma_holds,
 )
 from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.paid import paid_whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
@@ -91,6 +92,11 @@ def proved_bounds_in_value(
             moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
+            # where only some cards pay when played, each once (000's Commit): the whole deal at once, sharper
+            also = (lambda x: [run_played(enc, x)]) if played_before else (lambda x: [])
+            for name, most in paid_whole_deal(enc, preset, players, rd, size, at_start, also).items():
+                upper = out[name][0]
+                out[name] = (most if upper is None else min(most, upper), None)
             dearest = TAKES_IN_PLAY.get(preset)
             if dearest is not None:  # the loser's whole deal bounded at once (``loss_in_play``): sharper
                 e = enc.fresh_state("l", players)
