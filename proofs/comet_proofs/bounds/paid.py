@@ -32,9 +32,7 @@ def unplayed(enc: Encoding, s: SymState, paid: tuple[tuple[int, int], ...]) -> z
     return z3.Sum(*[z3.If(enc.loc(s, c) == PLAYED, 0, amount) for c, amount in paid])
 
 
-def paid_in_play(
-    enc: Encoding, s: SymState, paid: tuple[tuple[int, int], ...], won: bool, seat: int = 0
-) -> z3.BoolRef:
+def paid_in_play(enc: Encoding, s: SymState, paid: tuple[tuple[int, int], ...], won: bool, seat: int = 0) -> z3.BoolRef:
     """What ``seat`` can have lost (``won`` False) or won (True) in play where a card of ``paid`` pays its
     amount to its player from each other seat when played, and nothing else moves chips in play: each card
     is paid once, so
