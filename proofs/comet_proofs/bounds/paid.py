@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import z3
-from comet.cards import DIAMONDS, KING, card
+from comet.cards import DIAMONDS, KING, card, card_text
 
 from comet_proofs.bounds.lemmas import hands_within_deal
 from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
@@ -16,7 +16,7 @@ from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import PLAYED, SuitedEncoding
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import Readings, SymAction, SymState
+from comet_proofs.symbolic import CARD, PASS, Readings, SymAction, SymState
 
 # The cards whose play pays, with what each pays its player from each other seat, per preset: 000's Commit's
 # four Kings (1, R-COMMIT-H-KING-PAID) and the 9D (2, R-COMMIT-H-NINE-PAID).  A wrong table is refused: the
@@ -62,20 +62,69 @@ def paid_in_play_lemma_holds(
     fixed: Callable[[SymState], list[z3.BoolRef]],
     seat: int = 0,
 ) -> bool:
-    """``paid_in_play`` is true in every initial deal and kept by every step from an ``Inv`` state whose hands
-    are within the deal and whose fields ``fixed`` holds (the preset's stake), tried whole, then split by the
-    step's cases (as ``lemmas.lemma_holds``); false where another play moves chips (a wrong ``paid``)."""
+    """``paid_in_play`` is proved: ``paid_in_play_refuted`` finds nothing."""
+    return paid_in_play_refuted(enc, players, rd, size, paid, won, fixed, seat) is None
+
+
+def paid_in_play_refuted(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    paid: tuple[tuple[int, int], ...],
+    won: bool,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    seat: int = 0,
+) -> str | None:
+    """None where ``paid_in_play`` is true in every initial deal and kept by every step from an ``Inv`` state
+    whose hands are within the deal and whose fields ``fixed`` holds (the preset's stake), tried whole, then
+    split by the step's cases (as ``lemmas.lemma_holds``); else a line saying why not, with Z3's
+    counterexample in words where it found one (an initial deal, or the step that breaks it: a wrong
+    ``paid``, another play that moves chips)."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
-    base = z3.And(enc.initial(init, rd), z3.Not(paid_in_play(enc, init, paid, won, seat)))
-    if solve_alone([base], 2 * TIMEOUT_MS).verdict != z3.unsat:
-        return False
+    base = solve_alone([enc.initial(init, rd), z3.Not(paid_in_play(enc, init, paid, won, seat))], 2 * TIMEOUT_MS)
+    if base.verdict != z3.unsat:
+        if base.model is None:
+            return f"the initial deals: no answer in time ({base.reason})"
+        return f"an initial deal breaks it: {standing(enc, base.model, init, paid, won, seat)}"
     step = [enc.invariant(s), hands_within_deal(enc, s, size), paid_in_play(enc, s, paid, won, seat), *fixed(s)]
     step.append(enc.transition(s, a, t, rd))
     breaks = [z3.Not(paid_in_play(enc, t, paid, won, seat))]
     if unsat_at_once(step, breaks):
-        return True
-    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+        return None
+    for case in step_cases(enc, a):
+        got = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)
+        if got.verdict == z3.unsat:
+            continue
+        if got.model is None:
+            return f"a step not proved in time ({got.reason})"
+        m = got.model
+        kind, code, mover = (m.eval(x, model_completion=True).as_long() for x in (a.kind, a.rank, s.to_move))
+        what = "passes" if kind == PASS else f"plays {card_text(code)}" if kind == CARD else f"acts (kind {kind})"
+        before = standing(enc, m, s, paid, won, seat)
+        after = standing(enc, m, t, paid, won, seat)
+        return f"seat {mover} {what}, and the step breaks it: before, {before}; after, {after}"
+    return None
+
+
+def standing(
+    enc: Encoding, m: z3.ModelRef, x: SymState, paid: tuple[tuple[int, int], ...], won: bool, seat: int
+) -> str:
+    """``paid_in_play`` in the model ``m`` for the state ``x``, in words."""
+
+    def value(e: z3.ArithRef) -> int:
+        return int(m.eval(e, model_completion=True).as_long())
+
+    total = sum(amount for _, amount in paid)
+    chips, left = value(x.chips[seat]), value(unplayed(enc, x, paid))
+    if won:
+        n = x.players
+        return (
+            f"seat {seat} has won {chips} in play and the unplayed paying cards pay {left} a seat: "
+            f"{chips} + {n - 1} x {left} against at most {n - 1} x {total}"
+        )
+    return f"seat {seat} has lost {-chips} in play and the unplayed paying cards pay {left}: {-chips} + {left} against at most {total}"
 
 
 def paid_whole_deal(
