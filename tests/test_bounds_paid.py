@@ -81,3 +81,21 @@ def test_the_whole_deal_bounds_are_exact_and_the_built_deals_reach_them() -> Non
                 assert final.terminal
                 best[q] = max(best[q], quantities(final, len(deal.actions))[q])
         assert (best[DEAL_LOSS], best[DEAL_GAIN]) == (lost, won)
+
+
+def test_the_long_deal_lemma_holds_in_000s_commit_with_the_9d_fact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMMIT-H-NINE, R-STOP-STUCK, R-COMMIT-H-SUIT: with the fact that a turn the 9D has just ended leaves a
+    run open (its player's pass is on a run, not on a lead), "the actions so far plus the passes still possible
+    before the next play are at most n+1 per card played, less one per seat joining after the first" is proved
+    for 000's Commit and lowers the proved longest deal from the ranking's 255 to 191 at three players; without
+    the fact Z3 finds the step that breaks it (the 9D's turn ended with nothing open, a state ``Inv`` admits)."""
+    from comet_proofs.bounds import ACTIONS, lemmas
+    from comet_proofs.bounds.proved import proved_bounds
+
+    enc = encoding_for(HOYLE)
+    rd = enc.readings_of(preset_named(HOYLE).rules)
+    size = dealt_size(enc, 3, rd)
+    assert lemmas.long_deal_lemma_holds(enc, 3, rd, size)
+    assert proved_bounds(HOYLE, 3)[ACTIONS] == 191
+    monkeypatch.setattr(lemmas, "nine_left_open", lambda e, s: [])
+    assert not lemmas.long_deal_lemma_holds(enc, 3, rd, size)
