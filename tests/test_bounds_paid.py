@@ -75,7 +75,7 @@ def test_the_whole_deal_bounds_are_exact_and_the_built_deals_reach_them() -> Non
         assert (proved[DEAL_LOSS], proved[DEAL_GAIN]) == (lost, won)
         best = {DEAL_LOSS: 0, DEAL_GAIN: 0}
         for _, played in built_deals(HOYLE, players):
-            for q in best:
+            for q in [q for q in best if q in played]:
                 deal = played[q]
                 final = engine.replay(deal.start, deal.actions)
                 assert final.terminal
@@ -99,3 +99,49 @@ def test_the_long_deal_lemma_holds_in_000s_commit_with_the_9d_fact(monkeypatch: 
     assert proved_bounds(HOYLE, 3)[ACTIONS] == 191
     monkeypatch.setattr(lemmas, "nine_left_open", lambda e, s: [])
     assert not lemmas.long_deal_lemma_holds(enc, 3, rd, size)
+
+
+def test_002s_commit_points_scored_in_play_are_scored_once() -> None:
+    """R-COMMIT-C-KING, R-COMMIT-C-COMET, R-COMMIT-C-OUT, R-COMMIT-C-CAUGHT: in 002's Commit a King scores its
+    player 1 and the Comet 2, each once, so the points seat 0 has scored in play plus what the unplayed Kings
+    and Comet would score is at most 6: proved, and with it the most points one seat scores in a deal at three
+    players is 41 (the potential gave 159); a Comet scoring 1 is refused by the step where seat 0 plays it."""
+    from comet_proofs.bounds import POINTS
+    from comet_proofs.bounds.proved import proved_bounds
+
+    cats = "commit_cats"
+    enc = encoding_for(cats)
+    rules = preset_named(cats).rules
+    rd = enc.readings_of(rules)
+    size = dealt_size(enc, 3, rd)
+
+    def fixed(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == variant_of(rules).comet_value, *enc.fixed_by_rules(x, rules)]
+
+    paid = PAID_IN_PLAY[cats]
+    assert paid_in_play_refuted(enc, 3, rd, size, paid, True, fixed) is None
+    cheap = tuple((c, amount - 1 if amount == 2 else amount) for c, amount in paid)
+    refuted = paid_in_play_refuted(enc, 3, rd, size, cheap, True, fixed)
+    assert refuted is not None and refuted.startswith("seat 0 plays the Comet") and "against at most 5" in refuted
+    assert proved_bounds(cats, 3)[POINTS] == 41
+
+
+def test_the_commit_ladder_reaches_the_longest_deal_at_five_players() -> None:
+    """R-COMMIT-H-SUIT, R-COMMIT-H-STOPS, R-STOP-STUCK, R-COMMIT-H-NINE: 000's Commit's ladder by suit (each suit
+    played from the top down, every run stuck, the stops and the 9D face down as far as the rest holds them),
+    dealt and played by the model, lasts 176, 210 and 237 actions at three to five players, 237 being the proved
+    bound at five; the planned play never plays the 9D instead of a pass."""
+    from comet import engine
+    from comet_proofs.bounds.build import commit_ladder, planned_play
+
+    lengths = []
+    for players in (3, 4, 5):
+        start, plan = commit_ladder(HOYLE, players)
+        actions = planned_play(start, plan)
+        assert engine.replay(start, actions).terminal
+        lengths.append(len(actions))
+    assert lengths == [176, 210, 237]
+    from comet_proofs.bounds import ACTIONS
+    from comet_proofs.bounds.proved import proved_bounds
+
+    assert proved_bounds(HOYLE, 5)[ACTIONS] == 237

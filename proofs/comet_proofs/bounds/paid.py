@@ -8,21 +8,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import z3
-from comet.cards import DIAMONDS, KING, card, card_text
+from comet.cards import DIAMONDS, KING, card, card_text, rank_text
 
 from comet_proofs.bounds.lemmas import hands_within_deal
 from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
-from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS
+from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS, POINTS
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import PLAYED, SuitedEncoding
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import CARD, PASS, Readings, SymAction, SymState
+from comet_proofs.symbolic import CARD, COMET, KIND_NAMES, PASS, Readings, SymAction, SymState
 
 # The cards whose play pays, with what each pays its player from each other seat, per preset: 000's Commit's
 # four Kings (1, R-COMMIT-H-KING-PAID) and the 9D (2, R-COMMIT-H-NINE-PAID).  A wrong table is refused: the
 # lemma is then not proved (``paid_in_play_lemma_holds``) and the bound falls back to the potential.
 PAID_IN_PLAY: dict[str, tuple[tuple[int, int], ...]] = {
     "commit_hoyle": (*((card(KING, suit), 1) for suit in range(4)), (card(9, DIAMONDS), 2)),
+    # 002's Commit, a points game: a King scores its player 1 (R-COMMIT-C-KING), the Comet (the 9D) 2
+    # (R-COMMIT-C-COMET), standing for a King or not (RUL-COMMIT-C-COMET-KING = comet_only)
+    "commit_cats": (*((card(KING, suit), 1) for suit in range(4)), (card(9, DIAMONDS), 2)),
 }
 
 
@@ -47,6 +50,10 @@ def paid_in_play(enc: Encoding, s: SymState, paid: tuple[tuple[int, int], ...], 
     is paid for in play or at the settlement, never both."""
     total = sum(amount for _, amount in paid)
     left = unplayed(enc, s, paid)
+    if enc.scoring == "points":  # the points scored in play: only its own plays score for ``seat``
+        scored = enc.play_points(s, seat)
+        assert scored is not None and won, "a points game's lemma is on the points scored"
+        return scored + left <= total
     if won:
         return s.chips[seat] + (s.players - 1) * left <= (s.players - 1) * total
     return -s.chips[seat] + left <= total
@@ -101,11 +108,18 @@ def paid_in_play_refuted(
             return f"a step not proved in time ({got.reason})"
         m = got.model
         kind, code, mover = (m.eval(x, model_completion=True).as_long() for x in (a.kind, a.rank, s.to_move))
-        what = "passes" if kind == PASS else f"plays {card_text(code)}" if kind == CARD else f"acts (kind {kind})"
+        what = (
+            "passes" if kind == PASS else f"plays {card_text(code)}" if kind == CARD else f"plays {played(kind, code)}"
+        )
         before = standing(enc, m, s, paid, won, seat)
         after = standing(enc, m, t, paid, won, seat)
         return f"seat {mover} {what}, and the step breaks it: before, {before}; after, {after}"
     return None
+
+
+def played(kind: int, rank: int) -> str:
+    """A rank-level action in words (the Comet standing for ``rank``, a natural card of ``rank``)."""
+    return f"the Comet as {rank_text(rank)}" if kind == COMET else f"{KIND_NAMES.get(kind, kind)} {rank_text(rank)}"
 
 
 def standing(
@@ -118,6 +132,13 @@ def standing(
 
     total = sum(amount for _, amount in paid)
     chips, left = value(x.chips[seat]), value(unplayed(enc, x, paid))
+    scored = enc.play_points(x, seat) if enc.scoring == "points" else None
+    if scored is not None:
+        got = value(scored)
+        return (
+            f"seat {seat} has scored {got} in play and the unplayed paying cards score {left}: "
+            f"{got} + {left} against at most {total}"
+        )
     if won:
         n = x.players
         return (
@@ -156,3 +177,23 @@ def paid_whole_deal(
         if most is not None:
             out[name] = most
     return out
+
+
+def paid_points(
+    enc: Encoding, preset: str, players: int, rd: Readings, size: int, fixed: Callable[[SymState], list[z3.BoolRef]]
+) -> int | None:
+    """The most points seat 0 scores in a deal of a points game where only ``PAID_IN_PLAY``'s cards score in
+    play (002's Commit), once ``paid_in_play`` is proved: the most of the deal's points over the finished
+    states with the lemma, the hands within the deal and the paying cards in their places, without ``Inv``
+    (fewer constraints, so still a bound on every finished deal; with ``Inv`` Z3 found no optimum in 30 s on
+    this card-level encoding, ``proved``); None where the lemma is not proved or no optimum is found."""
+    paid = PAID_IN_PLAY.get(preset)
+    if paid is None or not paid_in_play_lemma_holds(enc, players, rd, size, paid, True, fixed):
+        return None
+    assert isinstance(enc, SuitedEncoding), "the lemma reads each card's place (a card-level encoding)"
+    e = enc.fresh_state("p", players)
+    finals = [*[enc.hand_size(e, q) >= 0 for q in range(players)], hands_within_deal(enc, e, size), enc.terminal(e)]
+    finals += [*fixed(e), paid_in_play(enc, e, paid, True)]
+    finals += [enc.valid_place(enc.loc(e, c), players) for c, _ in paid]
+    # searched each time (no certificate)
+    return maxima(None, f"{players}p {POINTS} with what is scored in play", finals, [enc.deal_points(e, rd)[0]])[0]

@@ -22,7 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played_lemma_holds,
 )
 from comet_proofs.bounds.optimum import maxima
-from comet_proofs.bounds.paid import paid_whole_deal
+from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
@@ -138,5 +138,8 @@ def proved_bounds_in_value(
                 certs, f"{p} points at the end", [enc.invariant(s), enc.terminal(s), *at_start(s)], [points - scored]
             )[0]
             most = None if moved is None or ended is None else moved.most + ended
+        sharper = paid_points(enc, preset, players, rd, size, at_start)  # each scoring card scores once (002's Commit)
+        if sharper is not None and (most is None or sharper < most):
+            most = sharper
         out[POINTS] = (most, None)
     return out
