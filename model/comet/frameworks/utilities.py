@@ -64,7 +64,7 @@ PROVED_CHIPS: dict[str, dict[int, tuple[int, int]]] = {
     "old_comet": {2: (206, 206), 3: (162, 1102), 4: (157, 1718), 5: (162, 2470)},
     "commit_hoyle": {3: (13, 14), 4: (19, 21), 5: (25, 28)},
 }
-PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 159}}
+PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 41}}
 
 
 def proved_table_bound(table: Table) -> UtilityBounds | None:
