@@ -98,9 +98,9 @@ def proved_bounds_in_value(
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
             # where only some cards pay when played, each once (000's Commit): the whole deal at once, sharper
             also = (lambda x: [run_played(enc, x)]) if played_before else (lambda x: [])
-            for name, most in paid_whole_deal(enc, preset, players, rd, size, at_start, also).items():
+            for name, paid in paid_whole_deal(enc, preset, players, rd, size, at_start, also).items():
                 upper = out[name][0]
-                out[name] = (most if upper is None else min(most, upper), None)
+                out[name] = (paid if upper is None else min(paid, upper), None)
             dearest = TAKES_IN_PLAY.get(preset)
             if dearest is not None:  # the loser's whole deal bounded at once (``loss_in_play``): sharper
                 e = enc.fresh_state("l", players)
