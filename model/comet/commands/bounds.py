@@ -71,7 +71,7 @@ OUTRO = """## Where a gap remains, and why
   some back is open). In 002's Commit the lemma is not proved within the bounds step's budget (split by the
   step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with
   the player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands
-  against the search's 130.
+  against the search's 138.
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
