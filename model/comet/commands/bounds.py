@@ -57,8 +57,21 @@ OUTRO = """## Where a gap remains, and why
   the Queens do not fit, so a stop is played early: 232, which the ladder reaches, is the extreme, short of
   the proof's 237. Red Nines deals every card (nothing dead): at least three Kings of four (four of five)
   are played early, so the extreme lies between the ladder's 222 and 226 (332 and 337); which, is open.
-- **The Commits' longest deal**: a player may pass on a lead there, so `long_deal` does not hold (Z3 finds the
-  step that breaks it) and the bound is the termination proof's ranking, loose by construction.
+- **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn
+  the 9D has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits
+  the turn ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at
+  three to five players (the termination proof's ranking gave 255, 288 and 315). The ladder by suit
+  (`bounds/build.py`, `commit_ladder`: each suit played from the top down, so every run is stuck on a card
+  already played or face down; the right neighbour takes over n-1 times with the card one above the last one
+  led; each loser keeps an Ace, which no run needs) reaches 237 at five players, where the dead hand holds the
+  four Kings, the 7D and the 9D. At three and four players (176 of 191, 210 of 218) the stops the dead hand
+  cannot take (all five at three players, the whole pack dealt; two at four) are led, each followed by no
+  pass: n actions short each, which is the whole gap (an argument in words, not checked by Z3: the lemma
+  does not count the stops; whether a King kept by a loser, its Queen played as the winner's last card, wins
+  some back is open). In 002's Commit the lemma is not proved within the bounds step's budget (split by the
+  step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with
+  the player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands
+  against the search's 138.
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
@@ -90,13 +103,17 @@ OUTRO = """## Where a gap remains, and why
   manille caught gives the same 205). No Old Comet row keeps a gap. The lemmas hold for the preset's own
   readings, not for every reading: under `old_last_card = "every_run_end"` the card that ends a run (a King,
   the manille, the winner's last card) earns a chip more, and Z3 finds the step that breaks each of them.
-- **000's Commit's whole deal**: its settlement rows are exact (a loser keeping the four Kings and the 9D,
-  built by hand), but the whole deal adds the in-play
-  potential (every card held counted as the most any play pays, every pass left as another stuck run's
-  chip), which is loose by construction (spec/proofs.md, "in play"); a sharper bound on what play moves for
-  the winner (four Kings, the 9D, one chip a stuck run, less what the others collect) is not proved yet.
-- **002's Commit's points**: the bound adds the same loose in-play potential, and only the search has been
-  run (41 of 159).
+- **How 000's Commit's whole deal and 002's Commit's points were closed**: a lemma proved inductive per preset
+  and player count before it is used (`bounds.paid.paid_in_play`): only the four Kings and the 9D pay in play
+  (a King 1 chip from each other player, the 9D 2; in 002's Commit they score their player 1 and 2 points),
+  each once, so what seat 0 has lost in play plus what the unplayed ones would pay is at most 6, and what it
+  has won plus n-1 times that at most 6(n-1) (what it has scored plus that, at most 6). With the settlement
+  in one optimum a card is paid for in play or at the settlement, never both: 13, 19 and 25 lost (the
+  settlement's: caught with the four Kings and the 9D) and 14, 21 and 28 won (the stake, and the four Kings
+  and the 9D paid in play) at three to five players, 41 points in 002's Commit at three (the settlement's
+  bound plus the loose in-play potential gave 115 lost, 212, 297 and 370 won, 159 points). The deals built by
+  hand reach them (`hoyle_winner_shape`: the first player goes out in its first turn with the four Kings and
+  the 9D, so no loser moves), and 002's Commit's 41 was already shipped from the search.
 - A gap is never a proof that the bound is out of reach: the search is a heuristic.
 """
 

@@ -62,9 +62,9 @@ OPERA_DEAL_BOUND_FACTOR = 8
 #: tests/test_frameworks.py checks each figure against the proofs (when Z3 is installed) and every simulated deal.
 PROVED_CHIPS: dict[str, dict[int, tuple[int, int]]] = {
     "old_comet": {2: (205, 205), 3: (161, 268), 4: (155, 322), 5: (159, 367)},
-    "commit_hoyle": {3: (115, 212), 4: (115, 297), 5: (115, 370)},
+    "commit_hoyle": {3: (13, 14), 4: (19, 21), 5: (25, 28)},
 }
-PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 159}}
+PROVED_POINTS: dict[str, dict[int, int]] = {"red_nines": {4: 756, 5: 1560}, "commit_cats": {3: 41}}
 
 
 def proved_table_bound(table: Table) -> UtilityBounds | None:

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from comet import engine
-from comet.cards import DIAMONDS, HEARTS, KING, SPADES, Card, card, rank_of
+from comet.cards import DIAMONDS, HEARTS, KING, SPADES, Card, card, rank_of, suit_of
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 
@@ -208,6 +208,32 @@ def hoyle_shape(players: int, hand: int) -> Shape:
 
 
 SHAPES += (hoyle_shape(3, 17), hoyle_shape(4, 12), hoyle_shape(5, 9))
+
+
+def hoyle_winner_shape(players: int, hand: int) -> Shape:
+    """000's Commit, the most won in a whole deal: the first player goes out in its first turn with the four
+    Kings and the 9D in its hand, each paid in play (R-COMMIT-H-KING-PAID, R-COMMIT-H-NINE-PAID) and none
+    left to pay for at the settlement, so no loser moves: the diamonds up to the 7D (a stop), the spades up to
+    the King (a stop) where the hand holds more, each other King alone (a stop), and the 9D led last
+    (R-COMMIT-H-NINE, as its last card), which takes it out and wins the pool."""
+    runs = hand - 5
+    diamonds = tuple((r, DIAMONDS) for r in range(max(1, 8 - runs), 8))
+    spades = tuple((r, SPADES) for r in range(KING - (runs - len(diamonds)), KING))
+    return Shape(
+        "commit_hoyle",
+        players,
+        (),
+        f"the first player goes out in its first turn: the diamonds from the {diamonds[0][0]} to the 7 (a stop)"
+        + (f", the spades from the {spades[0][0]} to the King" if spades else "")
+        + ", the other Kings one by one (each a stop) and the 9D led as its last card, so it is paid for the four "
+        "Kings (1 from each other player each) and the 9D (2 from each), and wins the pool; no loser moves",
+        wild_seat=-1,
+        suited=(diamonds + spades + tuple((KING, s) for s in range(4)) + ((9, DIAMONDS),),),
+        fill=tuple(range(1, players)),
+    )
+
+
+SHAPES += (hoyle_winner_shape(3, 17), hoyle_winner_shape(4, 12), hoyle_winner_shape(5, 9))
 SHAPES += (
     Shape(
         "red_nines",
@@ -385,6 +411,11 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
         final = engine.replay(start, actions)
         if final.terminal:
             out.append((Shape(preset, players, (), LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
+    if preset in COMMIT_LADDERS:
+        start, plan = commit_ladder(preset, players)
+        actions = planned_play(start, plan)
+        if engine.replay(start, actions).terminal:
+            out.append((Shape(preset, players, (), COMMIT_LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
     if (preset, players) in KEEPERS:
         start = keeper(preset, players)
         actions = ladder_play(start, kings_last=True)
@@ -396,8 +427,10 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
 
 
 # The presets whose longest deal is built as a ladder (``ladder``): the standard game's play under default
-# readings (the Commits let a player pass on a lead, so the shape does not apply)
+# readings; 000's Commit's runs go up in suit, so its ladder is built by suit (``commit_ladder``); 002's Commit
+# leads each run with the player's lowest card (RUL-COMMIT-C-LOWEST), so neither shape applies
 LADDERS = ("standard", "opera", "two_player", "old_comet", "red_nines")
+COMMIT_LADDERS = ("commit_hoyle",)
 LADDER_WHY = (
     "every card played alone and every run stuck after it (n passes a play), the cards played from the highest "
     "rank down, the turn handed to the right neighbour n-1 times, each loser keeping one card it is never made "
@@ -539,3 +572,90 @@ def keeper(preset: str, players: int) -> DealState:
         for c in h:
             dead.remove(c)
     return engine.explicit_deal(rules, players, 0, hands, dead)
+
+
+# 000's Commit's longest deal: stops (Kings, the 7D: no pass follows one) go to the dead hand as far as it holds
+# them, then the 9D (R-COMMIT-H-NINE), then the lowest cards
+COMMIT_LADDER_WHY = (
+    "every card led alone and every run stuck after it (its next card already played or face down, n passes a "
+    "play), each suit played from the top down, the turn handed to the right neighbour n-1 times (a seat's last "
+    "card one below the next seat's first), each loser keeping an Ace (never needed: runs go up); the Kings and "
+    "the 7D (stops) face down as far as the rest holds them"
+)
+
+
+def commit_ladder(preset: str, players: int) -> tuple[DealState, tuple[tuple[Card, ...], ...]]:
+    """000's Commit's ladder (``ladder``'s shape in a game of runs in suit): the deal, and each seat's cards in
+    the order it plays them.  A card led is stuck when the next card of its suit (R-COMMIT-H-SUIT) is already
+    played or face down, so each suit is played from the top down; a seat's share ends with the card one
+    below the first card of the next seat's share (the right neighbour, the last asked), which that seat plays
+    on it (R-PLAY-MUST's Commit form: a player holding the card the run needs plays it), then is stuck."""
+    rules = preset_named(preset).rules
+    pack = engine.packs_in_rotation(rules, players)[0]
+    size, dead_size = engine.deal_sizes(rules, players, len(pack.cards))
+    nine = pack.wild[0]
+    stops = [c for c in pack.cards if rank_of(c) == KING] + [card(7, DIAMONDS)]
+    aces = [c for c in pack.cards if rank_of(c) == 1]
+    kept = aces[: players - 1]
+    rest = sorted((c for c in pack.cards if c not in kept), key=lambda c: (-rank_of(c), c))
+    dead: list[Card] = []
+    for c in [*stops, nine, *reversed(rest)]:
+        if len(dead) < dead_size and c not in dead:
+            dead.append(c)
+    line = [c for c in rest if c not in dead]
+    order = play_order(players)
+    shares: list[list[Card]] = []
+    for i, _ in enumerate(order):
+        take = size if i == len(order) - 1 else size - 1
+        if i == len(order) - 1:
+            shares.append(line[:take])
+            line = line[take:]
+            break
+        share = line[: take - 1]
+        line = line[take - 1 :]
+        # the hand-over: the card one below the next share's first card ends this share
+        first = next(
+            j
+            for j, c in enumerate(line)
+            if c != nine
+            and rank_of(c) > 2
+            and card(rank_of(c) - 1, suit_of(c)) in line
+            and card(rank_of(c) - 1, suit_of(c)) not in (nine, card(7, DIAMONDS))
+        )
+        x = line[first]
+        below = card(rank_of(x) - 1, suit_of(x))
+        line.remove(below)
+        line.insert(0, line.pop(line.index(x)))
+        share.append(below)
+        shares.append(share)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    plays: list[tuple[Card, ...]] = [() for _ in range(players)]
+    for seat, share in zip(order, shares, strict=True):
+        hands[seat] = list(share)
+        plays[seat] = tuple(share)
+    for seat, ace in zip(order[:-1], kept, strict=True):
+        hands[seat].append(ace)
+    return engine.explicit_deal(rules, players, players - 1, hands, dead), tuple(plays)
+
+
+def planned_play(start: DealState, plays: tuple[tuple[Card, ...], ...]) -> tuple[Action, ...]:
+    """Play ``start`` as planned: the seat to move plays the next card of its plan where that is legal (a lead,
+    or the card the run needs; the 9D only as a lead), else passes where it may, else its first legal action
+    (the model's legal actions only)."""
+    state, actions = start, []
+    queues = [list(p) for p in plays]
+    while not state.terminal:
+        legal = engine.legal_actions(state)
+        queue = queues[state.to_move]
+        may_pass = any(a.is_pass for a in legal)  # the 9D only leads (not instead of a pass: no pass follows it)
+        planned = next(
+            (a for a in legal if queue and a.cards == (queue[0],) and not (may_pass and queue[0] in state.wild)), None
+        )
+        if planned is not None:
+            queue.pop(0)
+            action = planned
+        else:
+            action = next((a for a in legal if a.is_pass), legal[0])
+        actions.append(action)
+        state = engine.apply(state, action)
+    return tuple(actions)

@@ -8,6 +8,7 @@ import z3
 from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
 from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
+from comet_proofs.games.commit_common import BRANCH, NINE_LAST
 from comet_proofs.solving import solve_alone
 from comet_proofs.symbolic import COMET_PLAYED, NINE, Readings, SymAction, SymState
 
@@ -128,7 +129,19 @@ def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
         z3.And(z3.Not(enc.terminal(s)), s.need == 0), z3.Or(s.last_player == -1, s.to_move == s.last_player)
     )
     last = [z3.Implies(s.last_player == p, enc.hand_size(s, p) < size) for p in range(n)]
-    return z3.And(count, *holding, lead, *last, (played > 0) == (s.last_player >= 0))
+    return z3.And(count, *holding, lead, *last, (played > 0) == (s.last_player >= 0), *nine_left_open(enc, s))
+
+
+def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
+    """000's Commit (an encoding with the fields ``nine_last`` and ``branch``): a turn the 9D has just ended
+    (R-COMMIT-H-NINE: only a pass is left to its player) leaves a run open, the old run or the led 9D's
+    diamonds, so its player's pass is a pass on a run, not on a lead; ``Inv`` alone admits the turn ended
+    with nothing open, where ``long_deal`` breaks.  No fact elsewhere."""
+    names = {name for name, _ in s.extra}
+    if NINE_LAST not in names or BRANCH not in names:
+        return []
+    ended = z3.And(s.x(NINE_LAST) == 1, s.turn_played, s.to_move == s.last_player, z3.Not(enc.terminal(s)))
+    return [z3.Implies(ended, z3.Or(s.need > 0, s.x(BRANCH) != 0))]
 
 
 def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:

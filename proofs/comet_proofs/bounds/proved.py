@@ -22,6 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played_lemma_holds,
 )
 from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
 from comet_proofs.certificates import Certificates
@@ -66,8 +67,12 @@ def proved_bounds_in_value(
     long_ok = long_deal_lemma_holds(enc, players, rd, size)
     if long_ok:  # at most n passes after a play: sharper than the ranking
         end = enc.fresh_state("e", players)
-        finished = [enc.invariant(end), hands_within_deal(enc, end, size), enc.terminal(end), long_deal(enc, end, size)]
-        # searched each time, no stored certificate: Optimize answers in 0.03-0.06 s (2 to 5 players, 2026-12-05)
+        # the lemma and the hand sizes alone, without ``Inv`` (fewer constraints: still a bound on every finished
+        # deal): the same optima for the standard family, and an answer for 000's Commit, whose card-level
+        # ``Inv`` left Optimize without one in 5 s; searched each time, no stored certificate: 0.01-0.05 s
+        # (2 to 5 players, 2026-12-05)
+        finished = [*[enc.hand_size(end, q) >= 0 for q in range(players)], hands_within_deal(enc, end, size)]
+        finished += [enc.terminal(end), long_deal(enc, end, size)]
         longest = maxima(None, f"{p} {ACTIONS} at the end", finished, [end.steps])[0]
         if longest is not None and (actions[0] is None or longest < actions[0]):
             out[ACTIONS] = (longest, None)
@@ -92,6 +97,11 @@ def proved_bounds_in_value(
             moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):
                 out[name] = (None if settled is None or play is None else settled + play.most, None)
+            # where only some cards pay when played, each once (000's Commit): the whole deal at once, sharper
+            also = (lambda x: [run_played(enc, x)]) if played_before else (lambda x: [])
+            for name, paid in paid_whole_deal(enc, preset, players, rd, size, at_start, also).items():
+                upper = out[name][0]
+                out[name] = (paid if upper is None else min(paid, upper), None)
             dearest = TAKES_IN_PLAY.get(preset)
             # (where ``play_chips`` applies, its ``kept_loss`` implies ``loss_in_play``: not proved twice, 0.3 s)
             if dearest is not None and preset not in DEAREST:  # the loser's whole deal at once: sharper
@@ -136,5 +146,8 @@ def proved_bounds_in_value(
                 certs, f"{p} points at the end", [enc.invariant(s), enc.terminal(s), *at_start(s)], [points - scored]
             )[0]
             most = None if moved is None or ended is None else moved.most + ended
+        sharper = paid_points(enc, preset, players, rd, size, at_start)  # each scoring card scores once (002's Commit)
+        if sharper is not None and (most is None or sharper < most):
+            most = sharper
         out[POINTS] = (most, None)
     return out
