@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from comet.fast.batch import Deck, Outcomes, Recording, noted, prepare, put_outcome, start
+from comet.fast.batch import Deck, Outcomes, Recording, note, prepare, put_outcome, recording, start
 from comet.fast.cardsets import (
     CFG_SIZE,
     FLAG_CAPPED,
@@ -319,6 +319,7 @@ def run_batch(
     chips = np.zeros(players, np.int64)
     zeros = np.zeros(players, np.int64)
     st = np.zeros(ST_SIZE, np.int64)
+    record = recording(rec)
     for d in range(seeds.shape[0]):
         start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
         chips[:] = 0
@@ -334,7 +335,8 @@ def run_batch(
                 a = pimc_choice(cfg, rcfg, packcnt, base, cnt, size, dead, st, chips, acts, n, seeds[d], samples)
             else:
                 a = pick(cfg, cnt, size, to_move, need_of(st), acts, n, seeds[d])
-            noted(rec, d, st[S_STEPS], a, n)
+            if record:
+                note(rec, d, st[S_STEPS], a, n)
             apply_action(cfg, packcnt, dead, cnt, size, st, chips, a)
         finish(cfg, cnt, st, chips)
         put_outcome(outcomes, d, st[S_WINNER], chips, zeros, st[S_STEPS], st[S_FLAGS])
