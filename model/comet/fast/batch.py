@@ -56,7 +56,7 @@ def prepare(cfg: I64, pack_size: int, max_acts: int) -> tuple[int, int, Buffers,
 @hot
 def recording(rec: Recording) -> bool:
     """Whether the batch records (``rec``'s arrays are empty when it does not)."""
-    return rec[0].shape[0] > 0
+    return bool(rec[0].shape[0] > 0)
 
 
 @hot
