@@ -343,7 +343,7 @@ def play_batch(
     cfg: I64, deck: Deck, base: I64, seeds: I64, dealers: I64, given: I8, outcomes: Outcomes, rec: Recording
 ) -> None:
     """One whole deal per seed, every seat the policy of ``cfg``: ``run_batch`` without its PIMC player, the
-    policy inlined (``choose``, not ``pick``); through ``run_batch`` these deals took a quarter more time."""
+    policy inlined (``choose``, not ``pick``); through ``run_batch`` these deals took a fifth more time."""
     pack, _packnat, packcnt = deck
     players, cap, bufs, acts = prepare(cfg, pack.shape[0], MAX_ACTS)
     cnt, size, dead = bufs[4], bufs[5], bufs[6]
