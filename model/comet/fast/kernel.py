@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from comet.fast.batch import Deck, Outcomes, Recording, naturals, noted, prepare, put_outcome, start
+from comet.fast.batch import Deck, Outcomes, Recording, naturals, note, prepare, put_outcome, recording, start
 from comet.fast.config import (
     C_BONUS_MULT,
     C_COMET_VALUE,
@@ -330,6 +330,7 @@ def play_batch(
     nat = np.zeros((players, 14), np.int8)
     chips = np.zeros(players, np.int64)
     points = np.zeros(players, np.int64)
+    record = recording(rec)
     for d in range(seeds.shape[0]):
         dealer = dealers[d]
         start(d, cfg, pack, base, seeds, dealers, bufs, given, rec[2])
@@ -353,7 +354,9 @@ def play_batch(
                 break
             n = legal(cfg, packnat, packcnt, cnt, nat, to_move, run_top, turn_played, free_lead, last, acts)
             a = choose(cfg, packcnt, nat, size, cnt, to_move, run_top, acts, n, seeds[d])
-            steps = noted(rec, d, steps, a, n)
+            if record:
+                note(rec, d, steps, a, n)
+            steps += 1
             kind = a >> 12
             if kind == PASS:
                 nxt = to_move + 1 if to_move + 1 < players else 0
