@@ -3,6 +3,8 @@ and, where only the Comet pays in play, ``comet_only``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import z3
 
 from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
@@ -204,3 +206,40 @@ def loss_in_play_lemma_holds(
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+
+
+#: A counterexample in words: Z3's model, the state before, and the state after and the action of the step that
+#: breaks the lemma (both None where an initial deal is what breaks it).
+Words = Callable[[z3.ModelRef, SymState, SymState | None, SymAction | None], str]
+
+
+def refutation(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    lemma: Callable[[SymState], z3.BoolRef],
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    words: Words,
+) -> str | None:
+    """Why ``lemma`` is not inductive, in ``words`` (a deal it is false in, or a step that breaks it), or None
+    where Z3 proves it true in every initial deal whose fields ``fixed`` holds and kept by every step from an
+    ``Inv`` state whose hands are within the deal and whose fields ``fixed`` holds (the Comet at its starting
+    value, the preset's stake), the step tried whole, then split by its cases, as ``lemma_holds``."""
+    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
+    init = enc.fresh_state("i", players)
+    start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(lemma(init)))], 2 * TIMEOUT_MS)
+    if start.verdict != z3.unsat:
+        return f"not proved in time ({start.reason})" if start.model is None else words(start.model, init, None, None)
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), lemma(s), *fixed(s), enc.transition(s, a, t, rd)]
+    breaks = [z3.Not(lemma(t))]
+    if unsat_at_once(step, breaks):
+        return None
+    for case in step_cases(enc, a):
+        solved = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)
+        if solved.verdict == z3.unsat:
+            continue
+        if solved.model is None:
+            return f"not proved in time ({solved.reason})"
+        return words(solved.model, s, t, a)
+    return None

@@ -10,12 +10,11 @@ from collections.abc import Callable
 import z3
 from comet.cards import DIAMONDS, KING, card, card_text, rank_text
 
-from comet_proofs.bounds.lemmas import hands_within_deal
-from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
+from comet_proofs.bounds.lemmas import hands_within_deal, refutation
+from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS, POINTS
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import PLAYED, SuitedEncoding
-from comet_proofs.solving import solve_alone
 from comet_proofs.symbolic import CARD, COMET, KIND_NAMES, PASS, Readings, SymAction, SymState
 
 # The cards whose play pays, with what each pays its player from each other seat, per preset: 000's Commit's
@@ -83,30 +82,18 @@ def paid_in_play_refuted(
     fixed: Callable[[SymState], list[z3.BoolRef]],
     seat: int = 0,
 ) -> str | None:
-    """None where ``paid_in_play`` is true in every initial deal and kept by every step from an ``Inv`` state
-    whose hands are within the deal and whose fields ``fixed`` holds (the preset's stake), tried whole, then
-    split by the step's cases (as ``lemmas.lemma_holds``); else a line saying why not, with Z3's
+    """None where ``paid_in_play`` is proved inductive (``lemmas.refutation``: true in every initial deal and
+    kept by every step from an ``Inv`` state whose hands are within the deal, both with the fields ``fixed``
+    holds, the preset's stake); else a line saying why not, with Z3's
     counterexample in words where it found one (an initial deal, or the step that breaks it: a wrong
     ``paid``, another play that moves chips)."""
-    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
-    init = enc.fresh_state("i", players)
-    base = solve_alone([enc.initial(init, rd), z3.Not(paid_in_play(enc, init, paid, won, seat))], 2 * TIMEOUT_MS)
-    if base.verdict != z3.unsat:
-        if base.model is None:
-            return f"the initial deals: no answer in time ({base.reason})"
-        return f"an initial deal breaks it: {standing(enc, base.model, init, paid, won, seat)}"
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), paid_in_play(enc, s, paid, won, seat), *fixed(s)]
-    step.append(enc.transition(s, a, t, rd))
-    breaks = [z3.Not(paid_in_play(enc, t, paid, won, seat))]
-    if unsat_at_once(step, breaks):
-        return None
-    for case in step_cases(enc, a):
-        got = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)
-        if got.verdict == z3.unsat:
-            continue
-        if got.model is None:
-            return f"a step not proved in time ({got.reason})"
-        m = got.model
+
+    def lemma(x: SymState) -> z3.BoolRef:
+        return paid_in_play(enc, x, paid, won, seat)
+
+    def words(m: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction | None) -> str:
+        if t is None or a is None:
+            return f"an initial deal breaks it: {standing(enc, m, s, paid, won, seat)}"
         kind, code, mover = (m.eval(x, model_completion=True).as_long() for x in (a.kind, a.rank, s.to_move))
         what = (
             "passes" if kind == PASS else f"plays {card_text(code)}" if kind == CARD else f"plays {played(kind, code)}"
@@ -114,7 +101,8 @@ def paid_in_play_refuted(
         before = standing(enc, m, s, paid, won, seat)
         after = standing(enc, m, t, paid, won, seat)
         return f"seat {mover} {what}, and the step breaks it: before, {before}; after, {after}"
-    return None
+
+    return refutation(enc, players, rd, size, lemma, fixed, words)
 
 
 def played(kind: int, rank: int) -> str:

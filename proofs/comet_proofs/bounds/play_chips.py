@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import z3
 
+from comet_proofs.bounds import lemmas
 from comet_proofs.bounds.lemmas import hands_within_deal, long_deal, run_played
-from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
+from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.quantities import DEAL_GAIN, DEAL_LOSS
 from comet_proofs.encoding import Encoding
-from comet_proofs.solving import solve_alone
 from comet_proofs.symbolic import COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
 
 Lemma = Callable[[SymState], z3.BoolRef]
@@ -127,27 +127,8 @@ def refutation(
     lemma: Lemma,
     fixed: Callable[[SymState], list[z3.BoolRef]],
 ) -> str | None:
-    """Why ``lemma`` is not inductive, in words (a deal it is false in, or a step that breaks it), or None
-    where Z3 proves it true in every initial deal and kept by every step from an ``Inv`` state whose hands
-    are within the deal and whose fields ``fixed`` holds (the Comet at its starting value), the step tried
-    whole, then split by its cases, as ``lemmas.lemma_holds``."""
-    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
-    init = enc.fresh_state("i", players)
-    start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(lemma(init)))], 2 * TIMEOUT_MS)
-    if start.verdict != z3.unsat:
-        return "not proved in time" if start.model is None else describe(start.model, init, None, None)
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), lemma(s), *fixed(s), enc.transition(s, a, t, rd)]
-    breaks = [z3.Not(lemma(t))]
-    if unsat_at_once(step, breaks):
-        return None
-    for case in step_cases(enc, a):
-        solved = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)
-        if solved.verdict == z3.unsat:
-            continue
-        if solved.model is None:
-            return "not proved in time"
-        return describe(solved.model, s, t, a)
-    return None
+    """``lemmas.refutation`` with the counterexample in this module's words (``describe``)."""
+    return lemmas.refutation(enc, players, rd, size, lemma, fixed, describe)
 
 
 # The presets whose whole deal is bounded by these lemmas, with the most one play takes from each other seat
