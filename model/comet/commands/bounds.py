@@ -72,14 +72,23 @@ OUTRO = """## Where a gap remains, and why
   step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with
   the player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands
   against the search's 138.
-- **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
-  winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
-  2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the
-  small dead hand makes hard. For the standard game at five players the bound itself is out of reach (an
-  argument in words, not checked by Z3): the losers keep 291 points only if the winner's eight natural cards
-  and the three of the dead hand are the four 2s, the four 3s, two 4s and an 8, and from those every run the
-  winner starts, other than the 8 it goes out with, reaches a rank a loser holds (R-PLAY-MUST), while it
-  cannot play all of them in one turn without a King. Where between 1104 and 1164 the extreme lies is open.
+- **The winner's most: the Opera at four and five players exact, standard at five narrowed**. The built deals
+  have the winner play its whole hand in its first turn (no loser ever moves): 2080 and 2208 collected in the
+  Opera, 1104 in the standard game at five players. Four lemmas, proved inductive per preset and player count
+  before they are used (`bounds.forced`), take from the optimum the states no deal reaches: the dead hand keeps
+  the size it was dealt (`Inv` alone let it hold the low cards the winner had played); while a hand holds a
+  natural r+1, every play of rank r was followed by an r+1 (R-PLAY-MUST: the seats that passed on a run hold
+  none of the rank it needs), so the plays of rank r are at most the r+1s on the pile, the run open on r and
+  the Comet where it stood for r+1; and in a first turn (no pass yet) every run but the open one ended on a
+  stop, so each r was followed by an r+1 whoever holds them, and the runs led are at most the Kings and the
+  Comet played, plus the open one. The Opera's winner then cannot hold the lowest cards of the pack: its
+  nine or ten cards are one run ending on the Comet as a 9 and runs ending on a King (or four of a kind going
+  on with a run): 2080 of 2104 and 2208 of 2328 become exact (won: 2104 and 2240). In the standard game at
+  five players the bound falls from 1164 to 1124 (won: 1196 to 1156) against the built deals' 1104 and
+  1136. What the lemmas cannot see is order: Z3's state at 1124 has the winner play 2, 2, 3 to 8 and the Comet
+  as a 9 with the other three 3s dead, one 2 led alone and stuck; but the winner's own 3 stays in its hand
+  until its last run, and while it holds it, a 2 it leads must go on (R-PLAY-MUST). The lemmas speak of who
+  holds a card now, not when it left, so the gap of 20 stays open.
 - **Old Comet's whole deal** (every row exact): two lemmas, proved inductive per player count before they
   are used (`bounds.play_chips`), bound what play moves for one seat, and the optimum takes each with the
   settlement at once. For a seat that keeps its cards (`kept_loss`, sharper than `bounds.lemmas.loss_in_play`):

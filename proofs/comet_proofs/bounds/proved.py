@@ -7,6 +7,7 @@ import z3
 from comet.presets import preset as preset_named
 from comet.variant import variant_of
 
+from comet_proofs.bounds.forced import winner_most
 from comet_proofs.bounds.in_play import in_comet_values, in_play_bound, in_play_bounds, lost_in_play, won_in_play
 from comet_proofs.bounds.lemmas import (
     comet_only,
@@ -93,6 +94,14 @@ def proved_bounds_in_value(
             lines = in_comet_values(whole, objectives, s.comet_value, certs, f"{p} {DEAL_LOSS}, {DEAL_GAIN} in value")
             for name, upper, line in zip((DEAL_LOSS, DEAL_GAIN), uppers, lines, strict=True):
                 out[name] = (upper, line)
+            # the winner's most where R-PLAY-MUST's lemmas are proved (``forced``): sharper at five players, and
+            # the Opera's at four and five; proved at the starting value only, so the per-value line (looser
+            # there) is dropped rather than shown beside a bound it does not meet
+            forced = winner_most(enc, players, rd, size, at_start, played_before, long_ok)
+            for name, tighter in zip((GAIN, DEAL_GAIN), forced, strict=True):
+                bound = out[name][0]
+                if tighter is not None and (bound is None or tighter < bound):
+                    out[name] = (tighter, None)
         else:  # other things pay in play: the settlement's bound plus the most play can move (``in_play_bounds``)
             moves = in_play_bounds(enc, players, rd, at_start, [lost_in_play, won_in_play], certs, "chips in play")
             for name, settled, play in zip((DEAL_LOSS, DEAL_GAIN), (loss, gain), moves, strict=True):

@@ -1,0 +1,260 @@
+"""What R-PLAY-MUST leaves behind a finished deal, for the winner's most: lemmas over the encoding of the
+standard family, each proved inductive per preset and player count before it is used.
+
+- ``dead_kept``: the dead hand keeps the size it was dealt (no play touches it), so the cards the winner
+  has played are the hand it was dealt, not fewer (``Inv`` alone lets the dead hand hold more low cards);
+- ``passed_hold_none``: a seat that has passed on the run now open (the run's last player's "without" and
+  the passes after it) holds no natural card of the rank the run needs (R-PLAY-MUST), and a new run starts
+  on an open one only right after the Comet, by its player (RUL-COMET-AFTER);
+- ``forced_runs``: while a hand holds a natural r+1, every r played was followed by an r+1 (R-PLAY-MUST,
+  R-PLAY-CONTINUE): so the plays of rank r are at most the r+1s on the pile, the run open on r now, and the
+  Comet where it stood for r+1;
+- ``first_turn_runs`` and ``first_turn_leads`` (the Opera: an encoding with the field ``first_turn``): in a
+  first turn no pass has been made, so every run but the one open now ended on a stop: each r played was
+  followed by an r+1, whoever holds the r+1s, and the runs led are at most the stops played and the open run.
+
+Together they close the Opera's winner's most at four and five players (the winner goes out in its first
+turn: its runs end on Kings or the Comet, so its hand cannot be the lowest cards of the pack) and narrow the
+standard game's at five (a loser holding the next rank must play it).  Where a lemma is not proved (another
+preset's readings, or Z3 gives no answer in time), the bounds stand without it.  ``winner_most`` is the optimum they give; ``proved.proved_bounds_in_value`` takes it where it
+is sharper."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import z3
+
+from comet_proofs.bounds import lemmas
+from comet_proofs.bounds.lemmas import hands_within_deal, long_deal, run_played
+from comet_proofs.bounds.optimum import maxima, step_cases
+from comet_proofs.encoding import Encoding
+from comet_proofs.encoding_core import pack_count
+from comet_proofs.symbolic import (
+    COMET_DEAD,
+    COMET_PLAYED,
+    KIND_NAMES,
+    KING,
+    NATURAL,
+    QUARTET,
+    Readings,
+    SymAction,
+    SymState,
+)
+
+FIRST_TURN = "first_turn"
+
+Lemma = Callable[[SymState], z3.BoolRef]
+
+
+def dead_kept(enc: Encoding, s: SymState, dead: z3.ArithRef | int) -> z3.BoolRef:
+    """The dead hand holds the ``dead`` cards it was dealt (the Comet among them where it lies there)."""
+    return z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead
+
+
+def _rank_index(s: SymState) -> dict[int, int]:
+    return {r: i for i, r in enumerate(s.ranks)}
+
+
+def optional_restart(rd: Readings) -> z3.BoolRef:
+    """RUL-COMET-AFTER = optional_restart under ``rd`` (true where the encoding does not name the ruling)."""
+    try:
+        return rd.flag("comet_after", "optional_restart")
+    except KeyError:
+        return z3.BoolVal(True)
+
+
+def quartet_may_lead(rd: Readings) -> z3.BoolRef:
+    """RUL-QUARTET-LEAD: four of a kind may start a run under ``rd`` (true where the encoding does not name it)."""
+    try:
+        return rd["quartet_on_lead"]
+    except KeyError:
+        return z3.BoolVal(True)
+
+
+def passed_hold_none(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
+    """On a run that someone has passed on (its last player said "without": ``turn_played`` false), every seat
+    from the last player up to the one to move holds no natural card of the rank the run needs."""
+    n = s.players
+    index = _rank_index(s)
+    on_run = z3.And(z3.Not(enc.terminal(s)), s.need > 0, z3.Not(s.turn_played), s.last_player >= 0)
+    since = (s.to_move - s.last_player + n) % n
+    parts = []
+    for p in range(n):
+        passed = (p - s.last_player + n) % n < since
+        holds_none = z3.And(*[z3.Implies(s.need == r, s.hands[p][i] == 0) for r, i in index.items()])
+        parts.append(z3.Implies(z3.And(on_run, passed), holds_none))
+    # a new run may start on a run only right after the Comet, by its player (RUL-COMET-AFTER)
+    fresh = z3.And(s.turn_played, s.to_move == s.last_player, s.comet == COMET_PLAYED, optional_restart(rd))
+    return z3.And(z3.Implies(s.free_lead, fresh), *parts)
+
+
+def forced_runs(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
+    """While a hand holds a natural r+1, each time a card of rank r went on a run an r+1 followed it: the plays
+    of rank r are at most what can have followed them (``answers``)."""
+    index = _rank_index(s)
+    parts = []
+    for r in s.ranks:
+        if r + 1 not in index:
+            continue
+        held = z3.Or(*[s.hands[p][index[r + 1]] > 0 for p in range(s.players)])
+        plays, answered = answers(enc, s, r)
+        parts.append(z3.Implies(held, plays <= answered))
+    return z3.And(passed_hold_none(enc, s, rd), *parts)
+
+
+def answers(enc: Encoding, s: SymState, r: int) -> tuple[z3.ArithRef, z3.ArithRef]:
+    """The plays of rank ``r`` (at least the cards of rank r on the pile, or one where all of them are, which
+    may have gone down at once: R-FOUR-OF-A-KIND, R-THREE-NINES) and what can have followed them with an r+1:
+    the r+1s on the pile, the run open on r now (at the end of a deal won on a natural card: the run that card
+    ended), and the Comet where it stood for r+1 (as the deal's last card, ``out_wild_as``, or at some rank
+    earlier)."""
+    index = _rank_index(s)
+    i, j = index[r], index[r + 1]
+    done = enc.terminal(s)
+    plays = z3.If(s.played[i] == enc.pack_count(r), 1, s.played[i])
+    open_on_r = z3.Or(z3.And(z3.Not(done), s.need == r + 1), z3.And(done, s.out_wild_as == 0))
+    comet = z3.And(s.comet == COMET_PLAYED, z3.Or(s.out_wild_as == 0, s.out_wild_as == r + 1))
+    return plays, s.played[j] + z3.If(open_on_r, 1, 0) + z3.If(comet, 1, 0)
+
+
+def first_turn_runs(enc: Encoding, s: SymState, size: int, rd: Readings) -> z3.BoolRef:
+    """In a first turn (the Opera's field ``first_turn``) no pass has been made, so every run but the one open
+    now ended on a stop: each play of a rank r below the King was followed by an r+1 (``answers``, whoever holds
+    the r+1s); with the facts it stands on (the seats not to move hold the hands dealt them, and the seat to
+    move has played or nobody has); true of any encoding without the field."""
+    if FIRST_TURN not in {name for name, _ in s.extra}:
+        return z3.BoolVal(True)
+    followed = []
+    for r in s.ranks:
+        if r + 1 in s.ranks:
+            plays, answered = answers(enc, s, r)
+            followed.append(plays <= answered)
+    untouched = z3.And(*[z3.Or(p == s.to_move, enc.hand_size(s, p) == size) for p in range(s.players)])
+    started = z3.Or(z3.And(s.last_player == -1, s.need == 0), z3.And(s.turn_played, s.to_move == s.last_player))
+    return z3.Implies(s.x(FIRST_TURN) == 1, z3.And(untouched, started, *followed))
+
+
+def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
+    """In a first turn every run but the one open now (at the end of the deal: the last card's) ended on a stop,
+    so the runs led are at most the Kings and the Comet played, plus that one: a run is led wherever a play of rank r follows no play of rank r-1 but the one
+    the open run ends on (a natural card:
+    four of a kind only goes on with a run, R-FOUR-OF-A-KIND, unless RUL-QUARTET-LEAD lets it lead)."""
+    if FIRST_TURN not in {name for name, _ in s.extra}:
+        return z3.BoolVal(True)
+    index = _rank_index(s)
+    leads = []
+    for r, i in index.items():
+        # the plays of rank r-1 that a play of rank r can have followed (not the one the run open now ends on)
+        awaited = z3.If(z3.And(z3.Not(enc.terminal(s)), s.need == r), 1, 0)
+        before = s.played[index[r - 1]] - awaited if r - 1 in index else z3.IntVal(0)
+        together = z3.And(s.played[i] == pack_count(r), z3.Or(before >= 1, quartet_may_lead(rd)))
+        plays = z3.If(together, 1, s.played[i])
+        leads.append(z3.If(plays > before, plays - before, 0))
+    stops = s.played[index[KING]] + z3.If(s.comet == COMET_PLAYED, 1, 0)
+    return z3.Implies(s.x(FIRST_TURN) == 1, z3.Sum(*leads) <= stops + z3.If(run_open(enc, s), 1, 0))
+
+
+def run_open(enc: Encoding, s: SymState) -> z3.BoolRef:
+    """A run is open now, one no stop has ended: on the pile while the deal goes on, and at its end where the
+    last card was natural (not the Comet)."""
+    return z3.If(enc.terminal(s), s.out_wild_as == 0, s.need > 0)
+
+
+def describe(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction | None) -> str:
+    """A readable counterexample: the hands, the pile and the run of ``s`` (and of ``t`` after ``a``)."""
+
+    def value(term: z3.ExprRef) -> str:
+        return str(model.eval(term, model_completion=True))
+
+    def counts(row: tuple[z3.ArithRef, ...], ranks: tuple[int, ...]) -> str:
+        return " ".join(f"{r}x{value(h)}" for r, h in zip(ranks, row, strict=True) if value(h) != "0") or "-"
+
+    def state(x: SymState) -> str:
+        hands = "; ".join(f"seat {p}: {counts(x.hands[p], x.ranks)}" for p in range(x.players))
+        extra = ", ".join(f"{name} {value(v)}" for name, v in x.extra)
+        return (
+            f"hands [{hands}], pile {counts(x.played, x.ranks)}, dead {counts(x.dead, x.ranks)}, Comet {value(x.comet)}, "
+            f"need {value(x.need)}, to move {value(x.to_move)}, last player {value(x.last_player)}, "
+            f"turn played {value(x.turn_played)}, winner {value(x.winner)}, out as {value(x.out_wild_as)}"
+            + (f", {extra}" if extra else "")
+        )
+
+    if t is None or a is None:
+        return f"a deal starts in {state(s)}"
+    kind = KIND_NAMES.get(model.eval(a.kind, model_completion=True).as_long(), value(a.kind))
+    return f"from {state(s)}, the action {kind} (rank {value(a.rank)}) leads to {state(t)}"
+
+
+def by_rank(enc: Encoding) -> Callable[[SymAction], list[z3.BoolRef]]:
+    """The step's cases (``step_cases``), a natural play and four of a kind each split by the rank played: a
+    first turn's count of runs led, so split, is about 4 s of Z3 at five players against 20 s by the step's
+    cases alone (2026-12-06)."""
+
+    def cases(a: SymAction) -> list[z3.BoolRef]:
+        split: list[z3.BoolRef] = []
+        for case in step_cases(enc, a):
+            if z3.eq(case, a.kind == NATURAL) or z3.eq(case, a.kind == QUARTET):
+                split += [z3.And(case, a.rank == r) for r in enc.ranks]
+                split.append(z3.And(case, *[a.rank != r for r in enc.ranks]))
+            else:
+                split.append(case)
+        return split
+
+    return cases
+
+
+def proved_lemmas(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    known: list[Lemma],
+) -> list[Lemma]:
+    """Those of ``dead_kept``, ``forced_runs`` and ``first_turn_runs`` that Z3 proves inductive here, each on
+    top of ``known`` (lemmas proved before: ``run_played``) and of the ones before it (``lemmas.refutation``,
+    the state ``fixed`` at the preset's start)."""
+    _, dead = enc.deal_size(players, rd)
+    proved: list[Lemma] = []
+    candidates: list[tuple[Lemma, Callable[[SymAction], list[z3.BoolRef]] | None]] = [
+        (lambda x: dead_kept(enc, x, dead), None),
+        (lambda x: forced_runs(enc, x, rd), None),
+        (lambda x: first_turn_runs(enc, x, size, rd), None),
+        (lambda x: first_turn_leads(enc, x, rd), by_rank(enc)),
+    ]
+    for lemma, cases in candidates:
+        # the lemmas before are inductive on their own: held in the state before the step, not checked again after it
+
+        def before(x: SymState) -> list[z3.BoolRef]:
+            return [*fixed(x), *[p(x) for p in known + proved]]
+
+        if lemmas.refutation(enc, players, rd, size, lemma, before, describe, cases) is None:
+            proved.append(lemma)
+    return proved
+
+
+def winner_most(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    played_before: bool,
+    long_ok: bool,
+) -> tuple[int | None, int | None]:
+    """The most seat 0 collects at the settlement and wins in the whole deal (settlement plus the Comet's
+    bonus, ``lemmas.comet_only``), over finished ``Inv`` states with the lemmas proved here, ``run_played`` and
+    ``long_deal`` where proved (``played_before``, ``long_ok``); (None, None) where none of these is proved."""
+    known: list[Lemma] = [lambda x: run_played(enc, x)] if played_before else []
+    found = proved_lemmas(enc, players, rd, size, fixed, known)
+    if not found:
+        return None, None
+    e = enc.fresh_state("f", players)
+    finals = [enc.invariant(e), hands_within_deal(enc, e, size), enc.terminal(e), *fixed(e)]
+    finals += [f(e) for f in known + found]
+    finals += [long_deal(enc, e, size)] if long_ok else []
+    returned = enc.deal_returns(e, rd)[0]
+    collect = maxima(None, f"{players}p collected, forced runs", finals, [returned - e.chips[0]])[0]
+    won = maxima(None, f"{players}p won, forced runs", [*finals, lemmas.comet_only(enc, e)], [returned])[0]
+    return collect, won
