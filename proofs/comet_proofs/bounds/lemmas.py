@@ -12,7 +12,7 @@ from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import BRANCH, NINE_LAST
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, NINE, Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_PLAYED, KING, NINE, Readings, SymAction, SymState
 
 
 def dealt_size(enc: Encoding, players: int, rd: Readings, certs: Certificates | None = None) -> int:
@@ -113,7 +113,7 @@ def seats_joined(enc: Encoding, s: SymState, size: int) -> z3.ArithRef:
     return joined - z3.If(cards_played(enc, s, size) > 0, 1, 0)
 
 
-def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
+def long_deal(enc: Encoding, s: SymState, size: int, stops: bool = False) -> z3.BoolRef:
     """How long a deal can have lasted: ``steps + passes_left <= (n+1) * cards played - seats joined``.
 
     Each play may be followed by at most n passes (its player's "without" and the others' passes, then the
@@ -122,16 +122,52 @@ def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
     back with the run's last player), so it costs one action at least.  With the facts the count stands on:
     each seat other than the one to move holds a card (the losers keep one at the end), a lead is by the last
     player to play (or the first lead of the deal), the last player has played a card, and someone has
-    played once the last player is set."""
+    played once the last player is set.  With ``stops`` (``long_stops``), less ``stop_charge`` besides."""
     n = s.players
     played = cards_played(enc, s, size)
-    count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size)
+    charged = stop_charge(enc, s) if stops else z3.IntVal(0)
+    count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size) - charged
     holding = [z3.Or(s.to_move == p, enc.hand_size(s, p) > 0) for p in range(n)]
     lead = z3.Implies(
         z3.And(z3.Not(enc.terminal(s)), s.need == 0), z3.Or(s.last_player == -1, s.to_move == s.last_player)
     )
     last = [z3.Implies(s.last_player == p, enc.hand_size(s, p) < size) for p in range(n)]
     return z3.And(count, *holding, lead, *last, (played > 0) == (s.last_player >= 0), *nine_left_open(enc, s))
+
+
+def stops_played(enc: Encoding, s: SymState) -> z3.ArithRef | None:
+    """The stops played so far, read from where the cards lie: the Kings on the pile (R-STOP-KING) and the
+    Comet played (R-COMET-STOP; Red Nines' red nines, which a reading lets go on, are not counted: counting
+    fewer stops only weakens the lemma); None where the encoding does not count the cards played per rank (a
+    card-level encoding)."""
+    if enc.card_level or KING not in s.ranks:
+        return None
+    return s.played[s.ranks.index(KING)] + z3.If(s.comet == COMET_PLAYED, 1, 0)
+
+
+def stop_cost(players: int) -> int:
+    """The actions a stop played before the deal's last card leaves unused: the n passes a play may be followed
+    by (none follow a stop: its player leads at once, R-STOP-KING, R-COMET-STOP, R-NEW-RUN)."""
+    return players
+
+
+def stop_charge(enc: Encoding, s: SymState) -> z3.ArithRef:
+    """``stop_cost`` for each stop played (``stops_played``), but the deal's last card: a finished deal whose run
+    was ended by its last play (``need`` 0, a stop played) is charged one stop fewer, its last play counting the n passes
+    it would have been owed as any other (``passes_left``)."""
+    stops = stops_played(enc, s)
+    if stops is None:
+        return z3.IntVal(0)
+    last = z3.If(z3.And(enc.terminal(s), s.need == 0, stops >= 1), 1, 0)
+    return stop_cost(s.players) * (stops - last)
+
+
+def long_stops(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
+    """``long_deal`` sharpened by the stops: ``steps + passes_left <= (n+1) * cards played - seats joined - n *
+    (stops played, but the deal's last card)``.  A stop is followed by no pass (its player leads next), so it
+    is worth one action, not n+1; the deal's last card is owed its n passes whatever it is (``passes_left`` of
+    a finished deal), so a stop that ends the deal costs nothing."""
+    return long_deal(enc, s, size, stops=True)
 
 
 def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
@@ -146,18 +182,23 @@ def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
     return [z3.Implies(ended, z3.Or(s.need > 0, s.x(BRANCH) != 0))]
 
 
-def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
+def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int, stops: bool = False) -> bool:
     """``long_deal`` is true in every initial deal (each seat dealt ``size`` cards) and kept by every step from
     an ``Inv`` state whose hands are within the deal (tried whole, then split by the step's cases, as
     ``lemma_holds``); false where the readings let a player pass on a lead (a stuck run's restart or a new
-    run after a stop declined, a Comet that may not lead) or the deal sizes differ."""
+    run after a stop declined, a Comet that may not lead) or the deal sizes differ.  With ``stops``, the same
+    for ``long_stops`` (false where the encoding reads no stops, ``stops_played``, or a stop may be followed
+    by passes: a King left standing in Red Nines, a red nine that goes on)."""
+    if stops and stops_played(enc, enc.fresh_state("c", players)) is None:
+        return False
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
-    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size))
+    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size, stops))
     if solve_alone([z3.And(enc.initial(init, rd), z3.Not(dealt))], 2 * TIMEOUT_MS).verdict != z3.unsat:
         return False
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size), enc.transition(s, a, t, rd)]
-    breaks = [z3.Not(long_deal(enc, t, size))]
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size, stops)]
+    step.append(enc.transition(s, a, t, rd))
+    breaks = [z3.Not(long_deal(enc, t, size, stops))]
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))

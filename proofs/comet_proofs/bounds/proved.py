@@ -25,6 +25,7 @@ from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
+from comet_proofs.bounds.stops import forced_runs_refutation, longest_at_last_step
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
@@ -32,6 +33,12 @@ from comet_proofs.symbolic import SymState
 # The most one play of another seat takes from a seat, where each other play takes at most one chip
 # (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
 TAKES_IN_PLAY = {"old_comet": 10}
+# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time: 2-2.5 s of
+# CPU for the lemma, about 1 s for the optimum at five players, 2026-12-06).  Tried at every player count of the
+# standard, Opera, Old Comet and Two-player presets and Red Nines at four and five: it lowers the bound only
+# here (standard and Opera at five players, 237 -> 232; Red Nines 238 -> 234 and 357 -> 352); elsewhere the
+# bound is already the ladder's, so it is not searched.  The card-level encodings read no stops (``stops_played``).
+FORCED_RUNS: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (5,), "red_nines": (4, 5)}
 
 
 def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
@@ -76,6 +83,12 @@ def proved_bounds_in_value(
         longest = maxima(None, f"{p} {ACTIONS} at the end", finished, [end.steps])[0]
         if longest is not None and (actions[0] is None or longest < actions[0]):
             out[ACTIONS] = (longest, None)
+        # where kept cards force plays (``bounds.stops``): the lemma proved first, then the optimum at the last step
+        if players in FORCED_RUNS.get(preset, ()) and forced_runs_refutation(enc, players, rd, size) is None:
+            shorter = longest_at_last_step(enc, players, rd, size)
+            upper = out[ACTIONS][0]
+            if shorter is not None and (upper is None or shorter < upper):
+                out[ACTIONS] = (shorter, None)
     over = [*free, s.comet_value == start]
 
     def at_start(x: SymState) -> list[z3.BoolRef]:
