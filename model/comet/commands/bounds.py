@@ -46,17 +46,23 @@ OUTRO = """## Where a gap remains, and why
   102, 131, 178, 237 for 2 to 5 players. The ladder deals (`bounds/build.py`, `ladder`) reach it: every card
   played alone and every run stuck after it, the cards played from the highest rank down, the turn handed to
   the right neighbour n-1 times, each loser keeping one card it is never made to play.
-- **Where the longest deal stops short** (standard and the Opera at five players, 232 of 237; Red Nines, 222
-  of 238 and 332 of 357). The bound is met only if every play but the last is one card followed by n passes
-  (n-1 passes at each of the n-1 hand-overs) and each loser keeps exactly one card: a stop played before the
-  last card (a King, or the standard Comet) is followed by no pass, n actions short, and the lemma's count
-  never wins back what a step leaves unused. An argument in words from there, not checked by Z3 (the lemma
-  does not count the stops): a loser keeping a King is made to play it (R-PLAY-MUST) after any Queen played
-  before the last card, and so is a winner keeping one for its last card, so each King kept to the end needs
-  every Queen unplayed as well. At five players (3 cards dead, 4 kept, 1 last) the four Kings, the Comet and
-  the Queens do not fit, so a stop is played early: 232, which the ladder reaches, is the extreme, short of
-  the proof's 237. Red Nines deals every card (nothing dead): at least three Kings of four (four of five)
-  are played early, so the extreme lies between the ladder's 222 and 226 (332 and 337); which, is open.
+- **The longest deal where stops and kept cards force plays** (standard and the Opera at five players: 232, exact;
+  Red Nines at four and five players: 233 and 351 proved, where the count gave 238 and 357). The count is met only
+  if every play but the last is one card followed by n passes (n-1 at each of the n-1 hand-overs) and each loser
+  keeps one card. Two more lemmas, each proved inductive for the preset and player count before it is used, say why
+  it is not met at five players. `bounds.lemmas.long_stops`: a stop played before the deal's last card (a King,
+  R-STOP-KING; the Comet, R-COMET-STOP) is followed by no pass, so the count charges it n actions (a stop that ends
+  the deal, none). `bounds.stops.forced_runs` adds what R-PLAY-MUST makes of kept cards: a seat that has passed on a
+  run holds none of the rank it needs; while some seat holds a natural r+1, each r played went on to an r+1 or a
+  wild card or the run needs an r+1 now (summed over the ranks, each wild card counted once); a run needing r+1 was
+  made from a hand that held the r; each unless a set was played (its cards put down in one action leave the count
+  n+1 actions to spare). Read at the step that ends the deal (the state before it still shows who held what): at
+  five players a loser keeping a King bars the Queens (each would go on to a stop), the dead hand's three cards and
+  the four kept ones cannot hold the four Kings, the Comet and the Queens, and the one Queen that may be played just
+  before a last King would need the Jacks before it to have gone on to Queens that are not there: 232, which the
+  ladder reaches. Red Nines deals every card, and a red nine goes on (RUL-RED9-NINE-STOP = continues): standing for
+  the King a Queen needs, it lets a loser keep its natural King without a stop, so the facts leave one King played
+  early (233, 351); whether a real deal comes nearer than the ladder's 222 and 332 is open.
 - **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn
   the 9D has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits
   the turn ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at

@@ -33,10 +33,10 @@ from comet_proofs.symbolic import SymState
 # The most one play of another seat takes from a seat, where each other play takes at most one chip
 # (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
 TAKES_IN_PLAY = {"old_comet": 10}
-# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time: 2-2.5 s of
-# CPU for the lemma, about 1 s for the optimum at five players, 2026-12-06).  Tried at every player count of the
+# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time: 2.5-5 s of
+# CPU for the lemma, 1.4-2.1 s for the optimum, 2026-12-06).  Tried at every player count of the
 # standard, Opera, Old Comet and Two-player presets and Red Nines at four and five: it lowers the bound only
-# here (standard and Opera at five players, 237 -> 232; Red Nines 238 -> 234 and 357 -> 352); elsewhere the
+# here (standard and Opera at five players, 237 -> 232; Red Nines 238 -> 233 and 357 -> 351); elsewhere the
 # bound is already the ladder's, so it is not searched.  The card-level encodings read no stops (``stops_played``).
 FORCED_RUNS: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (5,), "red_nines": (4, 5)}
 

@@ -10,8 +10,9 @@ one Queen the winner may play before a last King needs the Jacks it follows to h
 are not there.  The facts, each about the state alone:
 
 - the seats that have passed on the run hold no natural card of the rank it needs (they could not pass);
-- ``kept_bars``: while a seat holds a natural r+1, the r played are at most the r+1 played, plus the Comet
-  (or red nines) played, plus one if the run needs an r+1 now;
+- ``kept_bars``: while a seat holds a natural r+1, the r played are at most the r+1 played, plus one if the
+  run needs an r+1 now, plus the wild cards (the Comet, Red Nines' red nines) that went on from an r: summed
+  over those ranks, the r played beyond are at most the wild cards played;
 - ``run_made``: a run needing r+1 was made by an r from a hand holding it, so the r-1 played are at most the
   r played plus the wild cards played;
 
@@ -72,15 +73,17 @@ def passed_without(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
 
 def kept_bars(s: SymState, spare: z3.BoolRef) -> list[z3.BoolRef]:
     """R-PLAY-MUST: while a seat holds a natural r+1, each r played went on to an r+1 or a wild card, or the
-    run needs an r+1 now (``spare``: unless a set was played)."""
+    run needs an r+1 now, and each wild card played went on from one r only: summed over the ranks whose r+1
+    is held, the r played beyond the r+1 played (and the one the run needs now) are at most the wild cards
+    played (``spare``: unless a set was played)."""
     index = {r: i for i, r in enumerate(s.ranks)}
-    out = []
+    beyond: list[z3.ArithRef] = []
     for r in s.ranks:
         if r + 1 in index:
             held = z3.Or([h[index[r + 1]] >= 1 for h in s.hands])
-            bound = s.played[index[r]] <= s.played[index[r + 1]] + wilds_played(s) + z3.If(s.need == r + 1, 1, 0)
-            out.append(z3.Implies(held, z3.Or(bound, spare)))
-    return out
+            excess = s.played[index[r]] - s.played[index[r + 1]] - z3.If(s.need == r + 1, 1, 0)
+            beyond.append(z3.If(z3.And(held, excess > 0), excess, 0))
+    return [z3.Or(z3.Sum(*beyond) <= wilds_played(s), spare)]
 
 
 def run_made(s: SymState, spare: z3.BoolRef) -> list[z3.BoolRef]:
