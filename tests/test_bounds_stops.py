@@ -32,7 +32,9 @@ def test_the_stops_lemma_is_proved_and_a_stop_worth_a_play_is_refused(monkeypatc
     assert lemmas.long_deal_lemma_holds(enc, 5, rd, size, stops=True)
     monkeypatch.setattr(lemmas, "stop_cost", lambda players: players + 1)
     assert not lemmas.long_deal_lemma_holds(enc, 5, rd, size, stops=True)
-    why = lemmas.refutation(enc, 5, rd, size, lambda x: lemmas.long_stops(enc, x, size), lambda x: [], stops.step_words)
+    why = lemmas.refutation(
+        enc, 5, rd, size, lambda x: lemmas.long_stops(enc, x, size, 3), lambda x: [], stops.step_words
+    )
     assert why is not None and why.startswith("from step ") and "leads to step " in why
     assert "the action Comet (rank" in why or "the action natural (rank 13)" in why
 
@@ -61,3 +63,14 @@ def test_red_nines_longest_deals_are_lowered() -> None:
     continues), the facts are proved at four and five players and lower the longest deal from 238 and 357 to
     233 and 351 (the ladder reaches 222 and 332)."""
     assert [proved_bounds("red_nines", n)[ACTIONS] for n in (4, 5)] == [233, 351]
+
+
+def test_000s_commit_counts_its_stops_at_three_players() -> None:
+    """R-COMMIT-H-STOPS, R-COMMIT-H-DEAL: the card-level encoding names its stops (the Kings and the 7D); with
+    the whole pack dealt at three players the five do not fit in the two kept cards and the last, so two are
+    played before the last card, n actions short each: the longest deal falls from 191 to 185 (the commit
+    ladder reaches 176)."""
+    enc, rd, size = setting("commit_hoyle", 3)
+    assert lemmas.long_deal_lemma_holds(enc, 3, rd, size, stops=True)
+    assert stops.longest_counting_stops(enc, 3, rd, size, 191) == 185
+    assert proved_bounds("commit_hoyle", 3)[ACTIONS] == 185

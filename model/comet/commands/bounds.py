@@ -63,21 +63,23 @@ OUTRO = """## Where a gap remains, and why
   ladder reaches. Red Nines deals every card, and a red nine goes on (RUL-RED9-NINE-STOP = continues): standing for
   the King a Queen needs, it lets a loser keep its natural King without a stop, so the facts leave one King played
   early (233, 351); whether a real deal comes nearer than the ladder's 222 and 332 is open.
-- **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn
-  the 9D has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits
-  the turn ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at
-  three to five players (the termination proof's ranking gave 255, 288 and 315). The ladder by suit
-  (`bounds/build.py`, `commit_ladder`: each suit played from the top down, so every run is stuck on a card
-  already played or face down; the right neighbour takes over n-1 times with the card one above the last one
-  led; each loser keeps an Ace, which no run needs) reaches 237 at five players, where the dead hand holds the
-  four Kings, the 7D and the 9D. At three and four players (176 of 191, 210 of 218) the stops the dead hand
-  cannot take (all five at three players, the whole pack dealt; two at four) are led, each followed by no
-  pass: n actions short each, which is the whole gap (an argument in words, not checked by Z3: the lemma
-  does not count the stops; whether a King kept by a loser, its Queen played as the winner's last card, wins
-  some back is open). In 002's Commit the lemma is not proved within the bounds step's budget (split by the
-  step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with
-  the player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands
-  against the search's 138.
+- **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn the 9D
+  has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits the turn
+  ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at three to five
+  players (the termination proof's ranking gave 255, 288 and 315). The ladder by suit (`bounds/build.py`,
+  `commit_ladder`: each suit played from the top down, so every run is stuck on a card already played or face down;
+  the right neighbour takes over n-1 times with the card one above the last one led; each loser keeps an Ace, which
+  no run needs) reaches 237 at five players, where the dead hand holds the four Kings, the 7D and the 9D. At three
+  and four players (176 and 210 reached) the stops the dead hand cannot take (all five at three players, the whole
+  pack dealt; two at four) are led, each followed by no pass, n actions short each. Z3 checks part of it: the
+  encoding names its stops (the Kings and the 7D, `stop_cards`), `long_stops` is proved with them, and at three
+  players five stops do not fit in the two kept cards and the last, so two are played early: 185 proved (191
+  before). The rest of the gap, three more stops led at three players and two at four (where the dead hand can take
+  three stops and the bound stays 218), is an argument in words, not checked by Z3 (`forced_runs` reads ranks, not
+  suits; whether a King kept by a loser, its Queen played as the winner's last card, wins some back is open). In
+  002's Commit the lemma is not proved within the bounds step's budget (split by the step's cases it ran about 17
+  CPU minutes without finding a step that breaks it), and each run is led with the player's lowest card
+  (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the search's 138.
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the

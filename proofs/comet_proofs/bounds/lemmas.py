@@ -12,7 +12,7 @@ from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import BRANCH, NINE_LAST
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, KING, NINE, Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, KING, NINE, Readings, SymAction, SymState
 
 
 def dealt_size(enc: Encoding, players: int, rd: Readings, certs: Certificates | None = None) -> int:
@@ -113,7 +113,7 @@ def seats_joined(enc: Encoding, s: SymState, size: int) -> z3.ArithRef:
     return joined - z3.If(cards_played(enc, s, size) > 0, 1, 0)
 
 
-def long_deal(enc: Encoding, s: SymState, size: int, stops: bool = False) -> z3.BoolRef:
+def long_deal(enc: Encoding, s: SymState, size: int, dead: int | None = None) -> z3.BoolRef:
     """How long a deal can have lasted: ``steps + passes_left <= (n+1) * cards played - seats joined``.
 
     Each play may be followed by at most n passes (its player's "without" and the others' passes, then the
@@ -122,11 +122,14 @@ def long_deal(enc: Encoding, s: SymState, size: int, stops: bool = False) -> z3.
     back with the run's last player), so it costs one action at least.  With the facts the count stands on:
     each seat other than the one to move holds a card (the losers keep one at the end), a lead is by the last
     player to play (or the first lead of the deal), the last player has played a card, and someone has
-    played once the last player is set.  With ``stops`` (``long_stops``), less ``stop_charge`` besides."""
+    played once the last player is set.  Given ``dead``, the cards dealt to the dead hand (``long_stops``): less
+    ``stop_charge`` besides, and the dead hand keeps its size (the stops it takes are never played)."""
     n = s.players
     played = cards_played(enc, s, size)
-    charged = stop_charge(enc, s) if stops else z3.IntVal(0)
+    charged = z3.IntVal(0) if dead is None else stop_charge(enc, s)
     count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size) - charged
+    if dead is not None:
+        count = z3.And(count, z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead)
     holding = [z3.Or(s.to_move == p, enc.hand_size(s, p) > 0) for p in range(n)]
     lead = z3.Implies(
         z3.And(z3.Not(enc.terminal(s)), s.need == 0), z3.Or(s.last_player == -1, s.to_move == s.last_player)
@@ -138,9 +141,13 @@ def long_deal(enc: Encoding, s: SymState, size: int, stops: bool = False) -> z3.
 def stops_played(enc: Encoding, s: SymState) -> z3.ArithRef | None:
     """The stops played so far, read from where the cards lie: the Kings on the pile (R-STOP-KING) and the
     Comet played (R-COMET-STOP; Red Nines' red nines, which a reading lets go on, are not counted: counting
-    fewer stops only weakens the lemma); None where the encoding does not count the cards played per rank (a
-    card-level encoding)."""
-    if enc.card_level or KING not in s.ranks:
+    fewer stops only weakens the lemma); in a card-level encoding its ``stop_cards`` played (None where it names
+    none)."""
+    if enc.card_level:
+        if not enc.stop_cards:
+            return None
+        return z3.Sum(*[s.played[s.ranks.index(c)] for c in enc.stop_cards])
+    if KING not in s.ranks:
         return None
     return s.played[s.ranks.index(KING)] + z3.If(s.comet == COMET_PLAYED, 1, 0)
 
@@ -162,12 +169,21 @@ def stop_charge(enc: Encoding, s: SymState) -> z3.ArithRef:
     return stop_cost(s.players) * (stops - last)
 
 
-def long_stops(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
+def long_stops(enc: Encoding, s: SymState, size: int, dead: int) -> z3.BoolRef:
     """``long_deal`` sharpened by the stops: ``steps + passes_left <= (n+1) * cards played - seats joined - n *
     (stops played, but the deal's last card)``.  A stop is followed by no pass (its player leads next), so it
     is worth one action, not n+1; the deal's last card is owed its n passes whatever it is (``passes_left`` of
-    a finished deal), so a stop that ends the deal costs nothing."""
-    return long_deal(enc, s, size, stops=True)
+    a finished deal), so a stop that ends the deal costs nothing; ``dead``: the cards dealt to the dead hand,
+    which keeps them."""
+    return long_deal(enc, s, size, dead)
+
+
+def dead_size(enc: Encoding, players: int, rd: Readings) -> int:
+    """The cards the dead hand is dealt under the readings ``rd`` (fixed readings: a number)."""
+    value = z3.simplify(enc.deal_size(players, rd)[1])
+    if not z3.is_int_value(value):
+        raise ValueError(f"{enc.name}: the dead hand's size depends on a free reading")
+    return int(value.as_long())
 
 
 def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
@@ -191,14 +207,15 @@ def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int, 
     by passes: a King left standing in Red Nines, a red nine that goes on)."""
     if stops and stops_played(enc, enc.fresh_state("c", players)) is None:
         return False
+    dead = dead_size(enc, players, rd) if stops else None
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
-    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size, stops))
+    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size, dead))
     if solve_alone([z3.And(enc.initial(init, rd), z3.Not(dealt))], 2 * TIMEOUT_MS).verdict != z3.unsat:
         return False
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size, stops)]
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size, dead)]
     step.append(enc.transition(s, a, t, rd))
-    breaks = [z3.Not(long_deal(enc, t, size, stops))]
+    breaks = [z3.Not(long_deal(enc, t, size, dead))]
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))

@@ -28,6 +28,7 @@ import z3
 from comet_proofs.bounds.lemmas import (
     Words,
     cards_played,
+    dead_size,
     hands_within_deal,
     long_stops,
     passes_left,
@@ -35,10 +36,11 @@ from comet_proofs.bounds.lemmas import (
     seats_joined,
     stop_charge,
 )
-from comet_proofs.bounds.optimum import maximise
+from comet_proofs.bounds.optimum import TIMEOUT_MS, maximise
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.red_nines.encoding import WILD_PLAYED
-from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
+from comet_proofs.solving import solve_alone
+from comet_proofs.symbolic import COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
 from comet_proofs.terms import rank_at
 
 
@@ -106,17 +108,8 @@ def forced_runs(enc: Encoding, s: SymState, size: int, dead: int) -> z3.BoolRef:
     """``long_stops`` with the facts that make kept cards force plays (the module's doc); ``dead``: the cards
     the dead hand is dealt."""
     spare = slack(enc, s, size) >= s.players + 1
-    dead_hand = z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead
-    parts = [long_stops(enc, s, size), z3.Not(s.free_lead), dead_hand, *passed_without(enc, s)]
+    parts = [long_stops(enc, s, size, dead), z3.Not(s.free_lead), *passed_without(enc, s)]
     return z3.And(*parts, *kept_bars(s, spare), *run_made(s, spare))
-
-
-def dead_size(enc: Encoding, players: int, rd: Readings) -> int:
-    """The cards the dead hand is dealt under the readings ``rd`` (fixed readings: a number)."""
-    value = z3.simplify(enc.deal_size(players, rd)[1])
-    if not z3.is_int_value(value):
-        raise ValueError(f"{enc.name}: the dead hand's size depends on a free reading")
-    return int(value.as_long())
 
 
 def step_words(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction | None) -> str:
@@ -155,3 +148,18 @@ def longest_at_last_step(enc: Encoding, players: int, rd: Readings, size: int) -
     constraints = [enc.invariant(s), hands_within_deal(enc, s, size), forced_runs(enc, s, size, dead)]
     constraints += [enc.transition(s, a, t, rd), enc.terminal(t), forced_runs(enc, t, size, dead)]
     return maximise(constraints, t.steps)
+
+
+def longest_counting_stops(enc: Encoding, players: int, rd: Readings, size: int, upper: int) -> int:
+    """The most actions of a finished deal under ``lemmas.long_stops`` and ``Inv``, at most ``upper`` (a bound
+    already proved): found downwards, each "a finished deal lasts at least ``upper``" proved unsat in turn, where
+    ``Optimize`` finds no optimum in its time on a card-level encoding (000's Commit, 5 s); a check Z3 does not
+    answer stops the descent at the last bound proved.  Call only where ``long_deal_lemma_holds(..., stops=True)``."""
+    dead = dead_size(enc, players, rd)
+    end = enc.fresh_state("e", players)
+    finished = [enc.invariant(end), hands_within_deal(enc, end, size), enc.terminal(end)]
+    finished.append(long_stops(enc, end, size, dead))
+    bound = upper
+    while bound > 0 and solve_alone([z3.And(*finished, end.steps >= bound)], TIMEOUT_MS).verdict == z3.unsat:
+        bound -= 1
+    return bound
