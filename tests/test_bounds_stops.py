@@ -68,9 +68,22 @@ def test_red_nines_longest_deals_are_lowered() -> None:
 def test_000s_commit_counts_its_stops_at_three_players() -> None:
     """R-COMMIT-H-STOPS, R-COMMIT-H-DEAL: the card-level encoding names its stops (the Kings and the 7D); with
     the whole pack dealt at three players the five do not fit in the two kept cards and the last, so two are
-    played before the last card, n actions short each: the longest deal falls from 191 to 185 (the commit
-    ladder reaches 176)."""
+    played before the last card, n actions short each: the longest deal falls from 191 to 185 with the stops
+    alone, and to 182 with the runs a suit forces (the commit ladder reaches 176)."""
     enc, rd, size = setting("commit_hoyle", 3)
     assert lemmas.long_deal_lemma_holds(enc, 3, rd, size, stops=True)
     assert stops.longest_counting_stops(enc, 3, rd, size, 191) == 185
-    assert proved_bounds("commit_hoyle", 3)[ACTIONS] == 185
+    assert proved_bounds("commit_hoyle", 3)[ACTIONS] == 182
+
+
+def test_000s_commit_suits_force_runs_and_a_forgotten_branch_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-COMMIT-H-SUIT, R-COMMIT-H-NINE: ``suit_runs`` (a card's successor in its suit still in a hand means the
+    card is unplayed or its run waits for it, but for the one run a holder left for the 10D the 9D opened) is
+    proved at three players and lowers the longest deal to 182; planted wrong (no run ever left for the 10D),
+    Z3 refuses it at the 10D's play, named in the words."""
+    enc, rd, size = setting("commit_hoyle", 3)
+    assert stops.suit_runs_refutation(enc, 3, rd, size) is None
+    assert stops.longest_counting_stops(enc, 3, rd, size, 191, suited=True) == 182
+    monkeypatch.setattr(stops, "abandoned_runs", lambda e, s: z3.IntVal(0))
+    why = stops.suit_runs_refutation(enc, 3, rd, size)
+    assert why is not None and "the card 10D leads to step " in why, why

@@ -71,15 +71,20 @@ OUTRO = """## Where a gap remains, and why
   the right neighbour takes over n-1 times with the card one above the last one led; each loser keeps an Ace, which
   no run needs) reaches 237 at five players, where the dead hand holds the four Kings, the 7D and the 9D. At three
   and four players (176 and 210 reached) the stops the dead hand cannot take (all five at three players, the whole
-  pack dealt; two at four) are led, each followed by no pass, n actions short each. Z3 checks part of it: the
+  pack dealt; two at four) are led, each followed by no pass, n actions short each. Z3 checks part of it. The
   encoding names its stops (the Kings and the 7D, `stop_cards`), `long_stops` is proved with them, and at three
-  players five stops do not fit in the two kept cards and the last, so two are played early: 185 proved (191
-  before). The rest of the gap, three more stops led at three players and two at four (where the dead hand can take
-  three stops and the bound stays 218), is an argument in words, not checked by Z3 (`forced_runs` reads ranks, not
-  suits; whether a King kept by a loser, its Queen played as the winner's last card, wins some back is open). In
-  002's Commit the lemma is not proved within the bounds step's budget (split by the step's cases it ran about 17
-  CPU minutes without finding a step that breaks it), and each run is led with the player's lowest card
-  (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the search's 138.
+  players five stops do not fit in the two kept cards and the last: 185 (191 before). A third lemma, proved
+  inductive with it (`bounds.stops.suit_runs`), says what R-COMMIT-H-SUIT makes of kept cards: a card whose
+  successor in its suit is still in a hand is unplayed, or its run waits for that card now, but for one run at most,
+  which a holder of its next card left for the 10D the 9D opened (with the facts the 9D's turn leaves, which `Inv`
+  alone does not hold). A loser's kept King then needs its Queen unplayed, and the 7D its 6D, unless that run was
+  the one left: 182 proved at three players. At four players the bound stays 218 (Z3's finished deal: the dead hand
+  holds three Kings; the losers keep the fourth King, its Queen and the 7D, whose 6D's run was left for the 10D; the
+  winner's last card is the Jack below that Queen), and whether a real deal comes nearer than 182 and 218 to the
+  ladder's 176 and 210 is open. In 002's Commit the lemma is not proved within the bounds step's budget (split by
+  the step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the
+  player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the
+  search's 138.
 - **The winner's most, standard at five players and the Opera at four and five**: the built deals have the
   winner play its whole hand in its first turn (no loser ever moves): 1104 of 1164, and the Opera's 2080 of
   2104 and 2208 of 2328. A winner who passes must leave each run stuck on a rank no loser holds, which the

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import z3
 
-from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
+from comet_proofs.bounds.optimum import TIMEOUT_MS, WHOLE_MS, maxima, step_cases, unsat_at_once
 from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import BRANCH, NINE_LAST
@@ -279,11 +279,13 @@ def refutation(
     lemma: Callable[[SymState], z3.BoolRef],
     fixed: Callable[[SymState], list[z3.BoolRef]],
     words: Words,
+    whole_ms: int = WHOLE_MS,
 ) -> str | None:
     """Why ``lemma`` is not inductive, in ``words`` (a deal it is false in, or a step that breaks it), or None
     where Z3 proves it true in every initial deal whose fields ``fixed`` holds and kept by every step from an
     ``Inv`` state whose hands are within the deal and whose fields ``fixed`` holds (the Comet at its starting
-    value, the preset's stake), the step tried whole, then split by its cases, as ``lemma_holds``."""
+    value, the preset's stake), the step tried whole (for ``whole_ms``; 0: not tried), then split by its cases,
+    as ``lemma_holds``."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
     start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(lemma(init)))], 2 * TIMEOUT_MS)
@@ -291,7 +293,7 @@ def refutation(
         return f"not proved in time ({start.reason})" if start.model is None else words(start.model, init, None, None)
     step = [enc.invariant(s), hands_within_deal(enc, s, size), lemma(s), *fixed(s), enc.transition(s, a, t, rd)]
     breaks = [z3.Not(lemma(t))]
-    if unsat_at_once(step, breaks):
+    if whole_ms > 0 and unsat_at_once(step, breaks, whole_ms):
         return None
     for case in step_cases(enc, a):
         solved = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)

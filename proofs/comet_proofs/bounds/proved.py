@@ -25,7 +25,12 @@ from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
-from comet_proofs.bounds.stops import forced_runs_refutation, longest_at_last_step, longest_counting_stops
+from comet_proofs.bounds.stops import (
+    forced_runs_refutation,
+    longest_at_last_step,
+    longest_counting_stops,
+    suit_runs_refutation,
+)
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
@@ -39,10 +44,11 @@ TAKES_IN_PLAY = {"old_comet": 10}
 # here (standard and Opera at five players, 237 -> 232; Red Nines 238 -> 233 and 357 -> 351); elsewhere the
 # bound is already the ladder's, so it is not searched.  The card-level encodings read no stops (``stops_played``).
 FORCED_RUNS: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (5,), "red_nines": (4, 5)}
-# Where the card-level encoding's stops are counted at the end of the deal (``lemmas.long_stops``, its ``stop_cards``;
-# ``forced_runs`` reads ranks, not suits): 000's Commit at three players, 191 -> 185 (the whole pack dealt, the five
-# stops do not fit in the two kept cards and the last); 0.6 s of CPU for the lemma, 0.8 s for the descent
-# (2026-12-06).  At four players the dead hand takes three stops and the bound stays 218 (lemma 2.8 s).
+# Where the card-level encoding's stops are counted at the end of the deal (``lemmas.long_stops``, its ``stop_cards``,
+# with ``bounds.stops.suit_runs``; ``forced_runs`` reads ranks, not suits): 000's Commit at three players, 191 -> 182
+# (185 with the stops alone: the whole pack dealt, the five stops do not fit in the two kept cards and the last); 1.1 s
+# of CPU for the lemma, 2 s for the descent (2026-12-06).  At four players the bound stays 218 (the dead hand takes
+# three Kings, a loser keeps the 7D its 6D abandoned for the 10D; lemma 4.9 s).
 STOPS_COUNTED: dict[str, tuple[int, ...]] = {"commit_hoyle": (3,)}
 
 
@@ -94,12 +100,11 @@ def proved_bounds_in_value(
             shorter = longest_at_last_step(enc, players, rd, size)
             if shorter is not None and (upper is None or shorter < upper):
                 out[ACTIONS] = (shorter, None)
-        elif (
-            players in STOPS_COUNTED.get(preset, ())
-            and upper is not None
-            and long_deal_lemma_holds(enc, players, rd, size, stops=True)  # the stops charged (``long_stops``)
-        ):
-            out[ACTIONS] = (longest_counting_stops(enc, players, rd, size, upper), None)
+        elif players in STOPS_COUNTED.get(preset, ()) and upper is not None:
+            # the stops charged (``long_stops``), with the runs a suit forces (``suit_runs``) where proved
+            suited = suit_runs_refutation(enc, players, rd, size) is None
+            if suited or long_deal_lemma_holds(enc, players, rd, size, stops=True):
+                out[ACTIONS] = (longest_counting_stops(enc, players, rd, size, upper, suited), None)
     over = [*free, s.comet_value == start]
 
     def at_start(x: SymState) -> list[z3.BoolRef]:

@@ -24,6 +24,7 @@ Comet (the preset's RUL-COMET-AFTER: stop).
 from __future__ import annotations
 
 import z3
+from comet.cards import DIAMONDS
 
 from comet_proofs.bounds.lemmas import (
     Words,
@@ -38,9 +39,10 @@ from comet_proofs.bounds.lemmas import (
 )
 from comet_proofs.bounds.optimum import TIMEOUT_MS, maximise
 from comet_proofs.encoding import Encoding
+from comet_proofs.games.commit_common import BRANCH, DECK51, NINE_D, NINE_LAST, PLAYED, SUIT, SuitedEncoding
 from comet_proofs.games.red_nines.encoding import WILD_PLAYED
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
+from comet_proofs.symbolic import CARD, COMET_PLAYED, KIND_NAMES, KING, Readings, SymAction, SymState
 from comet_proofs.terms import rank_at
 
 
@@ -118,8 +120,12 @@ def step_words(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction
     def value(term: z3.ExprRef) -> str:
         return str(model.eval(term, model_completion=True))
 
+    def name(i: int) -> str:
+        return s.labels[i] if s.labels else str(s.ranks[i])
+
     def state(x: SymState) -> str:
-        played = " ".join(f"{r}x{value(c)}" for r, c in zip(x.ranks, x.played, strict=True) if value(c) != "0")
+        counts = [(i, value(c)) for i, c in enumerate(x.played) if value(c) != "0"]
+        played = " ".join(name(i) if s.labels else f"{name(i)}x{c}" for i, c in counts)
         return (
             f"step {value(x.steps)}, played [{played}], Comet {value(x.comet)}, need {value(x.need)}, "
             f"to move {value(x.to_move)}, last player {value(x.last_player)}, winner {value(x.winner)}"
@@ -127,16 +133,23 @@ def step_words(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction
 
     if t is None or a is None:
         return f"a deal starts at {state(s)}"
-    kind = KIND_NAMES.get(model.eval(a.kind, model_completion=True).as_long(), value(a.kind))
-    return f"from {state(s)}, the action {kind} (rank {value(a.rank)}) leads to {state(t)}"
+    kind = model.eval(a.kind, model_completion=True).as_long()
+    rank = model.eval(a.rank, model_completion=True).as_long()
+    if kind == CARD and rank in s.ranks:
+        action = f"the card {name(s.ranks.index(rank))}"
+    else:
+        action = f"the action {KIND_NAMES.get(kind, str(kind))} (rank {rank})"
+    return f"from {state(s)}, {action} leads to {state(t)}"
 
 
 def forced_runs_refutation(
     enc: Encoding, players: int, rd: Readings, size: int, words: Words = step_words
 ) -> str | None:
-    """Why ``forced_runs`` is not inductive, in words, or None where Z3 proves it (``lemmas.refutation``)."""
+    """Why ``forced_runs`` is not inductive, in words, or None where Z3 proves it (``lemmas.refutation``), the step
+    split by its cases at once: tried whole, Z3 gave no answer in 20 s at five players in the standard game
+    (Red Nines: 17.7 s at five, 6.2 s at four; split, 1.5-4 s, 2026-12-06)."""
     dead = dead_size(enc, players, rd)
-    return refutation(enc, players, rd, size, lambda x: forced_runs(enc, x, size, dead), lambda x: [], words)
+    return refutation(enc, players, rd, size, lambda x: forced_runs(enc, x, size, dead), lambda x: [], words, 0)
 
 
 def longest_at_last_step(enc: Encoding, players: int, rd: Readings, size: int) -> int | None:
@@ -150,15 +163,74 @@ def longest_at_last_step(enc: Encoding, players: int, rd: Readings, size: int) -
     return maximise(constraints, t.steps)
 
 
-def longest_counting_stops(enc: Encoding, players: int, rd: Readings, size: int, upper: int) -> int:
-    """The most actions of a finished deal under ``lemmas.long_stops`` and ``Inv``, at most ``upper`` (a bound
-    already proved): found downwards, each "a finished deal lasts at least ``upper``" proved unsat in turn, where
-    ``Optimize`` finds no optimum in its time on a card-level encoding (000's Commit, 5 s); a check Z3 does not
-    answer stops the descent at the last bound proved.  Call only where ``long_deal_lemma_holds(..., stops=True)``."""
+def suit_runs(enc: Encoding, s: SymState, size: int, dead: int) -> z3.BoolRef:
+    """``long_stops`` with what R-COMMIT-H-SUIT makes of kept cards in 000's Commit (a card-level encoding, whose
+    rows are cards; ``SuitedEncoding``), where a run goes on with the next card of its suit, which its holder
+    must play, or with the 10D the 9D opens beside it (R-COMMIT-H-NINE):
+
+    - a seat that has passed on a run holds not the card it needs (but on a run the 9D led, whose player must
+      pass: RUL-COMMIT-H-NINE-LEAD-TURN = ends);
+    - the cards played whose successor in the suit is still in a hand, their run not waiting for it now, are at
+      most one, and none before the 9D and the 10D are played: a holder of the successor may take the 10D the
+      9D opened instead, which abandons the old run (once: there is one 10D);
+    - what the 9D leaves (``Inv`` admits more): a branch is open only after the 9D is played; a run with the
+      9D last and no branch is the led 9D's (need 10, in diamonds); a turn the 9D ended on a run leaves its
+      player without the card the run needs (it played the 9D instead of it)."""
+    n = s.players
+    if not isinstance(enc, SuitedEncoding):
+        raise ValueError(f"{enc.name}: not a card-level encoding")
+    parts = [long_stops(enc, s, size, dead)]
+    going = z3.Not(enc.terminal(s))
+    nine_played = enc.loc(s, NINE_D) == PLAYED
+    led_nine = z3.And(s.x(NINE_LAST) == 1, s.x(BRANCH) == 0)
+    parts.append(z3.Implies(s.x(BRANCH) != 0, nine_played))
+    parts.append(z3.Implies(z3.And(led_nine, s.need > 0, going), z3.And(s.need == 10, s.x(SUIT) == DIAMONDS)))
+    ended = z3.And(s.x(NINE_LAST) == 1, s.turn_played, going)
+    on_run = z3.And(s.x(BRANCH) != 0, z3.Not(enc.holds(s, s.to_move, enc.run_next(s))))
+    parts.append(z3.Implies(ended, z3.Or(on_run, z3.And(s.x(BRANCH) == 0, s.need == 10, s.x(SUIT) == DIAMONDS))))
+    live = z3.And(s.need > 0, going, z3.Not(led_nine))
+
+    def after(x: z3.ArithRef) -> z3.ArithRef:
+        return (x - s.last_player + n) % n
+
+    for p in range(n):
+        passed = z3.And(live, after(z3.IntVal(p)) < after(s.to_move))
+        parts.append(z3.Implies(passed, z3.Not(enc.holds(s, z3.IntVal(p), enc.run_next(s)))))
+    left = []
+    for c in DECK51:
+        if c + 4 in DECK51 and c not in enc.stop_cards and c != NINE_D:
+            waiting = z3.And(s.need == c // 4 + 1, s.x(SUIT) == c % 4)
+            stranded = z3.And(enc.loc(s, c + 4) >= 0, enc.loc(s, c) == PLAYED, z3.Not(waiting))
+            left.append(z3.If(stranded, 1, 0))
+    parts.append(z3.Sum(*left) <= abandoned_runs(enc, s))
+    return z3.And(parts)
+
+
+def abandoned_runs(enc: SuitedEncoding, s: SymState) -> z3.ArithRef:
+    """The runs a holder of their next card may have left for the 10D the 9D opened (R-COMMIT-H-NINE): one once
+    the 9D and the 10D are played, none before."""
+    return z3.If(z3.And(enc.loc(s, NINE_D) == PLAYED, enc.loc(s, NINE_D + 4) == PLAYED), 1, 0)
+
+
+def suit_runs_refutation(enc: Encoding, players: int, rd: Readings, size: int, words: Words = step_words) -> str | None:
+    """Why ``suit_runs`` is not inductive, in words, or None where Z3 proves it (``lemmas.refutation``; the step
+    tried whole for 3 s: it takes 1.1 s of CPU at three players, and split by its cases 4.7 s, 2026-12-06)."""
+    dead = dead_size(enc, players, rd)
+    return refutation(enc, players, rd, size, lambda x: suit_runs(enc, x, size, dead), lambda x: [], words, 3_000)
+
+
+def longest_counting_stops(
+    enc: Encoding, players: int, rd: Readings, size: int, upper: int, suited: bool = False
+) -> int:
+    """The most actions of a finished deal under ``lemmas.long_stops`` (with ``suited``, ``suit_runs``) and
+    ``Inv``, at most ``upper`` (a bound already proved): found downwards, each "a finished deal lasts at least
+    ``upper``" proved unsat in turn, where ``Optimize`` finds no optimum in its time on a card-level encoding
+    (000's Commit, 5 s); a check Z3 does not answer stops the descent at the last bound proved.  Call only where
+    the lemma is proved (``long_deal_lemma_holds(..., stops=True)``, ``suit_runs_refutation``)."""
     dead = dead_size(enc, players, rd)
     end = enc.fresh_state("e", players)
     finished = [enc.invariant(end), hands_within_deal(enc, end, size), enc.terminal(end)]
-    finished.append(long_stops(enc, end, size, dead))
+    finished.append(suit_runs(enc, end, size, dead) if suited else long_stops(enc, end, size, dead))
     bound = upper
     while bound > 0 and solve_alone([z3.And(*finished, end.steps >= bound)], TIMEOUT_MS).verdict == z3.unsat:
         bound -= 1
