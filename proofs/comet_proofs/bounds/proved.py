@@ -38,17 +38,17 @@ from comet_proofs.symbolic import SymState
 # The most one play of another seat takes from a seat, where each other play takes at most one chip
 # (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
 TAKES_IN_PLAY = {"old_comet": 10}
-# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time: 2.5-5 s of
-# CPU for the lemma, 1.4-2.1 s for the optimum, 2026-12-06).  Tried at every player count of the
-# standard, Opera, Old Comet and Two-player presets and Red Nines at four and five: it lowers the bound only
-# here (standard and Opera at five players, 237 -> 232; Red Nines 238 -> 233 and 357 -> 351); elsewhere the
-# bound is already the ladder's, so it is not searched.  The card-level encodings read no stops (``stops_played``).
+# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time, split by the
+# step's cases: 1.1-1.3 s of CPU at four and five players, Red Nines at five 4.0 s; the optimum 1.3-1.9 s,
+# 2026-12-06).  Tried at every player count of the standard, Opera, Old Comet and Two-player presets and Red Nines
+# at four and five: it lowers the bound only here (standard and Opera at five players, 237 -> 232; Red Nines
+# 238 -> 233 and 357 -> 351); elsewhere the bound is already the ladder's, so it is not searched.
 FORCED_RUNS: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (5,), "red_nines": (4, 5)}
 # Where the card-level encoding's stops are counted at the end of the deal (``lemmas.long_stops``, its ``stop_cards``,
 # with ``bounds.stops.suit_runs``; ``forced_runs`` reads ranks, not suits): 000's Commit at three players, 191 -> 182
-# (185 with the stops alone: the whole pack dealt, the five stops do not fit in the two kept cards and the last); 1.1 s
-# of CPU for the lemma, 2 s for the descent (2026-12-06).  At four players the bound stays 218 (the dead hand takes
-# three Kings, a loser keeps the 7D its 6D abandoned for the 10D; lemma 4.9 s).
+# (185 with the stops alone: the whole pack dealt, the five stops do not fit in the two kept cards and the last); 1.2 s
+# of CPU for the lemma, 2.8 s for the descent (2026-12-06).  At four players the bound stays 218 (Z3's finished deal:
+# the dead hand holds three Kings, a loser keeps the 7D, its 6D's run the one left for the 10D; lemma 4.9 s).
 STOPS_COUNTED: dict[str, tuple[int, ...]] = {"commit_hoyle": (3,)}
 
 
