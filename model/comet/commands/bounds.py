@@ -62,7 +62,12 @@ OUTRO = """## Where a gap remains, and why
   before a last King would need the Jacks before it to have gone on to Queens that are not there: 232, which the
   ladder reaches. Red Nines deals every card, and a red nine goes on (RUL-RED9-NINE-STOP = continues): standing for
   the King a Queen needs, it lets a loser keep its natural King without a stop, so the facts leave one King played
-  early (233, 351); whether a real deal comes nearer than the ladder's 222 and 332 is open.
+  early (233, 351). They do not charge the passes a forced run leaves unused (each Queen going on to a red nine or a
+  King, each Jack to a Queen still held), nor do they charge a first-play group by its size (one set voids them: n+1
+  actions to spare), so the extreme may well be lower: a lemma charging the forced runs (what the count has to
+  spare, plus the seats joined, is at least the r played while an r+1 is held) was proved at four players in 69 s of
+  CPU, too slow for the bounds, and with these facts lowered nothing. Whether a real deal comes nearer than the
+  ladder's 222 and 332 is open.
 - **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn the 9D
   has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits the turn
   ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at three to five
@@ -78,7 +83,9 @@ OUTRO = """## Where a gap remains, and why
   successor in its suit is still in a hand is unplayed, or its run waits for that card now, but for one run at most,
   which a holder of its next card left for the 10D the 9D opened (with the facts the 9D's turn leaves, which `Inv`
   alone does not hold). A loser's kept King then needs its Queen unplayed, and the 7D its 6D, unless that run was
-  the one left: 182 proved at three players. At four players the bound stays 218 (Z3's finished deal: the dead hand
+  the one left: 182 proved at three players. The lemma does not charge the passes a forced run leaves unused (a
+  Queen held for the winner's last card makes each card below it in its suit go on to the next, one run up the
+  suit), so the extreme may well be lower. At four players the bound stays 218 (Z3's finished deal: the dead hand
   holds three Kings; the losers keep the fourth King, its Queen and the 7D, whose 6D's run was left for the 10D; the
   winner's last card is the Jack below that Queen), and whether a real deal comes nearer than 182 and 218 to the
   ladder's 176 and 210 is open. In 002's Commit the lemma is not proved within the bounds step's budget (split by
