@@ -80,7 +80,7 @@ def test_a_first_turn_without_its_open_run_is_refused(monkeypatch: pytest.Monkey
     def leads(x: SymState) -> z3.BoolRef:
         return forced.first_turn_leads(enc, x, rd)
 
-    why = refutation(enc, 3, rd, size, leads, assumed, forced.describe, forced.by_rank(enc))
+    why = refutation(enc, 3, rd, size, leads, assumed, forced.describe, 0, forced.by_rank(enc))
     assert why is not None and "first_turn 1" in why and "leads to hands" in why
 
 

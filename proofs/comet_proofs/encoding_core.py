@@ -102,6 +102,9 @@ class EncodingCore:
     proof_weight: float = 1.0
     # Card-level encodings (a place per card in ``extra``) do not count the cards put down in ``played``.
     card_level: bool = False
+    # Card-level encodings: the cards that end a run under every reading (their codes), which the longest deal's
+    # count charges when played before the deal's last card (``bounds.lemmas.stops_played``); none: not read.
+    stop_cards: tuple[int, ...] = ()
     # Pairs of symbolic actions (kind, rank) that are one engine action taken two ways, where the encoding
     # tells apart what the engine decides from something it does not see (a suit); the smallest-witness
     # search (``comet_proofs.smallest``) compares engine actions, so it ties the two ways together.

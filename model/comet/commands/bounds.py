@@ -46,32 +46,52 @@ OUTRO = """## Where a gap remains, and why
   102, 131, 178, 237 for 2 to 5 players. The ladder deals (`bounds/build.py`, `ladder`) reach it: every card
   played alone and every run stuck after it, the cards played from the highest rank down, the turn handed to
   the right neighbour n-1 times, each loser keeping one card it is never made to play.
-- **Where the longest deal stops short** (standard and the Opera at five players, 232 of 237; Red Nines, 222
-  of 238 and 332 of 357). The bound is met only if every play but the last is one card followed by n passes
-  (n-1 passes at each of the n-1 hand-overs) and each loser keeps exactly one card: a stop played before the
-  last card (a King, or the standard Comet) is followed by no pass, n actions short, and the lemma's count
-  never wins back what a step leaves unused. An argument in words from there, not checked by Z3 (the lemma
-  does not count the stops): a loser keeping a King is made to play it (R-PLAY-MUST) after any Queen played
-  before the last card, and so is a winner keeping one for its last card, so each King kept to the end needs
-  every Queen unplayed as well. At five players (3 cards dead, 4 kept, 1 last) the four Kings, the Comet and
-  the Queens do not fit, so a stop is played early: 232, which the ladder reaches, is the extreme, short of
-  the proof's 237. Red Nines deals every card (nothing dead): at least three Kings of four (four of five)
-  are played early, so the extreme lies between the ladder's 222 and 226 (332 and 337); which, is open.
-- **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn
-  the 9D has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits
-  the turn ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at
-  three to five players (the termination proof's ranking gave 255, 288 and 315). The ladder by suit
-  (`bounds/build.py`, `commit_ladder`: each suit played from the top down, so every run is stuck on a card
-  already played or face down; the right neighbour takes over n-1 times with the card one above the last one
-  led; each loser keeps an Ace, which no run needs) reaches 237 at five players, where the dead hand holds the
-  four Kings, the 7D and the 9D. At three and four players (176 of 191, 210 of 218) the stops the dead hand
-  cannot take (all five at three players, the whole pack dealt; two at four) are led, each followed by no
-  pass: n actions short each, which is the whole gap (an argument in words, not checked by Z3: the lemma
-  does not count the stops; whether a King kept by a loser, its Queen played as the winner's last card, wins
-  some back is open). In 002's Commit the lemma is not proved within the bounds step's budget (split by the
-  step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with
-  the player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands
-  against the search's 138.
+- **The longest deal where stops and kept cards force plays** (standard and the Opera at five players: 232, exact;
+  Red Nines at four and five players: 233 and 351 proved, where the count gave 238 and 357). The count is met only
+  if every play but the last is one card followed by n passes (n-1 at each of the n-1 hand-overs) and each loser
+  keeps one card. Two more lemmas, each proved inductive for the preset and player count before it is used, say why
+  it is not met at five players. `bounds.lemmas.long_stops`: a stop played before the deal's last card (a King,
+  R-STOP-KING; the Comet, R-COMET-STOP) is followed by no pass, so the count charges it n actions (a stop that ends
+  the deal, none). `bounds.stops.forced_runs` adds what R-PLAY-MUST makes of kept cards: a seat that has passed on a
+  run holds none of the rank it needs; while some seat holds a natural r+1, each r played went on to an r+1 or a
+  wild card or the run needs an r+1 now (summed over the ranks, each wild card counted once); a run needing r+1 was
+  made from a hand that held the r; each unless a set was played (its cards put down in one action leave the count
+  n+1 actions to spare). Read at the step that ends the deal (the state before it still shows who held what): at
+  five players a loser keeping a King bars the Queens (each would go on to a stop), the dead hand's three cards and
+  the four kept ones cannot hold the four Kings, the Comet and the Queens, and the one Queen that may be played just
+  before a last King would need the Jacks before it to have gone on to Queens that are not there: 232, which the
+  ladder reaches. Red Nines deals every card, and a red nine goes on (RUL-RED9-NINE-STOP = continues): standing for
+  the King a Queen needs, it lets a loser keep its natural King without a stop, so the facts leave one King played
+  early (233, 351). They do not charge the passes a forced run leaves unused (each Queen going on to a red nine or a
+  King, each Jack to a Queen still held), nor do they charge a first-play group by its size (one set voids them: n+1
+  actions to spare), so the extreme may well be lower: a lemma charging the forced runs (what the count has to
+  spare, plus the seats joined, is at least the r played while an r+1 is held) was proved at four players in 69 s of
+  CPU, too slow for the bounds, and with these facts lowered nothing. Whether a real deal comes nearer than the
+  ladder's 222 and 332 is open.
+- **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn the 9D
+  has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits the turn
+  ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at three to five
+  players (the termination proof's ranking gave 255, 288 and 315). The ladder by suit (`bounds/build.py`,
+  `commit_ladder`: each suit played from the top down, so every run is stuck on a card already played or face down;
+  the right neighbour takes over n-1 times with the card one above the last one led; each loser keeps an Ace, which
+  no run needs) reaches 237 at five players, where the dead hand holds the four Kings, the 7D and the 9D. At three
+  and four players (176 and 210 reached) the stops the dead hand cannot take (all five at three players, the whole
+  pack dealt; two at four) are led, each followed by no pass, n actions short each. Z3 checks part of it. The
+  encoding names its stops (the Kings and the 7D, `stop_cards`), `long_stops` is proved with them, and at three
+  players five stops do not fit in the two kept cards and the last: 185 (191 before). A third lemma, proved
+  inductive with it (`bounds.stops.suit_runs`), says what R-COMMIT-H-SUIT makes of kept cards: a card whose
+  successor in its suit is still in a hand is unplayed, or its run waits for that card now, but for one run at most,
+  which a holder of its next card left for the 10D the 9D opened (with the facts the 9D's turn leaves, which `Inv`
+  alone does not hold). A loser's kept King then needs its Queen unplayed, and the 7D its 6D, unless that run was
+  the one left: 182 proved at three players. The lemma does not charge the passes a forced run leaves unused (a
+  Queen held for the winner's last card makes each card below it in its suit go on to the next, one run up the
+  suit), so the extreme may well be lower. At four players the bound stays 218 (Z3's finished deal: the dead hand
+  holds three Kings; the losers keep the fourth King, its Queen and the 7D, whose 6D's run was left for the 10D; the
+  winner's last card is the Jack below that Queen), and whether a real deal comes nearer than 182 and 218 to the
+  ladder's 176 and 210 is open. In 002's Commit the lemma is not proved within the bounds step's budget (split by
+  the step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the
+  player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the
+  search's 138.
 - **The winner's most: the Opera at four and five players exact, standard at five narrowed**. The built deals
   have the winner play its whole hand in its first turn (no loser ever moves): 2080 and 2208 collected in the
   Opera, 1104 in the standard game at five players. Four lemmas, proved inductive per preset and player count

@@ -21,8 +21,9 @@ bounded too, at the Comet's starting value and, as a line ``a + b*v`` proved for
 function of it (``in_comet_value``).  The sampled deals report the whole deal's returns alongside.
 
 The package by concern: ``quantities`` (what is measured, ``Bound``), ``optimum`` (Optimize, certificates,
-unsat checks), ``lemmas`` (the hand-size and Comet-only lemmas), ``play_chips`` (Old Comet's lemmas on the chips
-play moves towards the winner and away from a seat keeping its cards), ``in_play`` (the potential and the lines in
+unsat checks), ``lemmas`` (the hand-size and Comet-only lemmas, the longest deal's count), ``stops`` (the longest
+deal where kept cards force plays), ``play_chips`` (Old Comet's lemmas on the chips play moves towards the winner
+and away from a seat keeping its cards), ``in_play`` (the potential and the lines in
 the Comet's value), ``proved`` (the proved bounds of a preset), ``reached`` (sampled and witness deals),
 ``table`` (``bounds``, the rows ``comet verify`` prints).
 """

@@ -1,11 +1,12 @@
 """What R-PLAY-MUST leaves behind a finished deal, for the winner's most: lemmas over the encoding of the
 standard family, each proved inductive per preset and player count before it is used.
 
-- ``dead_kept``: the dead hand keeps the size it was dealt (no play touches it), so the cards the winner
-  has played are the hand it was dealt, not fewer (``Inv`` alone lets the dead hand hold more low cards);
-- ``passed_hold_none``: a seat that has passed on the run now open (the run's last player's "without" and
-  the passes after it) holds no natural card of the rank the run needs (R-PLAY-MUST), and a new run starts
-  on an open one only right after the Comet, by its player (RUL-COMET-AFTER);
+- ``lemmas.dead_kept`` (shared with the longest deal's): the dead hand keeps the size it was dealt, so the
+  cards the winner has played are the hand it was dealt, not fewer (``Inv`` alone lets the dead hand hold
+  more low cards);
+- ``passed_hold_none``: a seat that has passed on the run now open holds no natural card of the rank the run
+  needs (R-PLAY-MUST; ``stops.passed_without``, shared with the longest deal's), and a new run starts on an
+  open one only right after the Comet, by its player (RUL-COMET-AFTER);
 - ``forced_runs``: while a hand holds a natural r+1, every r played was followed by an r+1 (R-PLAY-MUST,
   R-PLAY-CONTINUE): so the plays of rank r are at most the r+1s on the pile, the run open on r now, and the
   Comet where it stood for r+1;
@@ -26,12 +27,12 @@ from collections.abc import Callable
 import z3
 
 from comet_proofs.bounds import lemmas
-from comet_proofs.bounds.lemmas import hands_within_deal, long_deal, run_played
-from comet_proofs.bounds.optimum import maxima, step_cases
+from comet_proofs.bounds.lemmas import dead_kept, dead_size, hands_within_deal, long_deal, run_played
+from comet_proofs.bounds.optimum import WHOLE_MS, maxima, step_cases
+from comet_proofs.bounds.stops import passed_without
 from comet_proofs.encoding import Encoding
 from comet_proofs.encoding_core import pack_count
 from comet_proofs.symbolic import (
-    COMET_DEAD,
     COMET_PLAYED,
     KIND_NAMES,
     KING,
@@ -45,11 +46,6 @@ from comet_proofs.symbolic import (
 FIRST_TURN = "first_turn"
 
 Lemma = Callable[[SymState], z3.BoolRef]
-
-
-def dead_kept(enc: Encoding, s: SymState, dead: z3.ArithRef | int) -> z3.BoolRef:
-    """The dead hand holds the ``dead`` cards it was dealt (the Comet among them where it lies there)."""
-    return z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead
 
 
 def _rank_index(s: SymState) -> dict[int, int]:
@@ -73,20 +69,11 @@ def quartet_may_lead(rd: Readings) -> z3.BoolRef:
 
 
 def passed_hold_none(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
-    """On a run that someone has passed on (its last player said "without": ``turn_played`` false), every seat
-    from the last player up to the one to move holds no natural card of the rank the run needs."""
-    n = s.players
-    index = _rank_index(s)
-    on_run = z3.And(z3.Not(enc.terminal(s)), s.need > 0, z3.Not(s.turn_played), s.last_player >= 0)
-    since = (s.to_move - s.last_player + n) % n
-    parts = []
-    for p in range(n):
-        passed = (p - s.last_player + n) % n < since
-        holds_none = z3.And(*[z3.Implies(s.need == r, s.hands[p][i] == 0) for r, i in index.items()])
-        parts.append(z3.Implies(z3.And(on_run, passed), holds_none))
-    # a new run may start on a run only right after the Comet, by its player (RUL-COMET-AFTER)
+    """The seats that have passed on the run hold none of the rank it needs (``stops.passed_without``, shared
+    with the longest deal's lemmas), and a new run starts on an open one only right after the Comet, by its
+    player, where RUL-COMET-AFTER lets it."""
     fresh = z3.And(s.turn_played, s.to_move == s.last_player, s.comet == COMET_PLAYED, optional_restart(rd))
-    return z3.And(z3.Implies(s.free_lead, fresh), *parts)
+    return z3.And(z3.Implies(s.free_lead, fresh), *passed_without(enc, s))
 
 
 def forced_runs(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
@@ -215,10 +202,10 @@ def proved_lemmas(
     """Those of ``dead_kept``, ``forced_runs`` and ``first_turn_runs`` that Z3 proves inductive here, each on
     top of ``known`` (lemmas proved before: ``run_played``) and of the ones before it (``lemmas.refutation``,
     the state ``fixed`` at the preset's start)."""
-    _, dead = enc.deal_size(players, rd)
+    dead = dead_size(enc, players, rd)
     proved: list[Lemma] = []
     candidates: list[tuple[Lemma, Callable[[SymAction], list[z3.BoolRef]] | None]] = [
-        (lambda x: dead_kept(enc, x, dead), None),
+        (lambda x: dead_kept(x, dead), None),
         (lambda x: forced_runs(enc, x, rd), None),
         (lambda x: first_turn_runs(enc, x, size, rd), None),
         (lambda x: first_turn_leads(enc, x, rd), by_rank(enc)),
@@ -229,7 +216,7 @@ def proved_lemmas(
         def before(x: SymState) -> list[z3.BoolRef]:
             return [*fixed(x), *[p(x) for p in known + proved]]
 
-        if lemmas.refutation(enc, players, rd, size, lemma, before, describe, cases) is None:
+        if lemmas.refutation(enc, players, rd, size, lemma, before, describe, 0 if cases else WHOLE_MS, cases) is None:
             proved.append(lemma)
     return proved
 

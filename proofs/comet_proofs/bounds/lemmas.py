@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import z3
 
-from comet_proofs.bounds.optimum import TIMEOUT_MS, maxima, step_cases, unsat_at_once
+from comet_proofs.bounds.optimum import TIMEOUT_MS, WHOLE_MS, maxima, step_cases, unsat_at_once
 from comet_proofs.certificates import Certificates
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import BRANCH, NINE_LAST
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_PLAYED, NINE, Readings, SymAction, SymState
+from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, KING, NINE, Readings, SymAction, SymState
 
 
 def dealt_size(enc: Encoding, players: int, rd: Readings, certs: Certificates | None = None) -> int:
@@ -113,7 +113,7 @@ def seats_joined(enc: Encoding, s: SymState, size: int) -> z3.ArithRef:
     return joined - z3.If(cards_played(enc, s, size) > 0, 1, 0)
 
 
-def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
+def long_deal(enc: Encoding, s: SymState, size: int, dead: int | None = None) -> z3.BoolRef:
     """How long a deal can have lasted: ``steps + passes_left <= (n+1) * cards played - seats joined``.
 
     Each play may be followed by at most n passes (its player's "without" and the others' passes, then the
@@ -122,16 +122,74 @@ def long_deal(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
     back with the run's last player), so it costs one action at least.  With the facts the count stands on:
     each seat other than the one to move holds a card (the losers keep one at the end), a lead is by the last
     player to play (or the first lead of the deal), the last player has played a card, and someone has
-    played once the last player is set."""
+    played once the last player is set.  Given ``dead``, the cards dealt to the dead hand (``long_stops``): less
+    ``stop_charge`` besides, and the dead hand keeps its size (the stops it takes are never played)."""
     n = s.players
     played = cards_played(enc, s, size)
-    count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size)
+    charged = z3.IntVal(0) if dead is None else stop_charge(enc, s)
+    count = s.steps + passes_left(enc, s) <= (n + 1) * played - seats_joined(enc, s, size) - charged
+    if dead is not None:
+        count = z3.And(count, dead_kept(s, dead))
     holding = [z3.Or(s.to_move == p, enc.hand_size(s, p) > 0) for p in range(n)]
     lead = z3.Implies(
         z3.And(z3.Not(enc.terminal(s)), s.need == 0), z3.Or(s.last_player == -1, s.to_move == s.last_player)
     )
     last = [z3.Implies(s.last_player == p, enc.hand_size(s, p) < size) for p in range(n)]
     return z3.And(count, *holding, lead, *last, (played > 0) == (s.last_player >= 0), *nine_left_open(enc, s))
+
+
+def stops_played(enc: Encoding, s: SymState) -> z3.ArithRef | None:
+    """The stops played so far, read from where the cards lie: the Kings on the pile (R-STOP-KING) and the
+    Comet played (R-COMET-STOP; Red Nines' red nines, which a reading lets go on, are not counted: counting
+    fewer stops only weakens the lemma); in a card-level encoding its ``stop_cards`` played (None where it names
+    none)."""
+    if enc.card_level:
+        if not enc.stop_cards:
+            return None
+        return z3.Sum(*[s.played[s.ranks.index(c)] for c in enc.stop_cards])
+    if KING not in s.ranks:
+        return None
+    return s.played[s.ranks.index(KING)] + z3.If(s.comet == COMET_PLAYED, 1, 0)
+
+
+def stop_cost(players: int) -> int:
+    """The actions a stop played before the deal's last card leaves unused: the n passes a play may be followed
+    by (none follow a stop: its player leads at once, R-STOP-KING, R-COMET-STOP, R-NEW-RUN)."""
+    return players
+
+
+def stop_charge(enc: Encoding, s: SymState) -> z3.ArithRef:
+    """``stop_cost`` for each stop played (``stops_played``), but the deal's last card: a finished deal whose run
+    was ended by its last play (``need`` 0, a stop played) is charged one stop fewer, its last play counting the n passes
+    it would have been owed as any other (``passes_left``)."""
+    stops = stops_played(enc, s)
+    if stops is None:
+        return z3.IntVal(0)
+    last = z3.If(z3.And(enc.terminal(s), s.need == 0, stops >= 1), 1, 0)
+    return stop_cost(s.players) * (stops - last)
+
+
+def long_stops(enc: Encoding, s: SymState, size: int, dead: int) -> z3.BoolRef:
+    """``long_deal`` sharpened by the stops: ``steps + passes_left <= (n+1) * cards played - seats joined - n *
+    (stops played, but the deal's last card)``.  A stop is followed by no pass (its player leads next), so it
+    is worth one action, not n+1; the deal's last card is owed its n passes whatever it is (``passes_left`` of
+    a finished deal), so a stop that ends the deal costs nothing; ``dead``: the cards dealt to the dead hand,
+    which keeps them."""
+    return long_deal(enc, s, size, dead)
+
+
+def dead_kept(s: SymState, dead: z3.ArithRef | int) -> z3.BoolRef:
+    """The dead hand holds the ``dead`` cards it was dealt (the Comet among them where it lies there): no play
+    touches it, where ``Inv`` alone lets it hold more."""
+    return z3.Sum(*s.dead) + z3.If(s.comet == COMET_DEAD, 1, 0) == dead
+
+
+def dead_size(enc: Encoding, players: int, rd: Readings) -> int:
+    """The cards the dead hand is dealt under the readings ``rd`` (fixed readings: a number)."""
+    value = z3.simplify(enc.deal_size(players, rd)[1])
+    if not z3.is_int_value(value):
+        raise ValueError(f"{enc.name}: the dead hand's size depends on a free reading")
+    return int(value.as_long())
 
 
 def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
@@ -146,18 +204,24 @@ def nine_left_open(enc: Encoding, s: SymState) -> list[z3.BoolRef]:
     return [z3.Implies(ended, z3.Or(s.need > 0, s.x(BRANCH) != 0))]
 
 
-def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int) -> bool:
+def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int, stops: bool = False) -> bool:
     """``long_deal`` is true in every initial deal (each seat dealt ``size`` cards) and kept by every step from
     an ``Inv`` state whose hands are within the deal (tried whole, then split by the step's cases, as
     ``lemma_holds``); false where the readings let a player pass on a lead (a stuck run's restart or a new
-    run after a stop declined, a Comet that may not lead) or the deal sizes differ."""
+    run after a stop declined, a Comet that may not lead) or the deal sizes differ.  With ``stops``, the same
+    for ``long_stops`` (false where the encoding reads no stops, ``stops_played``, or a stop may be followed
+    by passes: a King left standing in Red Nines, a red nine that goes on)."""
+    if stops and stops_played(enc, enc.fresh_state("c", players)) is None:
+        return False
+    dead = dead_size(enc, players, rd) if stops else None
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
-    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size))
+    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size, dead))
     if solve_alone([z3.And(enc.initial(init, rd), z3.Not(dealt))], 2 * TIMEOUT_MS).verdict != z3.unsat:
         return False
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size), enc.transition(s, a, t, rd)]
-    breaks = [z3.Not(long_deal(enc, t, size))]
+    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size, dead)]
+    step.append(enc.transition(s, a, t, rd))
+    breaks = [z3.Not(long_deal(enc, t, size, dead))]
     if unsat_at_once(step, breaks):
         return True
     return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
@@ -221,14 +285,14 @@ def refutation(
     lemma: Callable[[SymState], z3.BoolRef],
     fixed: Callable[[SymState], list[z3.BoolRef]],
     words: Words,
+    whole_ms: int = WHOLE_MS,
     cases: Callable[[SymAction], list[z3.BoolRef]] | None = None,
 ) -> str | None:
     """Why ``lemma`` is not inductive, in ``words`` (a deal it is false in, or a step that breaks it), or None
     where Z3 proves it true in every initial deal whose fields ``fixed`` holds and kept by every step from an
     ``Inv`` state whose hands are within the deal and whose fields ``fixed`` holds (the Comet at its starting
-    value, the preset's stake), the step tried whole, then split by its cases, as ``lemma_holds`` (``cases``:
-    finer ones, covering every action as ``step_cases`` does, tried at once: the step whole is known to be
-    too much for Z3)."""
+    value, the preset's stake), the step tried whole (for ``whole_ms``; 0: not tried), then split by its cases,
+    as ``lemma_holds`` (``cases``: finer ones, covering every action as ``step_cases`` does)."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
     start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(lemma(init)))], 2 * TIMEOUT_MS)
@@ -236,7 +300,7 @@ def refutation(
         return f"not proved in time ({start.reason})" if start.model is None else words(start.model, init, None, None)
     step = [enc.invariant(s), hands_within_deal(enc, s, size), lemma(s), *fixed(s), enc.transition(s, a, t, rd)]
     breaks = [z3.Not(lemma(t))]
-    if cases is None and unsat_at_once(step, breaks):
+    if whole_ms > 0 and unsat_at_once(step, breaks, whole_ms):
         return None
     for case in step_cases(enc, a) if cases is None else cases(a):
         solved = solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, case)

@@ -26,6 +26,12 @@ from comet_proofs.bounds.optimum import maxima
 from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
+from comet_proofs.bounds.stops import (
+    forced_runs_refutation,
+    longest_at_last_step,
+    longest_counting_stops,
+    suit_runs_refutation,
+)
 from comet_proofs.certificates import Certificates
 from comet_proofs.registry import encoding_for
 from comet_proofs.symbolic import SymState
@@ -33,6 +39,18 @@ from comet_proofs.symbolic import SymState
 # The most one play of another seat takes from a seat, where each other play takes at most one chip
 # (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
 TAKES_IN_PLAY = {"old_comet": 10}
+# Where the longest deal is read at its last step with ``bounds.stops.forced_runs`` (proved each time, split by the
+# step's cases: 1.1-1.3 s of CPU at four and five players, Red Nines at five 4.0 s; the optimum 1.3-1.9 s,
+# 2026-12-06).  Tried at every player count of the standard, Opera, Old Comet and Two-player presets and Red Nines
+# at four and five: it lowers the bound only here (standard and Opera at five players, 237 -> 232; Red Nines
+# 238 -> 233 and 357 -> 351); elsewhere the bound is already the ladder's, so it is not searched.
+FORCED_RUNS: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (5,), "red_nines": (4, 5)}
+# Where the card-level encoding's stops are counted at the end of the deal (``lemmas.long_stops``, its ``stop_cards``,
+# with ``bounds.stops.suit_runs``; ``forced_runs`` reads ranks, not suits): 000's Commit at three players, 191 -> 182
+# (185 with the stops alone: the whole pack dealt, the five stops do not fit in the two kept cards and the last); 1.2 s
+# of CPU for the lemma, 2.8 s for the descent (2026-12-06).  At four players the bound stays 218 (Z3's finished deal:
+# the dead hand holds three Kings, a loser keeps the 7D, its 6D's run the one left for the 10D; lemma 4.9 s).
+STOPS_COUNTED: dict[str, tuple[int, ...]] = {"commit_hoyle": (3,)}
 
 
 def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
@@ -77,6 +95,17 @@ def proved_bounds_in_value(
         longest = maxima(None, f"{p} {ACTIONS} at the end", finished, [end.steps])[0]
         if longest is not None and (actions[0] is None or longest < actions[0]):
             out[ACTIONS] = (longest, None)
+        # where kept cards force plays (``bounds.stops``): the lemma proved first, then the optimum at the last step
+        upper = out[ACTIONS][0]
+        if players in FORCED_RUNS.get(preset, ()) and forced_runs_refutation(enc, players, rd, size) is None:
+            shorter = longest_at_last_step(enc, players, rd, size)
+            if shorter is not None and (upper is None or shorter < upper):
+                out[ACTIONS] = (shorter, None)
+        elif players in STOPS_COUNTED.get(preset, ()) and upper is not None:
+            # the stops charged (``long_stops``), with the runs a suit forces (``suit_runs``) where proved
+            suited = suit_runs_refutation(enc, players, rd, size) is None
+            if suited or long_deal_lemma_holds(enc, players, rd, size, stops=True):
+                out[ACTIONS] = (longest_counting_stops(enc, players, rd, size, upper, suited), None)
     over = [*free, s.comet_value == start]
 
     def at_start(x: SymState) -> list[z3.BoolRef]:

@@ -53,6 +53,8 @@ class CommitHoyleEncoding(SuitedEncoding):
         ("commit_nine_lead", "last_resort"),
     )
     extra_fields = SuitedEncoding.extra_fields + (STAKE,)
+    # R-COMMIT-H-STOPS: the Kings and the 7D end a run under every reading of RUL-COMMIT-H-REST
+    stop_cards = (*KINGS, SEVEN_D)
     # RUL-COMMIT-H-STAKE is read from the state (the ``stake`` field), so every stake is covered.
     unquantified = ("deal_order", "commit_stake", *GAME_FIELDS, "creditor_order")
     outside = ()
