@@ -87,3 +87,15 @@ def test_000s_commit_suits_force_runs_and_a_forgotten_branch_is_refused(monkeypa
     monkeypatch.setattr(stops, "abandoned_runs", lambda e, s: z3.IntVal(0))
     why = stops.suit_runs_refutation(enc, 3, rd, size)
     assert why is not None and "the card 10D leads to step " in why, why
+
+
+def test_the_cats_commits_long_deal_is_still_out_of_budget() -> None:
+    """R-COMMIT-C-LOWEST, R-END-OUT: ``proved.LONG_DEAL_OUT_OF_BUDGET`` skips 002's Commit's ``long_deal`` check,
+    which Z3 does not finish within the bounds step's budget (its longest deal stays the ranking's); the check
+    is run here, so a change that lets Z3 prove it fails this test and the skip can go."""
+    from comet_proofs.bounds.proved import LONG_DEAL_OUT_OF_BUDGET
+
+    assert "commit_cats" in LONG_DEAL_OUT_OF_BUDGET
+    enc, rd, size = setting("commit_cats", 3)
+    assert not lemmas.long_deal_lemma_holds(enc, 3, rd, size)
+    assert proved_bounds("commit_cats", 3)[ACTIONS] == 306
