@@ -54,7 +54,7 @@ def test_every_lemma_is_proved_inductive(preset: str, players: int) -> None:
 
 def test_a_run_answered_by_nothing_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """R-PLAY-MUST planted wrong: where the run open now is not counted among what follows a play, a play that
-    leads a run while a hand holds the next rank breaks ``forced_runs``, and the refutation shows the step."""
+    leads a run while a hand holds the next rank breaks ``answered_runs``, and the refutation shows the step."""
     enc, rd, size, fixed = setting("standard", 3)
     plain = forced.answers
 
@@ -63,7 +63,7 @@ def test_a_run_answered_by_nothing_is_refused(monkeypatch: pytest.MonkeyPatch) -
         return plays, s.played[s.ranks.index(r + 1)] + 0
 
     monkeypatch.setattr(forced, "answers", no_open_run)
-    why = refutation(enc, 3, rd, size, lambda x: forced.forced_runs(enc, x, rd), fixed, forced.describe)
+    why = refutation(enc, 3, rd, size, lambda x: forced.answered_runs(enc, x, rd), fixed, forced.describe)
     assert why is not None and why.startswith("from hands [seat 0:") and "the action natural" in why
     assert "pile " in why and "leads to hands" in why
 

@@ -7,7 +7,7 @@ standard family, each proved inductive per preset and player count before it is 
 - ``passed_hold_none``: a seat that has passed on the run now open holds no natural card of the rank the run
   needs (R-PLAY-MUST; ``stops.passed_without``, shared with the longest deal's), and a new run starts on an
   open one only right after the Comet, by its player (RUL-COMET-AFTER);
-- ``forced_runs``: while a hand holds a natural r+1, every r played was followed by an r+1 (R-PLAY-MUST,
+- ``answered_runs``: while a hand holds a natural r+1, every r played was followed by an r+1 (R-PLAY-MUST,
   R-PLAY-CONTINUE): so the plays of rank r are at most the r+1s on the pile, the run open on r now, and the
   Comet where it stood for r+1;
 - ``first_turn_runs`` and ``first_turn_leads`` (the Opera: an encoding with the field ``first_turn``): in a
@@ -17,8 +17,8 @@ standard family, each proved inductive per preset and player count before it is 
 Together they close the Opera's winner's most at four and five players (the winner goes out in its first
 turn: its runs end on Kings or the Comet, so its hand cannot be the lowest cards of the pack) and narrow the
 standard game's at five (a loser holding the next rank must play it).  Where a lemma is not proved (another
-preset's readings, or Z3 gives no answer in time), the bounds stand without it.  ``winner_most`` is the optimum they give; ``proved.proved_bounds_in_value`` takes it where it
-is sharper."""
+preset's readings, or Z3 gives no answer in time), the bounds stand without it.  ``winner_most`` is the
+optimum they give; ``proved.proved_bounds_in_value`` asks for it at the counts of ``proved.WINNER_MOST``."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ from comet_proofs.bounds.lemmas import dead_kept, dead_size, hands_within_deal, 
 from comet_proofs.bounds.optimum import WHOLE_MS, maxima, step_cases
 from comet_proofs.bounds.stops import passed_without
 from comet_proofs.encoding import Encoding
-from comet_proofs.encoding_core import pack_count
 from comet_proofs.symbolic import (
     COMET_PLAYED,
     KIND_NAMES,
@@ -76,9 +75,11 @@ def passed_hold_none(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
     return z3.And(z3.Implies(s.free_lead, fresh), *passed_without(enc, s))
 
 
-def forced_runs(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
+def answered_runs(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
     """While a hand holds a natural r+1, each time a card of rank r went on a run an r+1 followed it: the plays
-    of rank r are at most what can have followed them (``answers``)."""
+    of rank r are at most what can have followed them (``answers``).  The longest deal's ``stops.forced_runs``
+    states the same of the whole pile at once, with the wild cards shared out, where this one counts the Comet
+    for the rank it stood for at the end (``out_wild_as``), which the winner's most turns on."""
     index = _rank_index(s)
     parts = []
     for r in s.ranks:
@@ -105,7 +106,7 @@ def answers(enc: Encoding, s: SymState, r: int) -> tuple[z3.ArithRef, z3.ArithRe
     return plays, s.played[j] + z3.If(open_on_r, 1, 0) + z3.If(comet, 1, 0)
 
 
-def first_turn_runs(enc: Encoding, s: SymState, size: int, rd: Readings) -> z3.BoolRef:
+def first_turn_runs(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
     """In a first turn (the Opera's field ``first_turn``) no pass has been made, so every run but the one open
     now ended on a stop: each play of a rank r below the King was followed by an r+1 (``answers``, whoever holds
     the r+1s); with the facts it stands on (the seats not to move hold the hands dealt them, and the seat to
@@ -124,9 +125,9 @@ def first_turn_runs(enc: Encoding, s: SymState, size: int, rd: Readings) -> z3.B
 
 def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
     """In a first turn every run but the one open now (at the end of the deal: the last card's) ended on a stop,
-    so the runs led are at most the Kings and the Comet played, plus that one: a run is led wherever a play of rank r follows no play of rank r-1 but the one
-    the open run ends on (a natural card:
-    four of a kind only goes on with a run, R-FOUR-OF-A-KIND, unless RUL-QUARTET-LEAD lets it lead)."""
+    so the runs led are at most the Kings and the Comet played, plus that one.  A run is led wherever a play of
+    rank r follows no play of rank r-1 but the one the open run ends on (a natural card: four of a kind only
+    goes on with a run, R-FOUR-OF-A-KIND, unless RUL-QUARTET-LEAD lets it lead)."""
     if FIRST_TURN not in {name for name, _ in s.extra}:
         return z3.BoolVal(True)
     index = _rank_index(s)
@@ -135,7 +136,7 @@ def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
         # the plays of rank r-1 that a play of rank r can have followed (not the one the run open now ends on)
         awaited = z3.If(z3.And(z3.Not(enc.terminal(s)), s.need == r), 1, 0)
         before = s.played[index[r - 1]] - awaited if r - 1 in index else z3.IntVal(0)
-        together = z3.And(s.played[i] == pack_count(r), z3.Or(before >= 1, quartet_may_lead(rd)))
+        together = z3.And(s.played[i] == enc.pack_count(r), z3.Or(before >= 1, quartet_may_lead(rd)))
         plays = z3.If(together, 1, s.played[i])
         leads.append(z3.If(plays > before, plays - before, 0))
     stops = s.played[index[KING]] + z3.If(s.comet == COMET_PLAYED, 1, 0)
@@ -199,19 +200,20 @@ def proved_lemmas(
     fixed: Callable[[SymState], list[z3.BoolRef]],
     known: list[Lemma],
 ) -> list[Lemma]:
-    """Those of ``dead_kept``, ``forced_runs`` and ``first_turn_runs`` that Z3 proves inductive here, each on
+    """Those of ``dead_kept``, ``answered_runs``, ``first_turn_runs`` and ``first_turn_leads`` that Z3 proves
+    inductive here, each on
     top of ``known`` (lemmas proved before: ``run_played``) and of the ones before it (``lemmas.refutation``,
     the state ``fixed`` at the preset's start)."""
     dead = dead_size(enc, players, rd)
     proved: list[Lemma] = []
     candidates: list[tuple[Lemma, Callable[[SymAction], list[z3.BoolRef]] | None]] = [
         (lambda x: dead_kept(x, dead), None),
-        (lambda x: forced_runs(enc, x, rd), None),
-        (lambda x: first_turn_runs(enc, x, size, rd), None),
+        (lambda x: answered_runs(enc, x, rd), None),
+        (lambda x: first_turn_runs(enc, x, size), None),
         (lambda x: first_turn_leads(enc, x, rd), by_rank(enc)),
     ]
     for lemma, cases in candidates:
-        # the lemmas before are inductive on their own: held in the state before the step, not checked again after it
+        # the lemmas before are inductive on their own: assumed before the step, not checked again after it
 
         def before(x: SymState) -> list[z3.BoolRef]:
             return [*fixed(x), *[p(x) for p in known + proved]]
