@@ -88,7 +88,7 @@ def test_the_long_deal_lemma_holds_in_000s_commit_with_the_9d_fact(monkeypatch: 
     run open (its player's pass is on a run, not on a lead), "the actions so far plus the passes still possible
     before the next play are at most n+1 per card played, less one per seat joining after the first" is proved
     for 000's Commit and lowers the proved longest deal from the ranking's 255 and 288 to 191 and 218 at three and
-    four players (at three, 185 once the stops are counted: tests/test_bounds_stops.py); without
+    four players (at three, 182 once the stops and the suits' forced runs are counted: tests/test_bounds_stops.py); without
     the fact Z3 finds the step that breaks it (the 9D's turn ended with nothing open, a state ``Inv`` admits)."""
     from comet_proofs.bounds import ACTIONS, lemmas
     from comet_proofs.bounds.proved import proved_bounds

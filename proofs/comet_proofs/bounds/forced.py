@@ -31,6 +31,7 @@ from comet_proofs.bounds.lemmas import dead_kept, dead_size, hands_within_deal, 
 from comet_proofs.bounds.optimum import WHOLE_MS, maxima, step_cases
 from comet_proofs.bounds.stops import passed_without
 from comet_proofs.encoding import Encoding
+from comet_proofs.games.opera.option import FIRST
 from comet_proofs.symbolic import (
     COMET_PLAYED,
     KIND_NAMES,
@@ -42,8 +43,6 @@ from comet_proofs.symbolic import (
     SymState,
 )
 
-FIRST_TURN = "first_turn"
-
 Lemma = Callable[[SymState], z3.BoolRef]
 
 
@@ -51,27 +50,11 @@ def _rank_index(s: SymState) -> dict[int, int]:
     return {r: i for i, r in enumerate(s.ranks)}
 
 
-def optional_restart(rd: Readings) -> z3.BoolRef:
-    """RUL-COMET-AFTER = optional_restart under ``rd`` (true where the encoding does not name the ruling)."""
-    try:
-        return rd.flag("comet_after", "optional_restart")
-    except KeyError:
-        return z3.BoolVal(True)
-
-
-def quartet_may_lead(rd: Readings) -> z3.BoolRef:
-    """RUL-QUARTET-LEAD: four of a kind may start a run under ``rd`` (true where the encoding does not name it)."""
-    try:
-        return rd["quartet_on_lead"]
-    except KeyError:
-        return z3.BoolVal(True)
-
-
 def passed_hold_none(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
     """The seats that have passed on the run hold none of the rank it needs (``stops.passed_without``, shared
     with the longest deal's lemmas), and a new run starts on an open one only right after the Comet, by its
-    player, where RUL-COMET-AFTER lets it."""
-    fresh = z3.And(s.turn_played, s.to_move == s.last_player, s.comet == COMET_PLAYED, optional_restart(rd))
+    player, where RUL-COMET-AFTER lets it (``enc.reading``: as the encoding reads the ruling)."""
+    fresh = z3.And(s.turn_played, s.to_move == s.last_player, s.comet == COMET_PLAYED, enc.reading(rd, "comet_after"))
     return z3.And(z3.Implies(s.free_lead, fresh), *passed_without(enc, s))
 
 
@@ -111,7 +94,7 @@ def first_turn_runs(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
     now ended on a stop: each play of a rank r below the King was followed by an r+1 (``answers``, whoever holds
     the r+1s); with the facts it stands on (the seats not to move hold the hands dealt them, and the seat to
     move has played or nobody has); true of any encoding without the field."""
-    if FIRST_TURN not in {name for name, _ in s.extra}:
+    if FIRST not in {name for name, _ in s.extra}:
         return z3.BoolVal(True)
     followed = []
     for r in s.ranks:
@@ -120,7 +103,7 @@ def first_turn_runs(enc: Encoding, s: SymState, size: int) -> z3.BoolRef:
             followed.append(plays <= answered)
     untouched = z3.And(*[z3.Or(p == s.to_move, enc.hand_size(s, p) == size) for p in range(s.players)])
     started = z3.Or(z3.And(s.last_player == -1, s.need == 0), z3.And(s.turn_played, s.to_move == s.last_player))
-    return z3.Implies(s.x(FIRST_TURN) == 1, z3.And(untouched, started, *followed))
+    return z3.Implies(s.x(FIRST) == 1, z3.And(untouched, started, *followed))
 
 
 def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
@@ -128,7 +111,7 @@ def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
     so the runs led are at most the Kings and the Comet played, plus that one.  A run is led wherever a play of
     rank r follows no play of rank r-1 but the one the open run ends on (a natural card: four of a kind only
     goes on with a run, R-FOUR-OF-A-KIND, unless RUL-QUARTET-LEAD lets it lead)."""
-    if FIRST_TURN not in {name for name, _ in s.extra}:
+    if FIRST not in {name for name, _ in s.extra}:
         return z3.BoolVal(True)
     index = _rank_index(s)
     leads = []
@@ -136,11 +119,11 @@ def first_turn_leads(enc: Encoding, s: SymState, rd: Readings) -> z3.BoolRef:
         # the plays of rank r-1 that a play of rank r can have followed (not the one the run open now ends on)
         awaited = z3.If(z3.And(z3.Not(enc.terminal(s)), s.need == r), 1, 0)
         before = s.played[index[r - 1]] - awaited if r - 1 in index else z3.IntVal(0)
-        together = z3.And(s.played[i] == enc.pack_count(r), z3.Or(before >= 1, quartet_may_lead(rd)))
+        together = z3.And(s.played[i] == enc.pack_count(r), z3.Or(before >= 1, enc.reading(rd, "quartet_on_lead")))
         plays = z3.If(together, 1, s.played[i])
         leads.append(z3.If(plays > before, plays - before, 0))
     stops = s.played[index[KING]] + z3.If(s.comet == COMET_PLAYED, 1, 0)
-    return z3.Implies(s.x(FIRST_TURN) == 1, z3.Sum(*leads) <= stops + z3.If(run_open(enc, s), 1, 0))
+    return z3.Implies(s.x(FIRST) == 1, z3.Sum(*leads) <= stops + z3.If(run_open(enc, s), 1, 0))
 
 
 def run_open(enc: Encoding, s: SymState) -> z3.BoolRef:
