@@ -25,7 +25,8 @@ unsat checks), ``lemmas`` (the hand-size and Comet-only lemmas, the longest deal
 deal where kept cards force plays), ``play_chips`` (Old Comet's lemmas on the chips play moves towards the winner
 and away from a seat keeping its cards), ``in_play`` (the potential and the lines in
 the Comet's value), ``proved`` (the proved bounds of a preset), ``reached`` (sampled and witness deals),
-``table`` (``bounds``, the rows ``comet verify`` prints).
+``table`` (``bounds``, the rows ``comet verify`` prints), ``admitted`` (where a row keeps a gap, a model of its
+formulas at exactly the bound: the gap is real in the encoding).
 """
 
 from comet_proofs.bounds.in_play import (

@@ -28,7 +28,7 @@ import z3
 
 from comet_proofs.bounds import lemmas
 from comet_proofs.bounds.lemmas import dead_kept, dead_size, hands_within_deal, long_deal, run_played
-from comet_proofs.bounds.optimum import WHOLE_MS, maxima, step_cases
+from comet_proofs.bounds.optimum import WHOLE_MS, Problem, maxima, step_cases
 from comet_proofs.bounds.stops import passed_without
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.opera.option import FIRST
@@ -175,6 +175,20 @@ def by_rank(enc: Encoding) -> Callable[[SymAction], list[z3.BoolRef]]:
     return cases
 
 
+def candidate_lemmas(
+    enc: Encoding, players: int, rd: Readings, size: int
+) -> dict[str, tuple[Lemma, Callable[[SymAction], list[z3.BoolRef]] | None]]:
+    """The four lemmas by name, in the order they are proved, each with the split of the step it is proved by
+    (None: the step's cases)."""
+    dead = dead_size(enc, players, rd)
+    return {
+        "dead_kept": (lambda x: dead_kept(x, dead), None),
+        "answered_runs": (lambda x: answered_runs(enc, x, rd), None),
+        "first_turn_runs": (lambda x: first_turn_runs(enc, x, size), None),
+        "first_turn_leads": (lambda x: first_turn_leads(enc, x, rd), by_rank(enc)),
+    }
+
+
 def proved_lemmas(
     enc: Encoding,
     players: int,
@@ -182,27 +196,20 @@ def proved_lemmas(
     size: int,
     fixed: Callable[[SymState], list[z3.BoolRef]],
     known: list[Lemma],
-) -> list[Lemma]:
-    """Those of ``dead_kept``, ``answered_runs``, ``first_turn_runs`` and ``first_turn_leads`` that Z3 proves
-    inductive here, each on
-    top of ``known`` (lemmas proved before: ``run_played``) and of the ones before it (``lemmas.refutation``,
-    the state ``fixed`` at the preset's start)."""
-    dead = dead_size(enc, players, rd)
-    proved: list[Lemma] = []
-    candidates: list[tuple[Lemma, Callable[[SymAction], list[z3.BoolRef]] | None]] = [
-        (lambda x: dead_kept(x, dead), None),
-        (lambda x: answered_runs(enc, x, rd), None),
-        (lambda x: first_turn_runs(enc, x, size), None),
-        (lambda x: first_turn_leads(enc, x, rd), by_rank(enc)),
-    ]
-    for lemma, cases in candidates:
+) -> list[str]:
+    """The names of those of ``candidate_lemmas`` that Z3 proves inductive here, each on top of ``known``
+    (lemmas proved before: ``run_played``) and of the ones before it (``lemmas.refutation``, the state
+    ``fixed`` at the preset's start)."""
+    proved: list[str] = []
+    candidates = candidate_lemmas(enc, players, rd, size)
+    for name, (lemma, cases) in candidates.items():
         # the lemmas before are inductive on their own: assumed before the step, not checked again after it
 
         def before(x: SymState) -> list[z3.BoolRef]:
-            return [*fixed(x), *[p(x) for p in known + proved]]
+            return [*fixed(x), *[p(x) for p in known], *[candidates[q][0](x) for q in proved]]
 
         if lemmas.refutation(enc, players, rd, size, lemma, before, describe, 0 if cases else WHOLE_MS, cases) is None:
-            proved.append(lemma)
+            proved.append(name)
     return proved
 
 
@@ -222,11 +229,32 @@ def winner_most(
     found = proved_lemmas(enc, players, rd, size, fixed, known)
     if not found:
         return None, None
+    candidates = candidate_lemmas(enc, players, rd, size)
+    collect, won = winner_problems(enc, players, rd, size, fixed, known + [candidates[n][0] for n in found], long_ok)
+    return (
+        maxima(None, f"{players}p collected, forced runs", list(collect.constraints), [collect.objective])[0],
+        maxima(None, f"{players}p won, forced runs", list(won.constraints), [won.objective])[0],
+    )
+
+
+def winner_problems(
+    enc: Encoding,
+    players: int,
+    rd: Readings,
+    size: int,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
+    proved: list[Lemma],
+    long_ok: bool,
+) -> tuple[Problem, Problem]:
+    """``winner_most``'s two optima over finished ``Inv`` states with the lemmas ``proved``: what seat 0
+    collects at the settlement, and what it wins in the whole deal (where only the Comet pays in play)."""
     e = enc.fresh_state("f", players)
     finals = [enc.invariant(e), hands_within_deal(enc, e, size), enc.terminal(e), *fixed(e)]
-    finals += [f(e) for f in known + found]
+    finals += [f(e) for f in proved]
     finals += [long_deal(enc, e, size)] if long_ok else []
     returned = enc.deal_returns(e, rd)[0]
-    collect = maxima(None, f"{players}p collected, forced runs", finals, [returned - e.chips[0]])[0]
-    won = maxima(None, f"{players}p won, forced runs", [*finals, lemmas.comet_only(enc, e)], [returned])[0]
-    return collect, won
+    shown = (("the finished deal", e),)
+    return (
+        Problem(tuple(finals), returned - e.chips[0], shown),
+        Problem((*finals, lemmas.comet_only(enc, e)), returned, shown),
+    )

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import z3
 
 from comet_proofs.certificates import Certificates, StoredOptimum, fits, model_of, value_on, values_of
 from comet_proofs.encoding import Encoding
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import SymAction
+from comet_proofs.symbolic import SymAction, SymState
 
 TIMEOUT_MS = 5_000
 # The budget of a step check tried whole before it is split by the step's cases (``unsat_at_once``)
@@ -35,6 +36,18 @@ def step_cases(enc: Encoding, a: SymAction) -> list[z3.BoolRef]:
     kinds = sorted({kind for kind, _ in enc.all_actions()})
     rest = z3.Not(z3.Or(*cases)) if cases else z3.BoolVal(True)
     return [*cases, *[z3.And(rest, a.kind == k) for k in kinds], z3.And(rest, *[a.kind != k for k in kinds])]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One optimum the bounds ask of Z3, kept whole so that the bound and a state attaining it come from the
+    same formulas: ``objective`` maximised over ``constraints``; ``shown``, the states a model is read
+    back as (a finished deal, or the last step's two states with ``action`` between them)."""
+
+    constraints: tuple[z3.BoolRef, ...]
+    objective: z3.ArithRef
+    shown: tuple[tuple[str, SymState], ...]
+    action: SymAction | None = None
 
 
 def maximise(constraints: list[z3.BoolRef], objective: z3.ArithRef) -> int | None:

@@ -49,7 +49,10 @@ def sentence(b: Bound) -> str:
         known = f"the best deal known reaches {b.witness} ({link})"
     if b.upper is None:
         return f"In {game}, {what} has no proved bound; {known}."
-    return f"In {game}, {what} is at most {b.upper} {unit} (proved); {known}, a gap of {b.upper - b.best}."
+    return (
+        f"In {game}, {what} is at most {b.upper} {unit} (proved); {known}, a gap of {b.upper - b.best} (the state"
+        f" the proof admits at {b.upper} is shown below)."
+    )
 
 
 def row(b: Bound) -> str:
@@ -62,8 +65,9 @@ def row(b: Bound) -> str:
 HEADER = "| preset | players | quantity | proved ≤ | a shipped deal reaches | status | the deal |"
 
 
-def markdown(bounds: Sequence[Bound], intro: str, outro: str = "") -> str:
-    """The page: ``intro``, then per preset and player count the sentences, ``outro``, then the whole table."""
+def markdown(bounds: Sequence[Bound], intro: str, outro: str = "", admitted: str = "") -> str:
+    """The page: ``intro``, then per preset and player count the sentences, ``outro`` and ``admitted`` (the gap
+    rows' models, ``admitted.section``), then the whole table."""
     lines = [intro.rstrip(), ""]
     exact = sum(b.exact for b in bounds)
     lines += [f"{exact} of the {len(bounds)} rows below are exact (proved and reached by a shipped deal).", ""]
@@ -77,6 +81,8 @@ def markdown(bounds: Sequence[Bound], intro: str, outro: str = "") -> str:
         lines.append("")
     if outro:
         lines += [outro.rstrip(), ""]
+    if admitted:
+        lines += [admitted.rstrip(), ""]
     lines += ["## The table", "", HEADER, "|---|---|---|---|---|---|---|"]
     lines += [row(b) for b in bounds]
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from comet_proofs.bounds.lemmas import (
     run_played,
     run_played_lemma_holds,
 )
-from comet_proofs.bounds.optimum import maxima
+from comet_proofs.bounds.optimum import Problem, maxima
 from comet_proofs.bounds.paid import paid_points, paid_whole_deal
 from comet_proofs.bounds.play_chips import DEAREST, whole_deal
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, LOSS, POINTS
@@ -33,8 +33,9 @@ from comet_proofs.bounds.stops import (
     suit_runs_refutation,
 )
 from comet_proofs.certificates import Certificates
+from comet_proofs.encoding import Encoding
 from comet_proofs.registry import encoding_for
-from comet_proofs.symbolic import SymState
+from comet_proofs.symbolic import Readings, SymState
 
 # The most one play of another seat takes from a seat, where each other play takes at most one chip
 # (``lemmas.loss_in_play``): Old Comet's manille, ten from each (R-OLD-MANILLE-PLAY; a King or a stuck run, one)
@@ -63,6 +64,23 @@ WINNER_MOST: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (4, 5)}
 LONG_DEAL_OUT_OF_BUDGET = frozenset({"commit_cats"})
 
 
+def ranking_problem(enc: Encoding, players: int, rd: Readings, start: int) -> Problem:
+    """The termination proof's bound on the actions of a deal: its ranking (which every action lowers by one at
+    least) at its largest over the initial states, the Comet at its starting value ``start``."""
+    init = enc.fresh_state("i", players)
+    return Problem((enc.initial(init, rd), init.comet_value == start), enc.ranking(init), (("the deal dealt", init),))
+
+
+def long_deal_problem(enc: Encoding, players: int, size: int) -> Problem:
+    """The most actions of a finished deal under ``lemmas.long_deal``: the lemma and the hand sizes alone,
+    without ``Inv`` (fewer constraints, still a bound on every finished deal): the same optima for the standard
+    family, and an answer for 000's Commit, whose card-level ``Inv`` left Optimize without one in 5 s."""
+    end = enc.fresh_state("e", players)
+    finished = [*[enc.hand_size(end, q) >= 0 for q in range(players)], hands_within_deal(enc, end, size)]
+    finished += [enc.terminal(end), long_deal(enc, end, size)]
+    return Problem(tuple(finished), end.steps, (("the finished deal", end),))
+
+
 def proved_bounds(preset: str, players: int) -> dict[str, int | None]:
     """The Optimize upper bounds of ``preset`` for ``players`` seats (its own readings, Comet at its starting
     value); quantities as in ``bounds``."""
@@ -80,9 +98,9 @@ def proved_bounds_in_value(
     rd = enc.readings_of(rules)
     start = variant_of(rules).comet_value
     out: dict[str, tuple[int | None, tuple[int, int] | None]] = {}
-    init = enc.fresh_state("i", players)
     p = f"{players}p"
-    actions = maxima(certs, f"{p} {ACTIONS}", [enc.initial(init, rd), init.comet_value == start], [enc.ranking(init)])
+    dealt = ranking_problem(enc, players, rd, start)
+    actions = maxima(certs, f"{p} {ACTIONS}", list(dealt.constraints), [dealt.objective])
     out[ACTIONS] = (actions[0], None)
     size = dealt_size(enc, players, rd, certs)
     if not lemma_holds(enc, players, rd, size):  # not proved (in time): no bound from the invariant
@@ -95,14 +113,9 @@ def proved_bounds_in_value(
         free.append(run_played(enc, s))
     long_ok = preset not in LONG_DEAL_OUT_OF_BUDGET and long_deal_lemma_holds(enc, players, rd, size)
     if long_ok:  # at most n passes after a play: sharper than the ranking
-        end = enc.fresh_state("e", players)
-        # the lemma and the hand sizes alone, without ``Inv`` (fewer constraints: still a bound on every finished
-        # deal): the same optima for the standard family, and an answer for 000's Commit, whose card-level
-        # ``Inv`` left Optimize without one in 5 s; searched each time, no stored certificate: 0.01-0.05 s
-        # (2 to 5 players, 2026-12-05)
-        finished = [*[enc.hand_size(end, q) >= 0 for q in range(players)], hands_within_deal(enc, end, size)]
-        finished += [enc.terminal(end), long_deal(enc, end, size)]
-        longest = maxima(None, f"{p} {ACTIONS} at the end", finished, [end.steps])[0]
+        # searched each time, no stored certificate: 0.01-0.05 s (2 to 5 players, 2026-12-05)
+        finished = long_deal_problem(enc, players, size)
+        longest = maxima(None, f"{p} {ACTIONS} at the end", list(finished.constraints), [finished.objective])[0]
         if longest is not None and (actions[0] is None or longest < actions[0]):
             out[ACTIONS] = (longest, None)
         # where kept cards force plays (``bounds.stops``): the lemma proved first, then the optimum at the last step

@@ -37,7 +37,7 @@ from comet_proofs.bounds.lemmas import (
     seats_joined,
     stop_charge,
 )
-from comet_proofs.bounds.optimum import TIMEOUT_MS, maximise
+from comet_proofs.bounds.optimum import TIMEOUT_MS, Problem, maximise
 from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import BRANCH, DECK51, NINE_D, NINE_LAST, PLAYED, SUIT, SuitedEncoding
 from comet_proofs.games.red_nines.encoding import WILD_PLAYED
@@ -156,11 +156,17 @@ def longest_at_last_step(enc: Encoding, players: int, rd: Readings, size: int) -
     """The most actions of a deal, read at its last step: the optimum of ``steps`` over the steps s -> t with t
     finished, s an ``Inv`` state whose hands are within the deal, ``forced_runs`` true in both (the state before
     still shows who held the cards the last play needed).  Call only where ``forced_runs_refutation`` is None."""
+    problem = last_step_problem(enc, players, rd, size)
+    return maximise(list(problem.constraints), problem.objective)
+
+
+def last_step_problem(enc: Encoding, players: int, rd: Readings, size: int) -> Problem:
+    """``longest_at_last_step``'s optimum: the steps s -> t, t finished, ``forced_runs`` in both."""
     dead = dead_size(enc, players, rd)
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     constraints = [enc.invariant(s), hands_within_deal(enc, s, size), forced_runs(enc, s, size, dead)]
     constraints += [enc.transition(s, a, t, rd), enc.terminal(t), forced_runs(enc, t, size, dead)]
-    return maximise(constraints, t.steps)
+    return Problem(tuple(constraints), t.steps, (("before the last action", s), ("the finished deal", t)), a)
 
 
 def suit_runs(enc: Encoding, s: SymState, size: int, dead: int) -> z3.BoolRef:
@@ -227,11 +233,18 @@ def longest_counting_stops(
     ``upper``" proved unsat in turn, where ``Optimize`` finds no optimum in its time on a card-level encoding
     (000's Commit, 5 s); a check Z3 does not answer stops the descent at the last bound proved.  Call only where
     the lemma is proved (``long_deal_lemma_holds(..., stops=True)``, ``suit_runs_refutation``)."""
+    problem = counting_stops_problem(enc, players, rd, size, suited)
+    steps, bound = problem.objective, upper
+    while bound > 0 and solve_alone([z3.And(*problem.constraints, steps >= bound)], TIMEOUT_MS).verdict == z3.unsat:
+        bound -= 1
+    return bound
+
+
+def counting_stops_problem(enc: Encoding, players: int, rd: Readings, size: int, suited: bool) -> Problem:
+    """``longest_counting_stops``'s finished deals: ``Inv``, hands within the deal, ``long_stops`` (with
+    ``suited``, ``suit_runs``)."""
     dead = dead_size(enc, players, rd)
     end = enc.fresh_state("e", players)
     finished = [enc.invariant(end), hands_within_deal(enc, end, size), enc.terminal(end)]
     finished.append(suit_runs(enc, end, size, dead) if suited else long_stops(enc, end, size, dead))
-    bound = upper
-    while bound > 0 and solve_alone([z3.And(*finished, end.steps >= bound)], TIMEOUT_MS).verdict == z3.unsat:
-        bound -= 1
-    return bound
+    return Problem(tuple(finished), end.steps, (("the finished deal", end),))
