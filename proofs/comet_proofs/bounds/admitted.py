@@ -42,6 +42,7 @@ from comet_proofs.bounds.proved import (
     WINNER_MOST,
     long_deal_problem,
     ranking_problem,
+    start_of,
 )
 from comet_proofs.bounds.quantities import ACTIONS, DEAL_GAIN, DEAL_LOSS, GAIN, Bound
 from comet_proofs.bounds.stops import counting_stops_problem, last_step_problem, suit_runs_refutation
@@ -50,7 +51,7 @@ from comet_proofs.encoding import Encoding
 from comet_proofs.games.commit_common import SuitedEncoding
 from comet_proofs.registry import encoding_for
 from comet_proofs.solving import solve_alone
-from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, Readings, SymState
+from comet_proofs.symbolic import COMET_DEAD, COMET_PLAYED, Readings
 
 FORMAT = 1
 FILE = FOLDER / "admitted.json"
@@ -111,11 +112,7 @@ def problem(preset: str, players: int, quantity: str, facts: Sequence[str]) -> P
     if kind == SUITED:
         return counting_stops_problem(enc, players, rd, size, suited=True)
     if kind == WINNER:
-        rules = preset_named(preset).rules
-
-        def fixed(x: SymState) -> list[z3.BoolRef]:
-            return [x.comet_value == start, *enc.fixed_by_rules(x, rules)]
-
+        fixed = start_of(enc, preset_named(preset).rules)
         candidates = candidate_lemmas(enc, players, rd, size)
         named = [n for n in more if n != LONG_DEAL]
         lemmas = [(lambda x: run_played(enc, x)) if n == RUN_PLAYED else candidates[n][0] for n in named]
@@ -127,7 +124,7 @@ def problem(preset: str, players: int, quantity: str, facts: Sequence[str]) -> P
 def facts_of(preset: str, players: int, quantity: str) -> tuple[str, ...] | None:
     """The facts the row's bound is proved with (``proved.proved_bounds_in_value``'s choice for the rows that can
     keep a gap), the lemmas proved again here; None where the row's bound is another kind of optimum."""
-    enc, rd, size, start = _setting(preset, players)
+    enc, rd, size, _ = _setting(preset, players)
     if quantity == ACTIONS:
         if preset in LONG_DEAL_OUT_OF_BUDGET:
             return (RANKING,)
@@ -137,11 +134,7 @@ def facts_of(preset: str, players: int, quantity: str) -> tuple[str, ...] | None
             return (SUITED,)
         return (LONG_DEAL,)
     if quantity in (GAIN, DEAL_GAIN) and players in WINNER_MOST.get(preset, ()):
-        rules = preset_named(preset).rules
-
-        def fixed(x: SymState) -> list[z3.BoolRef]:
-            return [x.comet_value == start, *enc.fixed_by_rules(x, rules)]
-
+        fixed = start_of(enc, preset_named(preset).rules)
         before = run_played_lemma_holds(enc, players, rd, size)
         known = [lambda x: run_played(enc, x)] if before else []
         names = proved_lemmas(enc, players, rd, size, fixed, known)

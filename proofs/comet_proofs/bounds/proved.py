@@ -3,8 +3,11 @@ lemmas), the whole deal through ``comet_only`` or the in-play potential."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import z3
 from comet.presets import preset as preset_named
+from comet.ruleset import Ruleset
 from comet.variant import variant_of
 
 from comet_proofs.bounds.forced import winner_most
@@ -62,6 +65,17 @@ WINNER_MOST: dict[str, tuple[int, ...]] = {"standard": (5,), "opera": (4, 5)}
 # CPU to answer "not proved" (half of ``comet verify``'s bounds); tests/test_bounds_stops.py checks that it
 # still gives no answer in the budget, so a change that lets it be proved shows there.
 LONG_DEAL_OUT_OF_BUDGET = frozenset({"commit_cats"})
+
+
+def start_of(enc: Encoding, rules: Ruleset) -> Callable[[SymState], list[z3.BoolRef]]:
+    """The facts ``rules`` fix for a whole deal of ``enc``: the Comet at its starting value, and the fields that
+    copy an integer ruling (``fixed_by_rules``, e.g. a pool at the preset's stake)."""
+    start = variant_of(rules).comet_value
+
+    def at_start(x: SymState) -> list[z3.BoolRef]:
+        return [x.comet_value == start, *enc.fixed_by_rules(x, rules)]
+
+    return at_start
 
 
 def ranking_problem(enc: Encoding, players: int, rd: Readings, start: int) -> Problem:
@@ -131,9 +145,7 @@ def proved_bounds_in_value(
                 out[ACTIONS] = (longest_counting_stops(enc, players, rd, size, upper, suited), None)
     over = [*free, s.comet_value == start]
 
-    def at_start(x: SymState) -> list[z3.BoolRef]:
-        return [x.comet_value == start, *enc.fixed_by_rules(x, rules)]
-
+    at_start = start_of(enc, rules)
     if enc.scoring == "chips":
         net = enc.deal_returns(s, rd)[0] - s.chips[0]  # seat 0's settlement (every seat is alike)
         loss, gain = maxima(certs, f"{p} {LOSS}, {GAIN}", over, [-net, net])
