@@ -179,6 +179,8 @@ def words(a: Admitted) -> str:
     objective has there (the actions so far, the chips, or the ranking of a deal dealt)."""
     p = problem(a.preset, a.players, a.quantity, a.facts)
     model = model_of(a.values)
+    name = preset_named(a.preset).variant.wild_name
+    wild = f" + the {name}"
     lines: list[str] = []
     for i, (label, s) in enumerate(p.shown):
         if i and p.action is not None:
@@ -188,14 +190,14 @@ def words(a: Admitted) -> str:
         lines.append(f"{label}:")
         for seat, row in enumerate(x.hands):
             mark = " (the winner)" if x.winner == seat else " (to move)" if x.winner < 0 and x.to_move == seat else ""
-            comet = " + the wild card" if x.comet == seat else ""
+            comet = wild if x.comet == seat else ""
             lines.append(f"  seat {seat}{mark}: {ranks_text(row, x.ranks, x.labels)}{comet}")
-        dead = " + the wild card" if x.comet == COMET_DEAD else ""
-        pile = " + the wild card" if x.comet == COMET_PLAYED else ""
+        dead = wild if x.comet == COMET_DEAD else ""
+        pile = wild if x.comet == COMET_PLAYED else ""
         lines.append(f"  face down: {ranks_text(x.dead, x.ranks, x.labels)}{dead}")
         lines.append(f"  played: {ranks_text(x.played, x.ranks, x.labels)}{pile}")
         if x.out_wild_as:
-            lines.append(f"  the last card was the wild card standing for {rank_text(x.out_wild_as)}")
+            lines.append(f"  the last card was the {name} standing for {rank_text(x.out_wild_as)}")
         if a.quantity in (DEAL_GAIN, DEAL_LOSS):  # the settlement's rows leave the chips of play free
             lines.append(f"  chips moved in play so far: {' '.join(f'{c:+d}' for c in x.chips)}")
         other = [f"{name} {value}" for name, value in x.extra if not name.startswith("loc.")]
