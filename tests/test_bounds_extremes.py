@@ -274,10 +274,9 @@ def test_old_comets_loss_in_play_lemma_is_proved_and_a_cheaper_manille_is_refuse
     nine is refused (a deal where it is played breaks it).  The whole deal's bound now comes from the sharper
     ``play_chips.kept_loss`` (tests/test_bounds_play_chips.py): 161, which the keeper deal reaches with its
     Kings kept for the last card (160 when they are played first, a chip short)."""
-    from comet.variant import variant_of
     from comet_proofs.bounds import DEAL_LOSS, lemmas
     from comet_proofs.bounds.build import keeper, ladder_play
-    from comet_proofs.bounds.proved import proved_bounds
+    from comet_proofs.bounds.proved import proved_bounds, start_of
     from comet_proofs.bounds.quantities import quantities
     from comet_proofs.registry import encoding_for
 
@@ -285,10 +284,9 @@ def test_old_comets_loss_in_play_lemma_is_proved_and_a_cheaper_manille_is_refuse
     rules = preset_named("old_comet").rules
     rd = enc.readings_of(rules)
     size = lemmas.dealt_size(enc, 3, rd)
-    s = enc.fresh_state("s", 3)
-    fixed = [s.comet_value == variant_of(rules).comet_value, *enc.fixed_by_rules(s, rules)]
-    assert lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 10, fixed, s)
-    assert not lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 9, fixed, s)
+    fixed = start_of(enc, rules)
+    assert lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 10, fixed)
+    assert not lemmas.loss_in_play_lemma_holds(enc, 3, rd, size, 9, fixed)
     assert proved_bounds("old_comet", 3)[DEAL_LOSS] == 161
     start = keeper("old_comet", 3)
     lost = [quantities(engine.replay(start, a), len(a))[DEAL_LOSS] for a in (ladder_play(start, True), ladder_play(start))]

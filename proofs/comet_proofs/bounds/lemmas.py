@@ -210,17 +210,12 @@ def long_deal_lemma_holds(enc: Encoding, players: int, rd: Readings, size: int, 
     if stops and stops_played(enc, enc.fresh_state("c", players)) is None:
         return False
     dead = dead_size(enc, players, rd) if stops else None
-    s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
-    init = enc.fresh_state("i", players)
-    dealt = z3.And(*[enc.hand_size(init, p) == size for p in range(players)], long_deal(enc, init, size, dead))
-    if solve_alone([z3.And(enc.initial(init, rd), z3.Not(dealt))], 2 * TIMEOUT_MS).verdict != z3.unsat:
-        return False
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), long_deal(enc, s, size, dead)]
-    step.append(enc.transition(s, a, t, rd))
-    breaks = [z3.Not(long_deal(enc, t, size, dead))]
-    if unsat_at_once(step, breaks):
-        return True
-    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+
+    def dealt(x: SymState) -> list[z3.BoolRef]:  # checked in the initial deals only: every seat dealt ``size``
+        return [enc.hand_size(x, p) == size for p in range(players)]
+
+    lemma = lambda x: long_deal(enc, x, size, dead)  # noqa: E731
+    return refutation(enc, players, rd, size, lemma, lambda x: [], unexplained, dealt=dealt) is None
 
 
 def loss_in_play(enc: Encoding, s: SymState, size: int, dearest: int, seat: int = 0) -> z3.BoolRef:
@@ -244,28 +239,14 @@ def loss_in_play_lemma_holds(
     rd: Readings,
     size: int,
     dearest: int,
-    fixed: list[z3.BoolRef],
-    s: SymState,
+    fixed: Callable[[SymState], list[z3.BoolRef]],
     seat: int = 0,
 ) -> bool:
     """``loss_in_play`` is true initially and kept by every step from an ``Inv`` state whose hands are within
     the deal and whose fields ``fixed`` holds (the Comet's value at the start: the manille's ten), tried whole,
-    then split by the step's cases, as ``lemma_holds``; ``s`` is the state ``fixed`` speaks of."""
-    t, a = enc.fresh_state("t", players), SymAction.fresh()
-    init = enc.fresh_state("i", players)
-    if (
-        solve_alone(
-            [z3.And(enc.initial(init, rd), z3.Not(loss_in_play(enc, init, size, dearest, seat)))], 2 * TIMEOUT_MS
-        ).verdict
-        != z3.unsat
-    ):
-        return False
-    step = [enc.invariant(s), hands_within_deal(enc, s, size), loss_in_play(enc, s, size, dearest, seat), *fixed]
-    step.append(enc.transition(s, a, t, rd))
-    breaks = [z3.Not(loss_in_play(enc, t, size, dearest, seat))]
-    if unsat_at_once(step, breaks):
-        return True
-    return all(solve_alone([z3.And(*step, *breaks)], 2 * TIMEOUT_MS, c).verdict == z3.unsat for c in step_cases(enc, a))
+    then split by the step's cases (``refutation``)."""
+    lemma = lambda x: loss_in_play(enc, x, size, dearest, seat)  # noqa: E731
+    return refutation(enc, players, rd, size, lemma, fixed, unexplained) is None
 
 
 #: A counterexample in words: Z3's model, the state before, and the state after and the action of the step that
@@ -283,15 +264,19 @@ def refutation(
     words: Words,
     whole_ms: int = WHOLE_MS,
     cases: Callable[[SymAction], list[z3.BoolRef]] | None = None,
+    dealt: Callable[[SymState], list[z3.BoolRef]] | None = None,
 ) -> str | None:
     """Why ``lemma`` is not inductive, in ``words`` (a deal it is false in, or a step that breaks it), or None
     where Z3 proves it true in every initial deal whose fields ``fixed`` holds and kept by every step from an
     ``Inv`` state whose hands are within the deal and whose fields ``fixed`` holds (the Comet at its starting
     value, the preset's stake), the step tried whole (for ``whole_ms``; 0: not tried), then split by its cases,
-    as ``lemma_holds`` (``cases``: finer ones, covering every action as ``step_cases`` does)."""
+    as ``lemma_holds`` (``cases``: finer ones, covering every action as ``step_cases`` does).  ``dealt``: facts
+    the lemma's count takes from the deal, checked in the initial deals with it (every seat dealt the same
+    hand) and not after a step."""
     s, t, a = enc.fresh_state("s", players), enc.fresh_state("t", players), SymAction.fresh()
     init = enc.fresh_state("i", players)
-    start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(lemma(init)))], 2 * TIMEOUT_MS)
+    claim = z3.And(lemma(init), *(dealt(init) if dealt is not None else []))
+    start = solve_alone([z3.And(enc.initial(init, rd), *fixed(init), z3.Not(claim))], 2 * TIMEOUT_MS)
     if start.verdict != z3.unsat:
         return f"not proved in time ({start.reason})" if start.model is None else words(start.model, init, None, None)
     step = [enc.invariant(s), hands_within_deal(enc, s, size), lemma(s), *fixed(s), enc.transition(s, a, t, rd)]
@@ -306,3 +291,8 @@ def refutation(
             return f"not proved in time ({solved.reason})"
         return words(solved.model, s, t, a)
     return None
+
+
+def unexplained(model: z3.ModelRef, s: SymState, t: SymState | None, a: SymAction | None) -> str:
+    """``Words`` for the lemmas whose callers want only whether they hold."""
+    return "not inductive" if t is not None else "false in a deal dealt"

@@ -181,7 +181,7 @@ def proved_bounds_in_value(
             # (where ``play_chips`` applies, its ``kept_loss`` implies ``loss_in_play``: not proved twice, 0.3 s)
             if dearest is not None and preset not in DEAREST:  # the loser's whole deal at once: sharper
                 e = enc.fresh_state("l", players)
-                if loss_in_play_lemma_holds(enc, players, rd, size, dearest, at_start(e), e):
+                if loss_in_play_lemma_holds(enc, players, rd, size, dearest, at_start):
                     finals = [enc.invariant(e), hands_within_deal(enc, e, size), enc.terminal(e), *at_start(e)]
                     finals.append(loss_in_play(enc, e, size, dearest))
                     finals += [run_played(enc, e)] if played_before else []
@@ -192,7 +192,7 @@ def proved_bounds_in_value(
                     if lost is not None and (upper is None or lost < upper):
                         out[DEAL_LOSS] = (lost, None)
                     # two players: what seat 0 wins, seat 1 loses (the lemma again, for seat 1)
-                    if players == 2 and loss_in_play_lemma_holds(enc, 2, rd, size, dearest, at_start(e), e, 1):
+                    if players == 2 and loss_in_play_lemma_holds(enc, 2, rd, size, dearest, at_start, 1):
                         finals.append(loss_in_play(enc, e, size, dearest, 1))
                         won = maxima(None, f"{p} {DEAL_GAIN} at once", finals, [enc.deal_returns(e, rd)[0]])[0]
                         upper = out[DEAL_GAIN][0]
