@@ -87,8 +87,19 @@ OUTRO = """## Where a gap remains, and why
   Queen held for the winner's last card makes each card below it in its suit go on to the next, one run up the
   suit), so the extreme may well be lower. At four players the bound stays 218 (Z3's finished deal: the dead hand
   holds three Kings; the losers keep the fourth King, its Queen and the 7D, whose 6D's run was left for the 10D; the
-  winner's last card is the Jack below that Queen), and whether a real deal comes nearer than 182 and 218 to the
-  ladder's 176 and 210 is open. In 002's Commit the lemma is not proved within the bounds step's budget (split by
+  winner's last card is the Jack below that Queen). A built deal comes nearer (`bounds/build.py`, `commit_keepers`):
+  the losers keep the diamonds from the 10D up, which no run asks for (the 10D follows only the 9D, which its own
+  keeper leads, so that run comes back to it and is dropped), and the KD is the winner's last card: led with its
+  Queen kept at four players, where the dead hand takes the other Kings and only the 7D is led (214); at three,
+  played on the QD the last loser leads last, the turn coming round to the first player again (four stops led and
+  one hand-over more: 178). By hand, not by Z3, these are the extremes: a stop led before the last card costs n and
+  a change of player at least one; a stop is spared only face down, by the deal's last run, or kept with the cards
+  below it in its suit kept or never reached (down to the Ace, or the diamonds down to the 9D); a run left for the
+  10D needs the 9D and the 10D played within n-2 passes of it, which costs more than the stop it spares. Z3's
+  finished deals spare stops no deal can: at four players the Jack the winner goes out on, below a kept Queen,
+  needs every card below it in its suit played in the deal's last run, one change of player each; at three (182)
+  the 7D is kept above the winner's last card, the 6D, and a King whose Queen's run was left for the 10D at no
+  charge. In 002's Commit the lemma is not proved within the bounds step's budget (split by
   the step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the
   player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the
   search's 138.
