@@ -146,3 +146,39 @@ def test_the_commit_ladder_reaches_the_longest_deal_at_five_players() -> None:
     from comet_proofs.bounds.proved import proved_bounds
 
     assert proved_bounds(HOYLE, 5)[ACTIONS] == 237
+
+
+def test_the_commit_keepers_deal_keeps_the_top_diamonds_and_leads_fewer_stops() -> None:
+    """R-COMMIT-H-SUIT, R-COMMIT-H-STOPS, R-COMMIT-H-NINE, R-STOP-STUCK, R-PLAY-MUST: the ladder by suit with the
+    losers keeping the diamonds from the 10D up (the 10D's keeper leads the 9D, so no run ever asks for a kept card)
+    and the King of diamonds as the winner's last card, dealt and played by the model, lasts 178 and 214 actions at
+    three and four players (the plain ladder's 176 and 210), under the proved 182 and 218.  The count: every play
+    but the last is followed by n passes, but a stop led before the last card (no pass: four at three players,
+    the other Kings and the 7D; one at four, the 7D) and a hand-over (n-1 passes: three at both counts, the turn
+    coming round to the first player again at three players, who goes out on the KD played on the last loser's QD)."""
+    from itertools import pairwise
+
+    from comet import engine
+    from comet.cards import DIAMONDS, KING, card, rank_of
+    from comet_proofs.bounds import ACTIONS
+    from comet_proofs.bounds.build import built_deals, commit_keepers, planned_play
+    from comet_proofs.bounds.proved import proved_bounds
+
+    for players, length, stops, hand_overs, bound in ((3, 178, 4, 3, 182), (4, 214, 1, 3, 218)):
+        start, plan = commit_keepers(HOYLE, players)
+        actions = planned_play(start, plan)
+        final = engine.replay(start, actions)  # every action legal, or the replay raises
+        assert final.terminal and len(actions) == length
+        assert final.hands[final.winner] == () and actions[-1].cards == (card(KING, DIAMONDS),)
+        kept = sorted(c for h in final.hands for c in h)
+        assert kept == [card(r, DIAMONDS) for r in range(10, 10 + players - 1)]
+        plays = [i for i, a in enumerate(actions) if not a.is_pass]
+        passes = [nxt - i - 1 for i, nxt in pairwise(plays)]
+        led_stops = [actions[i] for i, p in zip(plays, passes, strict=False) if p == 0]
+        assert len(led_stops) == stops
+        assert all(rank_of(a.cards[0]) == KING or a.cards[0] == card(7, DIAMONDS) for a in led_stops)
+        assert passes.count(players - 1) == hand_overs
+        assert passes.count(players) == len(passes) - stops - hand_overs
+        assert length == (players + 1) * len(plays) - players - players * stops - hand_overs
+        assert max(p[ACTIONS].value for _, p in built_deals(HOYLE, players) if ACTIONS in p) == length
+        assert proved_bounds(HOYLE, players)[ACTIONS] == bound

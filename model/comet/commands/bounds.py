@@ -47,27 +47,32 @@ OUTRO = """## Where a gap remains, and why
   played alone and every run stuck after it, the cards played from the highest rank down, the turn handed to
   the right neighbour n-1 times, each loser keeping one card it is never made to play.
 - **The longest deal where stops and kept cards force plays** (standard and the Opera at five players: 232, exact;
-  Red Nines at four and five players: 233 and 351 proved, where the count gave 238 and 357). The count is met only
-  if every play but the last is one card followed by n passes (n-1 at each of the n-1 hand-overs) and each loser
-  keeps one card. Two more lemmas, each proved inductive for the preset and player count before it is used, say why
-  it is not met at five players. `bounds.lemmas.long_stops`: a stop played before the deal's last card (a King,
+  Red Nines at four and five players: 233 and 351 proved, where the count gave 238 and 357). The count is met only if
+  every play but the last is one card followed by n passes (n-1 at each of the n-1 hand-overs) and each loser keeps
+  one card. Two more lemmas, each proved inductive for the preset and player count before it is used, say why it is
+  not met at five players. `bounds.lemmas.long_stops`: a stop played before the deal's last card (a King,
   R-STOP-KING; the Comet, R-COMET-STOP) is followed by no pass, so the count charges it n actions (a stop that ends
   the deal, none). `bounds.stops.forced_runs` adds what R-PLAY-MUST makes of kept cards: a seat that has passed on a
-  run holds none of the rank it needs; while some seat holds a natural r+1, each r played went on to an r+1 or a
-  wild card or the run needs an r+1 now (summed over the ranks, each wild card counted once); a run needing r+1 was
-  made from a hand that held the r; each unless a set was played (its cards put down in one action leave the count
-  n+1 actions to spare). Read at the step that ends the deal (the state before it still shows who held what): at
-  five players a loser keeping a King bars the Queens (each would go on to a stop), the dead hand's three cards and
-  the four kept ones cannot hold the four Kings, the Comet and the Queens, and the one Queen that may be played just
+  run holds none of the rank it needs; while some seat holds a natural r+1, each r played went on to an r+1 or a wild
+  card or the run needs an r+1 now (summed over the ranks, each wild card counted once); a run needing r+1 was made
+  from a hand that held the r; each unless a set was played (its cards put down in one action leave the count n+1
+  actions to spare). Read at the step that ends the deal (the state before it still shows who held what): at five
+  players a loser keeping a King bars the Queens (each would go on to a stop), the dead hand's three cards and the
+  four kept ones cannot hold the four Kings, the Comet and the Queens, and the one Queen that may be played just
   before a last King would need the Jacks before it to have gone on to Queens that are not there: 232, which the
-  ladder reaches. Red Nines deals every card, and a red nine goes on (RUL-RED9-NINE-STOP = continues): standing for
-  the King a Queen needs, it lets a loser keep its natural King without a stop, so the facts leave one King played
-  early (233, 351). They do not charge the passes a forced run leaves unused (each Queen going on to a red nine or a
-  King, each Jack to a Queen still held), nor do they charge a first-play group by its size (one set voids them: n+1
-  actions to spare), so the extreme may well be lower: a lemma charging the forced runs (what the count has to
-  spare, plus the seats joined, is at least the r played while an r+1 is held) was proved at four players in 69 s of
-  CPU, too slow for the bounds, and with these facts lowered nothing. Whether a real deal comes nearer than the
-  ladder's 222 and 332 is open.
+  ladder reaches. Red Nines deals every card, and the facts count no red nine as a stop (RUL-RED9-NINE-STOP =
+  continues), though one standing for a King ends the run like any King, its player leading next (R-RED9-RUN): so the
+  facts let a red nine take the King a Queen needs at no charge, a loser keeping its natural King, and leave one King
+  played early (233, 351). They do not charge the passes a forced run leaves unused (each Queen going on to a red
+  nine or a King, each Jack to a Queen still held), nor do they charge a first-play group by its size (one set voids
+  them: n+1 actions to spare), so the extreme may well be lower: a lemma charging the forced runs (what the count has
+  to spare, plus the seats joined, is at least the r played while an r+1 is held) was proved at four players in 69 s
+  of CPU, too slow for the bounds, and with these facts lowered nothing. By hand, not by Z3, the ladder's 222 and 332
+  are the extremes: with every natural King played before the last card they are the count less n a King; a natural
+  King held to the end makes each Queen played before the last two plays go on to a stop (a King, or a red nine
+  standing for one), and the hand-overs to those stops, summed round the table from that King's holder, cost n a
+  Queen but one, so each Queen costs about what a King led would; fewer Queens played means Queens kept, which make
+  each Jack go on to a Queen in turn, and so down the ranks: more kept cards than the losers have.
 - **The Commits' longest deal**: in 000's Commit `long_deal` holds with one more fact, proved with it (a turn the 9D
   has just ended leaves a run open, so its player's pass is on a run, not on a lead; `Inv` alone admits the turn
   ended with nothing open, the step Z3 found breaking the lemma without it): 191, 218 and 237 at three to five
@@ -87,8 +92,19 @@ OUTRO = """## Where a gap remains, and why
   Queen held for the winner's last card makes each card below it in its suit go on to the next, one run up the
   suit), so the extreme may well be lower. At four players the bound stays 218 (Z3's finished deal: the dead hand
   holds three Kings; the losers keep the fourth King, its Queen and the 7D, whose 6D's run was left for the 10D; the
-  winner's last card is the Jack below that Queen), and whether a real deal comes nearer than 182 and 218 to the
-  ladder's 176 and 210 is open. In 002's Commit the lemma is not proved within the bounds step's budget (split by
+  winner's last card is the Jack below that Queen). A built deal comes nearer (`bounds/build.py`, `commit_keepers`):
+  the losers keep the diamonds from the 10D up, which no run asks for (the 10D follows only the 9D, which its own
+  keeper leads, so that run comes back to it and is dropped), and the KD is the winner's last card: led with its
+  Queen kept at four players, where the dead hand takes the other Kings and only the 7D is led (214); at three,
+  played on the QD the last loser leads last, the turn coming round to the first player again (four stops led and
+  one hand-over more: 178). By hand, not by Z3, these are the extremes: a stop led before the last card costs n and
+  a change of player at least one; a stop is spared only face down, by the deal's last run, or kept with the cards
+  below it in its suit kept or never reached (down to the Ace, or the diamonds down to the 9D); a run left for the
+  10D needs the 9D and the 10D played within n-2 passes of it, which costs more than the stop it spares. Z3's
+  finished deals spare stops no deal can: at four players the Jack the winner goes out on, below a kept Queen,
+  needs every card below it in its suit played in the deal's last run, one change of player each; at three (182)
+  the 7D is kept above the winner's last card, the 6D, and a King whose Queen's run was left for the 10D at no
+  charge. In 002's Commit the lemma is not proved within the bounds step's budget (split by
   the step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the
   player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the
   search's 138.

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from comet import engine
-from comet.cards import DIAMONDS, HEARTS, KING, SPADES, Card, card, rank_of, suit_of
+from comet.cards import DIAMONDS, HEARTS, JACK, KING, QUEEN, SPADES, Card, card, rank_of, suit_of
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 
@@ -416,6 +416,13 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
         actions = planned_play(start, plan)
         if engine.replay(start, actions).terminal:
             out.append((Shape(preset, players, (), COMMIT_LADDER_WHY), {ACTIONS: Played(len(actions), start, actions)}))
+    if preset in COMMIT_LADDERS and players in COMMIT_KEEPER_COUNTS:
+        start, plan = commit_keepers(preset, players)
+        actions = planned_play(start, plan)
+        if engine.replay(start, actions).terminal:
+            out.append(
+                (Shape(preset, players, (), COMMIT_KEEPERS_WHY), {ACTIONS: Played(len(actions), start, actions)})
+            )
     if (preset, players) in KEEPERS:
         start = keeper(preset, players)
         actions = ladder_play(start, kings_last=True)
@@ -659,3 +666,84 @@ def planned_play(start: DealState, plays: tuple[tuple[Card, ...], ...]) -> tuple
         actions.append(action)
         state = engine.apply(state, action)
     return tuple(actions)
+
+
+# 000's Commit's longest deal at three and four players, where the dead hand cannot take the five stops: the diamonds
+# the King of diamonds needs are kept instead (a run reaches the 10D only from the 9D, so they bottom out there)
+COMMIT_KEEPER_COUNTS = (3, 4)
+COMMIT_KEEPERS_WHY = (
+    "the ladder by suit, but the losers keep the diamonds from the 10D up (the 10D's keeper leads the 9D, so its "
+    "run comes back to it and is dropped before the 10D is asked for; each kept card's next lower one is kept or "
+    "never led) and the King of diamonds is the winner's last card, so it is no stop: led with its Queen kept (four "
+    "players, the dead hand holding the other Kings: one stop led, the 7D), or played on the Queen that the last "
+    "loser leads as its last card, the turn coming round to the first player (three players: four stops led, one "
+    "more hand-over)"
+)
+
+
+def commit_keepers(preset: str, players: int) -> tuple[DealState, tuple[tuple[Card, ...], ...]]:
+    """000's Commit at three and four players (R-COMMIT-H-SUIT, R-COMMIT-H-STOPS, R-COMMIT-H-NINE): the deal, and
+    each seat's cards in the order it plays them.  ``commit_ladder``'s shape, but the King of diamonds is the
+    winner's last card (a stop that ends the deal is followed by no pass anyway): the losers keep the diamonds
+    from the 10D up (one each: the 10D, the JD, and at four players the QD), so none is ever asked for (the 10D
+    is wanted only after the 9D, which its own keeper leads: the run comes back to it and is dropped, R-STOP-STUCK;
+    each card above is wanted only after the one below, which is kept); the dead hand takes the other Kings as far
+    as it holds them.  At four players the winner, last in ``play_order``, leads the KD with the QD kept; at three
+    the last loser leads the QD as its last card and the turn comes round to seat 0, the winner, which plays the KD
+    on it (one hand-over more, one stop fewer)."""
+    assert players in COMMIT_KEEPER_COUNTS
+    rules = preset_named(preset).rules
+    pack = engine.packs_in_rotation(rules, players)[0]
+    size, dead_size = engine.deal_sizes(rules, players, len(pack.cards))
+    nine = pack.wild[0]
+    ten, jack, queen, king = (card(r, DIAMONDS) for r in (10, JACK, QUEEN, KING))
+    order = play_order(players)
+    kept = [ten, jack, queen][: players - 1]
+    round_again = queen not in kept  # the QD ends the last loser's share; the first seat goes out on the KD
+    winner = order[0] if round_again else order[-1]
+    losers = [s for s in order if s != winner]
+    dead = [c for c in pack.cards if rank_of(c) == KING and c != king][:dead_size]
+    assert len(dead) == dead_size
+    special = {*dead, *kept, nine, king, queen}
+    line = sorted((c for c in pack.cards if c not in special), key=lambda c: (-rank_of(c), c))
+    extra: dict[int, list[Card]] = {s: [] for s in order}  # cards outside the line, by seat, in playing order
+    extra[losers[0]].append(nine)
+    if round_again:
+        extra[order[-1]].append(queen)
+    extra[winner].append(king)
+    takes = [size - (1 if s in losers else 0) - len(extra[s]) for s in order]
+    shares: list[list[Card]] = []
+    for i, take in enumerate(takes):
+        if i == len(order) - 1:
+            shares.append(line[:take])
+            line = line[take:]
+            break
+        share = line[: take - 1]
+        line = line[take - 1 :]
+        # the hand-over, as in ``commit_ladder``: the card one below the next share's first card ends this share
+        first = next(
+            j
+            for j, c in enumerate(line)
+            if rank_of(c) > 1
+            and card(rank_of(c) - 1, suit_of(c)) in line
+            and card(rank_of(c) - 1, suit_of(c)) != card(7, DIAMONDS)
+        )
+        x = line[first]
+        below = card(rank_of(x) - 1, suit_of(x))
+        line.remove(below)
+        line.insert(0, line.pop(line.index(x)))
+        share.append(below)
+        shares.append(share)
+    assert not line
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    plays: list[tuple[Card, ...]] = [() for _ in range(players)]
+    for seat, share in zip(order, shares, strict=True):
+        plan = list(share)
+        if nine in extra[seat]:  # led after the share's first card (a hand-over's, where it has one)
+            plan.insert(1, nine)
+        plan += [c for c in extra[seat] if c != nine]
+        plays[seat] = tuple(plan)
+        hands[seat] = list(plan)
+    for seat, c in zip(losers, kept, strict=True):
+        hands[seat].append(c)
+    return engine.explicit_deal(rules, players, players - 1, hands, dead), tuple(plays)
