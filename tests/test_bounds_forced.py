@@ -105,9 +105,27 @@ def test_the_operas_winner_most_is_what_a_built_deal_reaches(players: int) -> No
 
 def test_the_standard_winners_most_at_five_is_sharper() -> None:
     """R-PLAY-MUST: at five players the forced runs take the standard game's winner's most below what the
-    settlement alone allows (1164 collected, 1196 won), to 1124 and 1156; the built deals reach 1104 and
-    1136 (the gap left is written on spec/extremes.md)."""
+    settlement alone allows (1164 collected, 1196 won), to 1124 and 1156; the built deals reach 1108 and
+    1140 (the gap left is written on spec/extremes.md)."""
     enc, rd, size, fixed = setting("standard", 5)
     played_before = run_played_lemma_holds(enc, 5, rd, size)
     long_ok = long_deal_lemma_holds(enc, 5, rd, size)
     assert forced.winner_most(enc, 5, rd, size, fixed, played_before, long_ok) == (1124, 1156)
+
+
+def test_the_standard_winners_best_deal_at_five_puts_four_threes_on_a_two() -> None:
+    """R-FOUR-OF-A-KIND, R-PLAY-MUST, R-SETTLE-COMET-LAST: the built deal where the first player leads a 2, puts
+    the four 3s on it as one play, goes on to the 6, and the dealer is made to play a 7 and an 8 before the
+    first player goes out on the Comet as a 9, is played by the model to 1108 collected and 1140 won (the
+    first-turn deal's 1104 and 1136): the cards played and dead come to 50 points, the losers keep 277."""
+    found = {}
+    for shape, best in built_deals("standard", 5):
+        if "four 3s" in shape.why:
+            found = {q: best[q] for q in (GAIN, DEAL_GAIN)}
+    assert {q: p.value for q, p in found.items()} == {GAIN: 1108, DEAL_GAIN: 1140}
+    deal = found[GAIN]
+    final = engine.replay(deal.start, deal.actions)
+    texts = [str(a) for a in deal.actions if not a.is_pass]
+    assert texts[0].startswith("play 2") and len(texts[1].split()) == 5 and texts[-1].endswith("as 9")
+    assert final.winner == 0 and sum(min(c >> 2, 10) for c in final.dead) == 6
+    assert [seat for seat in range(5) if any(c >> 2 == 8 for c in deal.start.hands[seat])] == [4]

@@ -110,7 +110,7 @@ OUTRO = """## Where a gap remains, and why
   search's 138.
 - **The winner's most: the Opera at four and five players exact, standard at five narrowed**. The built deals
   have the winner play its whole hand in its first turn (no loser ever moves): 2080 and 2208 collected in the
-  Opera, 1104 in the standard game at five players. Four lemmas, proved inductive per preset and player count
+  Opera. Four lemmas, proved inductive per preset and player count
   before they are used (`bounds.forced`), take from the optimum the states no deal reaches: the dead hand keeps
   the size it was dealt (`Inv` alone let it hold the low cards the winner had played); while a hand holds a
   natural r+1, every play of rank r was followed by an r+1 (R-PLAY-MUST: the seats that passed on a run hold
@@ -120,11 +120,18 @@ OUTRO = """## Where a gap remains, and why
   Comet played, plus the open one. The Opera's winner then cannot hold the lowest cards of the pack: its
   nine or ten cards are one run ending on the Comet as a 9 and runs ending on a King (or four of a kind going
   on with a run): 2080 of 2104 and 2208 of 2328 become exact (won: 2104 and 2240). In the standard game at
-  five players the bound falls from 1164 to 1124 (won: 1196 to 1156) against the built deals' 1104 and
-  1136. What the lemmas cannot see is order: Z3's state at 1124 has the winner play 2, 2, 3 to 8 and the Comet
-  as a 9 with the other three 3s dead, one 2 led alone and stuck; but the winner's own 3 stays in its hand
-  until its last run, and while it holds it, a 2 it leads must go on (R-PLAY-MUST). The lemmas speak of who
-  holds a card now, not when it left, so the gap of 20 stays open.
+  five players the bound falls from 1164 to 1124 (won: 1196 to 1156). The best deal built there is not an
+  Opera: the first player leads a 2, puts the four 3s on it as a set (R-FOUR-OF-A-KIND: the run needs them) and
+  goes on with a 4, 5 and 6; the three seats after it hold no 7, the dealer holds every 7 and 8 and no 9, so it
+  must play a 7 and an 8 and the run comes back to the first player, which goes out on the Comet as the 9: 1108
+  collected, 1140 won (the first-turn deal's 1104 and 1136). The dead hand holds three 2s and the cards played
+  come to 44 points (the winner's 29, the dealer's 7 and 8); Z3's state at 1124 has 37 played and three 3s dead.
+  What the lemmas cannot see there is order: the winner plays 2, 2, 3 to 8 and the Comet as a 9, one 2 led
+  alone and stuck; but the winner's own 3 stays in its hand until its last run, and while it holds it, a 2 it
+  leads must go on (R-PLAY-MUST). The lemmas speak of who holds a card now, not when it left. A search of the
+  last steps before the end (the states before it also `Inv` with the lemmas, a path of up to five steps
+  searched) found more such states at one and three steps and no answer from Z3 at five, so the gap of 16 stays
+  open.
 - **Old Comet's whole deal** (every row exact): two lemmas, proved inductive per player count before they
   are used (`bounds.play_chips`), bound what play moves for one seat, and the optimum takes each with the
   settlement at once. For a seat that keeps its cards (`kept_loss`, sharper than `bounds.lemmas.loss_in_play`):

@@ -292,6 +292,21 @@ SHAPES += (
 )
 
 
+SHAPES += (
+    Shape(
+        "standard",
+        5,
+        (((2, 1), (3, 4), (4, 1), (5, 1), (6, 1)), (), (), (), ((7, 4), (8, 4), (4, 1))),
+        "the first player leads a 2, puts the four 3s on it as a set and goes on with a 4, 5 and 6; the three "
+        "seats after it hold no 7 and pass, the dealer must play a 7 and then an 8 (it holds all of them) and "
+        "holds no 9, so the run comes back to the first player, which goes out on the Comet as the 9 (x4); the "
+        "dead hand holds three 2s and the losers keep everything else (277 points)",
+        fill=(1, 2, 3),
+        fill_high=True,
+    ),
+)
+
+
 def built(shape: Shape) -> DealState:
     """The model's deal of ``shape`` (seat 0 the winner and first to move, so the last seat deals)."""
     rules = preset_named(shape.preset).rules
@@ -319,9 +334,10 @@ def built(shape: Shape) -> DealState:
     return engine.explicit_deal(rules, shape.players, shape.players - 1, hands, rest)
 
 
-def steered_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
-    """The winner plays a natural card whenever it may (the first legal one) and the Comet only as its last
-    card, as a 9; every other seat passes whenever it may (the model's legal actions only)."""
+def steered_play(start: DealState, winner: int = 0, sets: bool = False) -> tuple[Action, ...]:
+    """The winner plays a natural card whenever it may (the first legal one; with ``sets``, the legal play of
+    the most cards, four of a kind before one of them) and the Comet only as its last card, as a 9; every other
+    seat passes whenever it may (the model's legal actions only)."""
     state, actions = start, []
     while not state.terminal:
         legal = engine.legal_actions(state)
@@ -331,6 +347,8 @@ def steered_play(start: DealState, winner: int = 0) -> tuple[Action, ...]:
                 action = next((a for a in legal if a.as_rank == NINE), legal[0])
             else:
                 tame = [a for a in legal if not a.is_pass and not any(c in state.wild for c in a.cards)]
+                if sets:
+                    tame.sort(key=lambda a: -len(a.cards))  # stable: the first legal play of the most cards
                 action = tame[0] if tame else next((a for a in legal if a.is_pass), legal[0])
         else:
             action = next((a for a in legal if a.is_pass), legal[0])
@@ -390,7 +408,7 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
             continue
         start = built(shape)
         best: dict[str, Played] = {}
-        plays = [steered_play(start), singles_play(start)]
+        plays = [steered_play(start), steered_play(start, sets=True), singles_play(start)]
         for quantity in quantities(engine.replay(start, plays[0]), len(plays[0])):
             opera = first_turn_out(start, quantity)
             if opera is not None:
