@@ -248,6 +248,36 @@ def test_the_ladder_deals_reach_the_longest_deal_bounds() -> None:
     assert [length("old_comet", n) for n in (2, 3, 4, 5)] == [102, 131, 178, 237]
 
 
+def test_002s_commit_planned_deal_lasts_142_actions_and_is_shipped() -> None:
+    """R-COMMIT-C-LEAD, R-COMMIT-C-SUIT, R-COMMIT-C-KING, R-COMMIT-C-COMET: 002's Commit's planned deal at three
+    players (``build.cats_long``: each run led with its player's lowest card, each suit's runs from the top
+    down), dealt and played by the model (every action legal), lasts 142 actions: seat 0 goes out on the KD,
+    seat 1 keeps the 10D and seat 2 the Comet, each lead is the lowest card its player holds, every run ends on
+    a King, on the 7D or on a card whose next card is already played, and it is the shipped longest deal."""
+    from comet.cards import DIAMONDS, card, rank_of, suit_of
+    from comet_proofs.bounds.build import cats_long, planned_play
+
+    start, plan = cats_long("commit_cats", 3)
+    assert [len(h) for h in start.hands] == [17, 17, 17] and not start.dead
+    actions = planned_play(start, plan)
+    state = start
+    for action in actions:
+        if not action.is_pass and not state.run and not state.branch:  # a lead: the lowest natural card held
+            naturals = [c for c in state.hands[state.to_move] if c not in state.wild]
+            assert rank_of(action.cards[0]) == min(rank_of(c) for c in naturals)
+        after = engine.apply(state, action)
+        if state.run and not after.run and not after.terminal and action.is_pass:  # a run stuck: its next card gone
+            top = card(state.run[-1], state.run_suit)
+            nxt = card(rank_of(top) + 1, suit_of(top))
+            assert top == card(7, DIAMONDS) or nxt in state.played
+        state = after
+    assert state.terminal and state.winner == 0
+    assert state.hands[1] == (card(10, DIAMONDS),) and state.hands[2] == tuple(state.wild)
+    assert len(actions) == 142 == sum(1 for a in actions if a.is_pass) + 49
+    own = [s for s in shipped() if (s.preset, s.players, s.quantity) == ("commit_cats", 3, ACTIONS)]
+    assert len(own) == 1 and own[0].value == 142
+
+
 def test_every_extremal_deal_is_a_conformance_vector() -> None:
     """R-END-OUT: each shipped extremal deal is in the shipped vectors (a replay case and an ITF trace of its
     preset's default reading), with the model's verdict on its record."""

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from comet import engine
-from comet.cards import DIAMONDS, HEARTS, JACK, KING, QUEEN, SPADES, Card, card, rank_of, suit_of
+from comet.cards import CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, SPADES, Card, card, rank_of, suit_of
 from comet.presets import preset as preset_named
 from comet.state import Action, DealState
 
@@ -441,6 +441,11 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
             out.append(
                 (Shape(preset, players, (), COMMIT_KEEPERS_WHY), {ACTIONS: Played(len(actions), start, actions)})
             )
+    if (preset, players) in CATS_LONGS:
+        start, plan = cats_long(preset, players)
+        actions = planned_play(start, plan)
+        if engine.replay(start, actions).terminal:
+            out.append((Shape(preset, players, (), CATS_LONG_WHY), {ACTIONS: Played(len(actions), start, actions)}))
     if (preset, players) in KEEPERS:
         start = keeper(preset, players)
         actions = ladder_play(start, kings_last=True)
@@ -453,7 +458,8 @@ def built_deals(preset: str, players: int) -> list[tuple[Shape, dict[str, Played
 
 # The presets whose longest deal is built as a ladder (``ladder``): the standard game's play under default
 # readings; 000's Commit's runs go up in suit, so its ladder is built by suit (``commit_ladder``); 002's Commit
-# leads each run with the player's lowest card (RUL-COMMIT-C-LOWEST), so neither shape applies
+# leads each run with the player's lowest card (RUL-COMMIT-C-LOWEST), so neither shape applies: its longest
+# deal at three players is planned run by run (``cats_long``)
 LADDERS = ("standard", "opera", "two_player", "old_comet", "red_nines")
 COMMIT_LADDERS = ("commit_hoyle",)
 LADDER_WHY = (
@@ -765,3 +771,53 @@ def commit_keepers(preset: str, players: int) -> tuple[DealState, tuple[tuple[Ca
     for seat, c in zip(losers, kept, strict=True):
         hands[seat].append(c)
     return engine.explicit_deal(rules, players, players - 1, hands, dead), tuple(plays)
+
+
+# 002's Commit's longest deal at three players (``cats_long``).  A run is led with its player's lowest card
+# (RUL-COMMIT-C-LOWEST), so each player's leads go up in rank, while a run stops on a card (with n passes) only
+# when the card after it in its suit is already played (R-COMMIT-C-SUIT: a player holding it must play it), so
+# each suit's runs are played from the top down: a card led alone and stuck needs the cards above it gone, and
+# the ladder's shape (every card alone) is out of reach.  The plan: the runs in the order played, as (suit,
+# lowest rank, highest rank), and the seat that plays each of their cards, in order (a seat holds exactly the
+# cards it plays; seat 0, the first to move, goes out).  Each card of a run is played, where the seats' counts
+# and the leads allow, by the right neighbour of the last card's player (two passes between them); a run ends
+# on a King (no pass follows it: its player leads again), on the 7D (no 8D in the deck), on a card whose next
+# card is already played, or on the winner's last card.
+CATS_LONGS = (("commit_cats", 3),)
+CATS_LONG_RUNS: tuple[tuple[int, int, int], ...] = (
+    (CLUBS, 2, KING),
+    (SPADES, 1, KING),
+    (HEARTS, 4, KING),
+    (DIAMONDS, 2, 7),
+    (HEARTS, 2, 3),
+    (CLUBS, 1, 1),
+    (HEARTS, 1, 1),
+    (DIAMONDS, 1, 1),
+    (DIAMONDS, 11, KING),
+)
+CATS_LONG_SEATS = "0210210210211021021021021102102101002101002222210"
+CATS_LONG_WHY = (
+    "each run led with its player's lowest card, so each suit's runs go from the top down while each player's "
+    "leads go up: seat 0, holding no Ace, leads the 2C and runs climb to the Kings of clubs, of spades (from "
+    "the Ace) and of hearts (from the 4), then the diamonds from the 2 to the 7D; the 2H-3H and the Aces of "
+    "clubs, hearts and diamonds are led alone, each stuck, and the winner goes out on the KD after the JD and "
+    "QD; each card of a run played by the right neighbour of the last card's player where the seats' counts "
+    "allow (two passes); the losers keep the Comet (never compulsory) and the 10D (no run needs it: its 9 is "
+    "the Comet), the 10D with the seat whose leads are all below it"
+)
+
+
+def cats_long(preset: str, players: int) -> tuple[DealState, tuple[tuple[Card, ...], ...]]:
+    """002's Commit's longest deal at three players as planned (``CATS_LONG_RUNS``, ``CATS_LONG_SEATS``): the
+    deal, and each seat's cards in the order it plays them.  Seat 1 keeps the 10D (its leads are a 4 and an
+    Ace, below it: RUL-COMMIT-C-LOWEST), seat 2 the Comet (R-COMMIT-C-COMET: never compulsory)."""
+    rules = preset_named(preset).rules
+    pack = engine.packs_in_rotation(rules, players)[0]
+    cards = [card(rank, suit) for suit, low, high in CATS_LONG_RUNS for rank in range(low, high + 1)]
+    plays: list[list[Card]] = [[] for _ in range(players)]
+    for c, seat in zip(cards, CATS_LONG_SEATS, strict=True):
+        plays[int(seat)].append(c)
+    hands = [list(p) for p in plays]
+    hands[1].append(card(10, DIAMONDS))
+    hands[2].append(pack.wild[0])
+    return engine.explicit_deal(rules, players, players - 1, hands, []), tuple(tuple(p) for p in plays)
