@@ -104,10 +104,17 @@ OUTRO = """## Where a gap remains, and why
   finished deals spare stops no deal can: at four players the Jack the winner goes out on, below a kept Queen,
   needs every card below it in its suit played in the deal's last run, one change of player each; at three (182)
   the 7D is kept above the winner's last card, the 6D, and a King whose Queen's run was left for the 10D at no
-  charge. In 002's Commit the lemma is not proved within the bounds step's budget (split by
-  the step's cases it ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the
-  player's lowest card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands against the
-  search's 138.
+  charge. In 002's Commit the lemma is not proved within the bounds step's budget (split by the step's cases it
+  ran about 17 CPU minutes without finding a step that breaks it), and each run is led with the player's lowest
+  card (RUL-COMMIT-C-LOWEST), so neither ladder applies: the ranking's 306 stands. A deal built by plan
+  (`bounds/build.py`, `cats_long`: nine runs, three climbing a suit to its King, the rest stuck on the 7D or on a
+  card whose next is already played, most cards played by the right neighbour of the last card's player) lasts
+  142 actions (the search's 138). By hand, not by Z3, no deal lasts more than 151: between two plays of a run at
+  most two passes, three after a stuck run and none after a King; the kept cards and the Kings played early
+  number at least five (a held King needs its Queen held too, R-COMMIT-C-SUIT), so a deal lasts at most 135
+  actions plus its runs; and each player leads at most one run in each of the five chains of cards in suit (its
+  leads go up in rank, and a stuck run has every card above it in its chain played), one more for the Comet: at
+  most 16 runs.
 - **The winner's most: the Opera at four and five players exact, standard at five narrowed**. The built deals
   have the winner play its whole hand in its first turn (no loser ever moves): 2080 and 2208 collected in the
   Opera. Four lemmas, proved inductive per preset and player count
@@ -128,10 +135,12 @@ OUTRO = """## Where a gap remains, and why
   come to 44 points (the winner's 29, the dealer's 7 and 8); Z3's state at 1124 has 37 played and three 3s dead.
   What the lemmas cannot see there is order: the winner plays 2, 2, 3 to 8 and the Comet as a 9, one 2 led
   alone and stuck; but the winner's own 3 stays in its hand until its last run, and while it holds it, a 2 it
-  leads must go on (R-PLAY-MUST). The lemmas speak of who holds a card now, not when it left. A search of the
-  last steps before the end (the states before it also `Inv` with the lemmas, a path of up to five steps
-  searched) found more such states at one and three steps and no answer from Z3 at five, so the gap of 16 stays
-  open.
+  leads must go on (R-PLAY-MUST). The lemmas speak of who holds a card now, not when it left. Searched back from
+  the end (every state of a path of one, three or eight steps before it also `Inv` with the lemmas, a deal
+  shorter than the path standing still at its start), Z3 still finds states worth 1109 or more: at eight steps
+  the four 3s are on the pile with no 2 played, which no deal does while other seats hold 4s (a 3 led alone goes
+  on to a 4 when someone holds one, and four 3s go down together only on a 2): again a fact of order, before the
+  steps searched. So the gap of 16 stays open.
 - **Old Comet's whole deal** (every row exact): two lemmas, proved inductive per player count before they
   are used (`bounds.play_chips`), bound what play moves for one seat, and the optimum takes each with the
   settlement at once. For a seat that keeps its cards (`kept_loss`, sharper than `bounds.lemmas.loss_in_play`):
