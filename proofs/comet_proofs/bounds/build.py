@@ -14,6 +14,7 @@ the proved bound is read off the model's deal, as for every witness.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from comet import engine
@@ -615,6 +616,37 @@ COMMIT_LADDER_WHY = (
 )
 
 
+def handed_over(
+    line: list[Card], takes: Sequence[int], may_take_over: Callable[[Card, Card], bool]
+) -> list[list[Card]]:
+    """``line`` (the cards in the order they are played) cut into the shares of the seats in ``play_order``,
+    ``takes[i]`` cards each, the cards taken off ``line``.  Every share but the last ends on a hand-over: the card
+    one below the first card of the next share, which that seat (the right neighbour, the last asked) plays on it
+    (R-PLAY-MUST's Commit form).  The next share starts with the first card of ``line`` whose card one below is
+    still in it and that ``may_take_over(card, the card below)`` allows, which is moved to the front."""
+    shares: list[list[Card]] = []
+    for i, take in enumerate(takes):
+        if i == len(takes) - 1:
+            shares.append(line[:take])
+            del line[:take]
+            break
+        share = line[: take - 1]
+        del line[: take - 1]
+        x = next(
+            c
+            for c in line
+            if rank_of(c) > 1
+            and card(rank_of(c) - 1, suit_of(c)) in line
+            and may_take_over(c, card(rank_of(c) - 1, suit_of(c)))
+        )
+        below = card(rank_of(x) - 1, suit_of(x))
+        line.remove(below)
+        line.insert(0, line.pop(line.index(x)))
+        share.append(below)
+        shares.append(share)
+    return shares
+
+
 def commit_ladder(preset: str, players: int) -> tuple[DealState, tuple[tuple[Card, ...], ...]]:
     """000's Commit's ladder (``ladder``'s shape in a game of runs in suit): the deal, and each seat's cards in
     the order it plays them.  A card led is stuck when the next card of its suit (R-COMMIT-H-SUIT) is already
@@ -635,30 +667,12 @@ def commit_ladder(preset: str, players: int) -> tuple[DealState, tuple[tuple[Car
             dead.append(c)
     line = [c for c in rest if c not in dead]
     order = play_order(players)
-    shares: list[list[Card]] = []
-    for i, _ in enumerate(order):
-        take = size if i == len(order) - 1 else size - 1
-        if i == len(order) - 1:
-            shares.append(line[:take])
-            line = line[take:]
-            break
-        share = line[: take - 1]
-        line = line[take - 1 :]
-        # the hand-over: the card one below the next share's first card ends this share
-        first = next(
-            j
-            for j, c in enumerate(line)
-            if c != nine
-            and rank_of(c) > 2
-            and card(rank_of(c) - 1, suit_of(c)) in line
-            and card(rank_of(c) - 1, suit_of(c)) not in (nine, card(7, DIAMONDS))
-        )
-        x = line[first]
-        below = card(rank_of(x) - 1, suit_of(x))
-        line.remove(below)
-        line.insert(0, line.pop(line.index(x)))
-        share.append(below)
-        shares.append(share)
+    takes = [size - 1] * (players - 1) + [size]
+
+    def may_take_over(c: Card, below: Card) -> bool:
+        return c != nine and rank_of(c) > 2 and below not in (nine, card(7, DIAMONDS))
+
+    shares = handed_over(line, takes, may_take_over)
     hands: list[list[Card]] = [[] for _ in range(players)]
     plays: list[tuple[Card, ...]] = [() for _ in range(players)]
     for seat, share in zip(order, shares, strict=True):
@@ -736,28 +750,7 @@ def commit_keepers(preset: str, players: int) -> tuple[DealState, tuple[tuple[Ca
         extra[order[-1]].append(queen)
     extra[winner].append(king)
     takes = [size - (1 if s in losers else 0) - len(extra[s]) for s in order]
-    shares: list[list[Card]] = []
-    for i, take in enumerate(takes):
-        if i == len(order) - 1:
-            shares.append(line[:take])
-            line = line[take:]
-            break
-        share = line[: take - 1]
-        line = line[take - 1 :]
-        # the hand-over, as in ``commit_ladder``: the card one below the next share's first card ends this share
-        first = next(
-            j
-            for j, c in enumerate(line)
-            if rank_of(c) > 1
-            and card(rank_of(c) - 1, suit_of(c)) in line
-            and card(rank_of(c) - 1, suit_of(c)) != card(7, DIAMONDS)
-        )
-        x = line[first]
-        below = card(rank_of(x) - 1, suit_of(x))
-        line.remove(below)
-        line.insert(0, line.pop(line.index(x)))
-        share.append(below)
-        shares.append(share)
+    shares = handed_over(line, takes, lambda c, below: below != card(7, DIAMONDS))
     assert not line
     hands: list[list[Card]] = [[] for _ in range(players)]
     plays: list[tuple[Card, ...]] = [() for _ in range(players)]
