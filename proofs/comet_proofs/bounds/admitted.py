@@ -200,7 +200,7 @@ def words(a: Admitted) -> str:
             lines.append(f"  the last card was the {name} standing for {rank_text(x.out_wild_as)}")
         if a.quantity in (DEAL_GAIN, DEAL_LOSS):  # the settlement's rows leave the chips of play free
             lines.append(f"  chips moved in play so far: {' '.join(f'{c:+d}' for c in x.chips)}")
-        other = [f"{name} {value}" for name, value in x.extra if not name.startswith("loc.")]
+        other = [f"{field} {value}" for field, value in x.extra if not field.startswith("loc.")]
         if other:  # a card-level encoding's ``loc.<card>`` fields are the rows above, card by card
             lines.append(f"  the encoding's other fields: {', '.join(other)}")
     objective = "ranking" if a.facts[0] == RANKING else "actions" if a.quantity == ACTIONS else "chips"
